@@ -1,0 +1,157 @@
+# ubsim - cycle-level model of a Unified Bus (UB) / URMA endpoint.
+#
+#   make deps      install the Debian packages the project needs (idempotent)
+#   make run       build ubsim and print the 64 B read latency breakdown
+#   make test      build everything and run the GoogleTest suite
+#   make test-asan the test suite built with AddressSanitizer + UBSan
+#   make lint      Verilator -Wall lint and yosys synthesis of every RTL block
+#   make bench     simulation speed figures
+#   make waves     example waveform dumps under waves/
+#   make clean
+#
+# Everything is built under $(BUILD) (default build/); a sanitizer build lives
+# in build/asan so both can coexist.
+
+SHELL     := /bin/bash
+BUILD     ?= build
+CC        := gcc
+CXX       := g++
+VERILATOR ?= verilator
+SAN       ?= 0
+
+DEB_PKGS := build-essential pkg-config verilator yosys iverilog gtkwave xvfb \
+            libgtest-dev libinih-dev libcjson-dev zlib1g-dev
+
+ifeq ($(SAN),1)
+  OPT      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+  LDSAN    := -fsanitize=address,undefined
+else
+  OPT      := -O2 -g
+  LDSAN    :=
+endif
+
+VL_ROOT   = $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
+VL_INC    = $(VL_ROOT)/include
+PKG_CFLAGS = $(shell pkg-config --cflags inih libcjson 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs inih libcjson 2>/dev/null) -lz -pthread
+
+CONFIG_DIR := $(CURDIR)/configs
+CPPFLAGS  := -Icmodel -Isim -DUBSIM_CONFIG_DIR='"$(CONFIG_DIR)"'
+CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -Werror
+CXXFLAGS  := -std=gnu++17 $(OPT) -Wall -Wextra -Werror
+
+# --- sources ---------------------------------------------------------------
+C_SRCS    := $(wildcard cmodel/*.c) $(filter-out sim/main.c,$(wildcard sim/*.c))
+SHIM_SRCS := $(wildcard sim/*_rtl.cc)
+RTL_TOPS  := $(patsubst sim/%_rtl.cc,%,$(SHIM_SRCS))
+RTL_SRCS  := $(wildcard rtl/*.sv)
+TEST_SRCS := $(wildcard testbench/*.cc)
+
+C_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
+SHIM_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(SHIM_SRCS))
+TEST_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(TEST_SRCS))
+VL_LIBS   := $(patsubst %,$(BUILD)/vl/lib%.a,$(RTL_TOPS))
+VL_RT     := $(BUILD)/vl/libverilated.a
+LIB       := $(BUILD)/libubsim.a
+UBSIM     := $(BUILD)/ubsim
+TESTS     := $(BUILD)/ubsim_tests
+
+LINK_LIBS  = $(LIB) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
+
+.PHONY: all deps run test test-asan lint bench waves clean help
+.DEFAULT_GOAL := all
+
+all: $(UBSIM) $(TESTS)
+
+help:
+	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+
+# --- dependencies (Debian 12) ----------------------------------------------
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null && \
+	  echo "make deps: done"; \
+	fi
+
+# --- C model and simulator -------------------------------------------------
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -I$(VL_INC)/gtkwave -MMD -MP -c $< -o $@
+
+# Verilated model of one top-level block: build/vl/lib<block>.a
+$(BUILD)/vl/lib%.a: rtl/%.sv $(RTL_SRCS)
+	@mkdir -p $(BUILD)/vl/$*
+	$(VERILATOR) --cc --trace-fst --trace-structs -Wall -O3 -y rtl --prefix V$* --top-module $* \
+	  -Mdir $(BUILD)/vl/$* rtl/$*.sv
+	$(MAKE) -s -C $(BUILD)/vl/$* -f V$*.mk OPT_FAST="-O2" OPT_SLOW="-O1" \
+	  CXX="$(CXX)" USER_CPPFLAGS_WALL= CXXFLAGS="$(LDSAN) $(if $(filter 1,$(SAN)),-g -fno-omit-frame-pointer)" V$*__ALL.a >/dev/null
+	cp $(BUILD)/vl/$*/V$*__ALL.a $@
+
+# Shim C++ objects see their block's generated headers.
+$(BUILD)/obj/sim/%_rtl.o: sim/%_rtl.cc $(BUILD)/vl/lib%.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -I$(BUILD)/vl/$* -I$(VL_INC) -I$(VL_INC)/vltstd -MMD -MP -c $< -o $@
+
+VL_RT_SRCS := verilated verilated_fst_c verilated_vcd_c verilated_threads
+$(VL_RT):
+	@mkdir -p $(BUILD)/vl/rt
+	for f in $(VL_RT_SRCS); do \
+	  $(CXX) -std=gnu++17 $(OPT) -w -I$(VL_INC) -I$(VL_INC)/vltstd -c $(VL_INC)/$$f.cpp -o $(BUILD)/vl/rt/$$f.o || exit 1; \
+	done
+	ar rcs $@ $(patsubst %,$(BUILD)/vl/rt/%.o,$(VL_RT_SRCS))
+
+$(LIB): $(C_OBJS) $(SHIM_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/obj/sim/main.o: sim/main.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(UBSIM): $(BUILD)/obj/sim/main.o $(LIB) $(VL_LIBS) $(VL_RT)
+	$(CXX) $< $(LINK_LIBS) -o $@
+
+# --- tests -----------------------------------------------------------------
+$(BUILD)/obj/testbench/%.o: testbench/%.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(shell pkg-config --cflags gtest 2>/dev/null) \
+	  -DUBSIM_BIN='"$(abspath $(UBSIM))"' -MMD -MP -c $< -o $@
+
+$(TESTS): $(TEST_OBJS) $(LIB) $(VL_LIBS) $(VL_RT)
+	$(CXX) $(TEST_OBJS) $(LINK_LIBS) $(shell pkg-config --libs gtest 2>/dev/null) -o $@
+
+test: deps
+	@$(MAKE) --no-print-directory $(UBSIM) $(TESTS)
+	$(TESTS)
+
+test-asan: deps
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/ubsim build/asan/ubsim_tests
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/ubsim_tests
+
+# --- running ---------------------------------------------------------------
+run: deps
+	@$(MAKE) --no-print-directory $(UBSIM)
+	$(UBSIM) latency
+
+waves: $(UBSIM)
+	$(UBSIM) latency --wave waves/read_latency.fst
+	$(UBSIM) latency --wave waves/read_latency.vcd
+
+bench: deps
+	@$(MAKE) --no-print-directory $(UBSIM)
+	@scripts/bench.sh $(UBSIM)
+
+# --- RTL quality -----------------------------------------------------------
+lint:
+	@scripts/lint.sh
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,31 @@
+/* Waveform writer for the C model: FST (through the FST writer that ships
+ * with Verilator/GTKWave) or VCD, chosen by the file name's extension.
+ * Signal names use dots for scope: "nodeA.nic.tx.in_valid" puts in_valid in
+ * scope nodeA.nic.tx. Time is given in picoseconds (timescale 1 ps). */
+#ifndef UB_WAVE_H
+#define UB_WAVE_H
+
+#include <stdint.h>
+
+typedef struct wave wave_t;
+typedef int wave_sig_t; /* handle; negative = invalid */
+
+/* Opens FILE (".fst" or ".vcd"). Returns NULL and writes a message with the
+ * reason into err (errlen bytes) on failure (bad extension, cannot create). */
+wave_t *wave_open(const char *path, char *err, int errlen);
+
+/* Declares a signal of WIDTH bits (1..64) before the first wave_time call. */
+wave_sig_t wave_add(wave_t *w, const char *dotted_name, int width);
+/* Declares a string-valued signal (shown as text in GTKWave). */
+wave_sig_t wave_add_str(wave_t *w, const char *dotted_name);
+
+/* Advances time (ps, non-decreasing; earlier times are clamped). */
+void wave_time(wave_t *w, uint64_t ps);
+/* Records a value; unchanged values are not re-emitted. */
+void wave_set(wave_t *w, wave_sig_t s, uint64_t value);
+void wave_set_str(wave_t *w, wave_sig_t s, const char *text);
+
+/* Flushes and closes; returns 0 on success. NULL is accepted. */
+int wave_close(wave_t *w);
+
+#endif
