@@ -20,7 +20,7 @@ VERILATOR ?= verilator
 SAN       ?= 0
 
 DEB_PKGS := build-essential pkg-config verilator yosys iverilog gtkwave xvfb \
-            libgtest-dev libinih-dev libcjson-dev zlib1g-dev
+            libgtest-dev libinih-dev libcjson-dev zlib1g-dev imagemagick
 
 ifeq ($(SAN),1)
   OPT      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -96,7 +96,7 @@ $(BUILD)/vl/lib%.a: rtl/%.sv $(RTL_SRCS)
 # Shim C++ objects see their block's generated headers.
 $(BUILD)/obj/sim/%_rtl.o: sim/%_rtl.cc $(BUILD)/vl/lib%.a
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -I$(BUILD)/vl/$* -I$(VL_INC) -I$(VL_INC)/vltstd -MMD -MP -c $< -o $@
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
 
 VL_RT_SRCS := verilated verilated_fst_c verilated_vcd_c verilated_threads
 $(VL_RT):
@@ -120,7 +120,7 @@ $(UBSIM): $(BUILD)/obj/sim/main.o $(LIB) $(VL_LIBS) $(VL_RT)
 # --- tests -----------------------------------------------------------------
 $(BUILD)/obj/testbench/%.o: testbench/%.cc
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(shell pkg-config --cflags gtest 2>/dev/null) \
+	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(shell pkg-config --cflags gtest 2>/dev/null) -I$(VL_INC)/gtkwave \
 	  -DUBSIM_BIN='"$(abspath $(UBSIM))"' -MMD -MP -c $< -o $@
 
 $(TESTS): $(TEST_OBJS) $(LIB) $(VL_LIBS) $(VL_RT)

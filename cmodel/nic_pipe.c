@@ -1,0 +1,148 @@
+#include "nic_pipe.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int nic_pipe_depth(const nic_pipe_cfg_t *cfg)
+{
+    int d = 0;
+    for (int i = 0; i < cfg->n_stages; i++)
+        d += cfg->stage_cycles[i];
+    return d;
+}
+
+int nic_pipe_parse(const char *text, nic_pipe_cfg_t *cfg, char *err, int errlen)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    const char *p = text;
+    for (;;) {
+        while (*p == ' ' || *p == ',' || *p == '\t')
+            p++;
+        if (!*p)
+            break;
+        const char *name = p;
+        while (*p && *p != ':' && *p != ' ' && *p != ',' && *p != '\t')
+            p++;
+        size_t nlen = (size_t)(p - name);
+        if (*p != ':' || nlen == 0) {
+            snprintf(err, (size_t)errlen, "expected stage list 'name:cycles ...', got '%s'", text);
+            return -1;
+        }
+        if (nlen >= NIC_PIPE_NAME_LEN) {
+            snprintf(err, (size_t)errlen, "stage name '%.*s' longer than %d characters",
+                     (int)nlen, name, NIC_PIPE_NAME_LEN - 1);
+            return -1;
+        }
+        p++;
+        if (!isdigit((unsigned char)*p)) {
+            snprintf(err, (size_t)errlen, "stage '%.*s': expected a whole number of cycles after ':'",
+                     (int)nlen, name);
+            return -1;
+        }
+        char *end;
+        long c = strtol(p, &end, 10);
+        p = end;
+        if (*p && *p != ' ' && *p != ',' && *p != '\t') {
+            snprintf(err, (size_t)errlen, "stage '%.*s': expected a whole number of cycles after ':'",
+                     (int)nlen, name);
+            return -1;
+        }
+        if (c < 1 || c > NIC_PIPE_MAX_DEPTH) {
+            snprintf(err, (size_t)errlen, "stage '%.*s': cycles must be 1..%d, got %ld",
+                     (int)nlen, name, NIC_PIPE_MAX_DEPTH, c);
+            return -1;
+        }
+        if (cfg->n_stages == NIC_PIPE_MAX_STAGES) {
+            snprintf(err, (size_t)errlen, "more than %d stages", NIC_PIPE_MAX_STAGES);
+            return -1;
+        }
+        memcpy(cfg->stage_name[cfg->n_stages], name, nlen);
+        cfg->stage_cycles[cfg->n_stages++] = (int)c;
+    }
+    if (cfg->n_stages == 0) {
+        snprintf(err, (size_t)errlen, "expected at least one stage 'name:cycles'");
+        return -1;
+    }
+    if (nic_pipe_depth(cfg) > NIC_PIPE_MAX_DEPTH) {
+        snprintf(err, (size_t)errlen, "pipeline of %d cycles is deeper than %d",
+                 nic_pipe_depth(cfg), NIC_PIPE_MAX_DEPTH);
+        return -1;
+    }
+    return 0;
+}
+
+int nic_pipe_stage_of_slot(const nic_pipe_cfg_t *cfg, int slot)
+{
+    for (int i = 0; i < cfg->n_stages; i++) {
+        if (slot < cfg->stage_cycles[i])
+            return i;
+        slot -= cfg->stage_cycles[i];
+    }
+    return -1;
+}
+
+static void drive(const nic_pipe_t *p, nic_pipe_out_t *out)
+{
+    out->in_ready = p->count <= p->depth; /* depth slots + one skid register */
+    out->out_valid = 0;
+    out->out_tag = 0;
+    out->slot_valid = 0;
+    for (int i = 0; i < p->count; i++) {
+        int pos = p->pos[(p->head + i) % NIC_PIPE_MAX_RING];
+        if (pos >= 0)
+            out->slot_valid |= 1ull << pos;
+    }
+    if (p->count && p->pos[p->head] == p->depth - 1) {
+        out->out_valid = 1;
+        out->out_tag = p->tag[p->head];
+    }
+}
+
+void nic_pipe_init(nic_pipe_t *p, const nic_pipe_cfg_t *cfg)
+{
+    memset(p, 0, sizeof(*p));
+    p->cfg = *cfg;
+    p->depth = nic_pipe_depth(cfg);
+}
+
+void nic_pipe_reset(nic_pipe_t *p, nic_pipe_out_t *out)
+{
+    p->head = 0;
+    p->count = 0;
+    drive(p, out);
+}
+
+void nic_pipe_step(nic_pipe_t *p, const nic_pipe_in_t *in, nic_pipe_out_t *out)
+{
+    int ready = p->count <= p->depth; /* the in_ready driven during this cycle */
+    int n = p->count;
+    if (n) {
+        int i = p->head;
+        /* the oldest request leaves if it is in the last slot and taken */
+        if (p->pos[i] == p->depth - 1 && in->out_ready) {
+            p->head = (p->head + 1) % NIC_PIPE_MAX_RING;
+            p->count--;
+            n--;
+        }
+        /* the rest advance one slot when the slot ahead is free after its
+         * occupant has moved */
+        int limit = p->depth; /* first slot that is not free ahead */
+        for (int k = 0; k < n; k++) {
+            int j = (p->head + k) % NIC_PIPE_MAX_RING;
+            if (p->pos[j] + 1 < limit)
+                p->pos[j]++;
+            limit = p->pos[j];
+        }
+    }
+    if (in->in_valid && ready) {
+        int j = (p->head + p->count) % NIC_PIPE_MAX_RING;
+        int tail = (p->head + p->count - 1 + NIC_PIPE_MAX_RING) % NIC_PIPE_MAX_RING;
+        /* slot 0, or the skid register when slot 0 is still occupied */
+        p->pos[j] = (p->count && p->pos[tail] == 0) ? -1 : 0;
+        p->tag[j] = in->in_tag;
+        p->count++;
+    }
+    drive(p, out);
+}

@@ -1,0 +1,66 @@
+/* nic_pipe: a generic clocked NIC pipeline with valid/ready at both ends.
+ *
+ * The pipeline is a chain of named stages; stage i holds a request for
+ * cycles[i] clock cycles, so an idle traversal takes the sum of the stage
+ * cycles. Every cycle is a register slot: a request advances one slot per
+ * edge while the slot ahead is free (or being freed), so the pipeline stalls
+ * without loss when out_ready is low and accepts one request per cycle
+ * otherwise. in_ready depends only on registers: it is high while the
+ * pipeline holds at most `depth` requests, and a skid register in front of
+ * slot 0 catches the request accepted in a cycle where slot 0 stays occupied.
+ * out_* is the last slot: no combinational path from inputs to outputs.
+ *
+ * Cycle semantics (shared by every block, see sim/block.h): step() applies
+ * one rising edge with `in` and writes `out`, the wires during the next cycle.
+ * A request accepted at edge n is taken by the consumer at edge n + depth. */
+#ifndef UB_NIC_PIPE_H
+#define UB_NIC_PIPE_H
+
+#include <stdint.h>
+
+#define NIC_PIPE_MAX_STAGES 16
+#define NIC_PIPE_MAX_DEPTH 64
+#define NIC_PIPE_NAME_LEN 24
+#define NIC_PIPE_MAX_RING (NIC_PIPE_MAX_DEPTH + 1)
+
+typedef struct {
+    int n_stages;
+    char stage_name[NIC_PIPE_MAX_STAGES][NIC_PIPE_NAME_LEN];
+    int stage_cycles[NIC_PIPE_MAX_STAGES];
+} nic_pipe_cfg_t;
+
+typedef struct {
+    uint8_t in_valid;
+    uint32_t in_tag;
+    uint8_t out_ready;
+} nic_pipe_in_t;
+
+typedef struct {
+    uint8_t in_ready;
+    uint8_t out_valid;
+    uint32_t out_tag;
+    uint64_t slot_valid; /* bit s: register slot s holds a request */
+} nic_pipe_out_t;
+
+typedef struct {
+    nic_pipe_cfg_t cfg;
+    int depth;
+    /* requests in flight, oldest first, in a ring */
+    int head, count;
+    int pos[NIC_PIPE_MAX_RING]; /* slot, or -1 for the skid register */
+    uint32_t tag[NIC_PIPE_MAX_RING];
+} nic_pipe_t;
+
+/* Parses "name:cycles name:cycles ..." (spaces or commas between). Returns 0,
+ * or -1 with a message in err. */
+int nic_pipe_parse(const char *text, nic_pipe_cfg_t *cfg, char *err, int errlen);
+int nic_pipe_depth(const nic_pipe_cfg_t *cfg);
+
+void nic_pipe_init(nic_pipe_t *p, const nic_pipe_cfg_t *cfg);
+void nic_pipe_reset(nic_pipe_t *p, nic_pipe_out_t *out);
+void nic_pipe_step(nic_pipe_t *p, const nic_pipe_in_t *in, nic_pipe_out_t *out);
+static inline int nic_pipe_empty(const nic_pipe_t *p) { return p->count == 0; }
+/* Index of the stage that owns register slot s. */
+int nic_pipe_stage_of_slot(const nic_pipe_cfg_t *cfg, int slot);
+
+#endif

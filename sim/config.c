@@ -1,0 +1,452 @@
+#include "config.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const cat_names[CAT_COUNT] = {
+    [CAT_NONE] = "?",           [CAT_SOFTWARE] = "software",
+    [CAT_PCIE] = "PCIe",        [CAT_BUS] = "on-chip bus",
+    [CAT_NIC] = "NIC",          [CAT_WIRE] = "wire",
+    [CAT_MEMORY] = "memory",    [CAT_COMPLETION] = "completion",
+    [CAT_ALIGNMENT] = "clock alignment", [CAT_SERIALISATION] = "serialisation",
+};
+/* the spelling used in config files */
+static const char *const cat_keys[CAT_COUNT] = {
+    [CAT_SOFTWARE] = "software", [CAT_PCIE] = "pcie",     [CAT_BUS] = "bus",
+    [CAT_NIC] = "nic",           [CAT_WIRE] = "wire",     [CAT_MEMORY] = "memory",
+    [CAT_COMPLETION] = "completion",
+};
+
+const char *category_name(category_t c)
+{
+    return (c >= 0 && c < CAT_COUNT) ? cat_names[c] : "?";
+}
+
+void config_init(config_t *c) { memset(c, 0, sizeof(*c)); }
+
+path_cfg_t *config_find(config_t *c, const char *name)
+{
+    for (int i = 0; i < c->n_paths; i++)
+        if (strcmp(c->paths[i].name, name) == 0)
+            return &c->paths[i];
+    return NULL;
+}
+
+/* ---- value parsing ------------------------------------------------------ */
+
+static int parse_double(const char *v, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (end == v || errno)
+        return -1;
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (*end || !isfinite(d))
+        return -1;
+    *out = d;
+    return 0;
+}
+
+static int parse_int(const char *v, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (end == v || errno)
+        return -1;
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (*end)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+/* ns with at most picosecond resolution -> ps */
+static int parse_ns_to_ps(const char *v, int64_t *ps, const char **why)
+{
+    double d;
+    if (parse_double(v, &d)) {
+        *why = "expected a number of ns";
+        return -1;
+    }
+    if (d < 0) {
+        *why = "expected a delay >= 0 ns";
+        return -1;
+    }
+    if (d > 1e9) {
+        *why = "expected a delay below 1 s (1e9 ns)";
+        return -1;
+    }
+    double p = d * 1000.0;
+    double r = nearbyint(p);
+    if (fabs(p - r) > 1e-6) {
+        *why = "expected a delay in whole picoseconds (at most 3 decimals in ns)";
+        return -1;
+    }
+    *ps = (int64_t)r;
+    return 0;
+}
+
+/* ---- applying one key --------------------------------------------------- */
+
+typedef struct {
+    config_t *cfg;
+    path_cfg_t *cur;   /* path of the file being read */
+    const char *file;
+    int line;          /* current line, counted by our reader */
+    int section_line;  /* line of the last [section] header */
+    char *err;
+    int errlen;
+    int failed;
+} loader_t;
+
+#define FAIL(...)                                                       \
+    do {                                                                \
+        if (!L->failed) {                                               \
+            int n_ = snprintf(L->err, (size_t)L->errlen, "%s:%d: ", L->file, L->line); \
+            if (n_ < 0 || n_ >= L->errlen) n_ = 0;                      \
+            snprintf(L->err + n_, (size_t)(L->errlen - n_), __VA_ARGS__); \
+        }                                                               \
+        L->failed = 1;                                                  \
+        return -1;                                                      \
+    } while (0)
+
+static stage_cfg_t *find_stage(path_cfg_t *p, const char *name)
+{
+    for (int i = 0; i < p->n_stages; i++)
+        if (strcmp(p->stages[i].name, name) == 0)
+            return &p->stages[i];
+    return NULL;
+}
+
+static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char *key,
+                       const char *val, int create)
+{
+    stage_cfg_t *s = find_stage(p, sname);
+    if (!s) {
+        if (!create)
+            return 1; /* not in this path */
+        if (strlen(sname) == 0 || strlen(sname) >= CFG_NAME_LEN)
+            FAIL("[stage.%s]: expected a stage name of 1..%d characters", sname, CFG_NAME_LEN - 1);
+        if (p->n_stages == CFG_MAX_STAGES)
+            FAIL("[stage.%s]: more than %d stages in path '%s'", sname, CFG_MAX_STAGES, p->name);
+        s = &p->stages[p->n_stages++];
+        memset(s, 0, sizeof(*s));
+        snprintf(s->name, sizeof(s->name), "%s", sname);
+        snprintf(s->file, sizeof(s->file), "%s", L->file);
+        s->line = L->section_line ? L->section_line : L->line;
+        s->bytes = -1;
+    }
+    const char *why;
+    if (strcmp(key, "label") == 0) {
+        snprintf(s->label, sizeof(s->label), "%s", val);
+    } else if (strcmp(key, "category") == 0) {
+        int found = 0;
+        for (int c = 0; c < CAT_COUNT; c++)
+            if (cat_keys[c] && strcmp(val, cat_keys[c]) == 0) {
+                s->category = (category_t)c;
+                found = 1;
+            }
+        if (!found)
+            FAIL("[stage.%s] category: expected one of software, pcie, bus, nic, wire, memory, "
+                 "completion, got '%s'", sname, val);
+    } else if (strcmp(key, "delay_ns") == 0) {
+        if (parse_ns_to_ps(val, &s->delay_ps, &why))
+            FAIL("[stage.%s] delay_ns: %s, got '%s'", sname, why, val);
+        if (s->kind != STAGE_DELAY)
+            s->kinds_given++;
+        s->kind = STAGE_DELAY;
+    } else if (strcmp(key, "nic") == 0) {
+        int node = -1, pipe = -1;
+        if (strcmp(val, "initiator.tx") == 0) node = NODE_INITIATOR, pipe = PIPE_TX;
+        else if (strcmp(val, "initiator.rx") == 0) node = NODE_INITIATOR, pipe = PIPE_RX;
+        else if (strcmp(val, "target.tx") == 0) node = NODE_TARGET, pipe = PIPE_TX;
+        else if (strcmp(val, "target.rx") == 0) node = NODE_TARGET, pipe = PIPE_RX;
+        else
+            FAIL("[stage.%s] nic: expected initiator.tx, initiator.rx, target.tx or target.rx, "
+                 "got '%s'", sname, val);
+        s->node = node;
+        s->pipe = pipe;
+        if (s->kind != STAGE_NIC)
+            s->kinds_given++;
+        s->kind = STAGE_NIC;
+    } else if (strcmp(key, "wire") == 0) {
+        if (strcmp(val, "forward") == 0) s->wire_dir = WIRE_FORWARD;
+        else if (strcmp(val, "back") == 0) s->wire_dir = WIRE_BACK;
+        else FAIL("[stage.%s] wire: expected forward or back, got '%s'", sname, val);
+        if (s->kind != STAGE_WIRE)
+            s->kinds_given++;
+        s->kind = STAGE_WIRE;
+    } else if (strcmp(key, "bytes") == 0) {
+        int64_t b;
+        if (parse_int(val, &b) || b < 1 || b > 1 << 20)
+            FAIL("[stage.%s] bytes: expected a whole number of bytes 1..1048576, got '%s'", sname, val);
+        s->bytes = b;
+    } else {
+        FAIL("[stage.%s]: unknown key '%s' (expected label, category, delay_ns, nic, wire, bytes)",
+             sname, key);
+    }
+    return 0;
+}
+
+static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const char *key,
+                          const char *val)
+{
+    const char *why;
+    if (strcmp(section, "path") == 0) {
+        if (strcmp(key, "title") == 0)
+            snprintf(p->title, sizeof(p->title), "%s", val);
+        else if (strcmp(key, "name") == 0)
+            FAIL("[path] name: a path's name cannot be changed");
+        else
+            FAIL("[path]: unknown key '%s' (expected name, title)", key);
+    } else if (strcmp(section, "clock") == 0) {
+        if (strcmp(key, "nic_mhz") != 0)
+            FAIL("[clock]: unknown key '%s' (expected nic_mhz)", key);
+        int64_t m;
+        if (parse_int(val, &m) || m < 1 || m > 100000)
+            FAIL("[clock] nic_mhz: expected a whole number of MHz 1..100000, got '%s'", val);
+        p->nic_mhz = m;
+    } else if (strcmp(section, "wire") == 0) {
+        if (strcmp(key, "one_way_ns") == 0) {
+            if (parse_ns_to_ps(val, &p->wire_one_way_ps, &why))
+                FAIL("[wire] one_way_ns: %s, got '%s'", why, val);
+        } else if (strcmp(key, "gbytes_per_s") == 0) {
+            double d;
+            if (parse_double(val, &d) || d <= 0 || d > 1e6)
+                FAIL("[wire] gbytes_per_s: expected a rate in GB/s above 0, got '%s'", val);
+            p->wire_gbytes_per_s = d;
+        } else {
+            FAIL("[wire]: unknown key '%s' (expected one_way_ns, gbytes_per_s)", key);
+        }
+    } else if (strcmp(section, "nic") == 0) {
+        char why2[160];
+        if (strcmp(key, "tx_stages") == 0) {
+            if (nic_pipe_parse(val, &p->tx, why2, sizeof(why2)))
+                FAIL("[nic] tx_stages: %s", why2);
+            p->have_tx = 1;
+        } else if (strcmp(key, "rx_stages") == 0) {
+            if (nic_pipe_parse(val, &p->rx, why2, sizeof(why2)))
+                FAIL("[nic] rx_stages: %s", why2);
+            p->have_rx = 1;
+        } else {
+            FAIL("[nic]: unknown key '%s' (expected tx_stages, rx_stages)", key);
+        }
+    } else {
+        FAIL("unknown section [%s] (expected path, clock, wire, nic or stage.NAME)", section);
+    }
+    return 0;
+}
+
+static int handler(void *user, const char *section, const char *key, const char *val)
+{
+    loader_t *L = user;
+    if (L->failed)
+        return 1; /* keep only the first error */
+    if (strcmp(section, "path") == 0 && strcmp(key, "name") == 0) {
+        if (L->cur)
+            FAIL("[path] name: given twice in one file");
+        if (!*val || strlen(val) >= CFG_NAME_LEN)
+            FAIL("[path] name: expected a name of 1..%d characters", CFG_NAME_LEN - 1);
+        path_cfg_t *p = config_find(L->cfg, val);
+        if (!p) {
+            if (L->cfg->n_paths == CFG_MAX_PATHS)
+                FAIL("more than %d paths", CFG_MAX_PATHS);
+            p = &L->cfg->paths[L->cfg->n_paths++];
+            memset(p, 0, sizeof(*p));
+            snprintf(p->name, sizeof(p->name), "%s", val);
+            snprintf(p->file, sizeof(p->file), "%s", L->file);
+            p->line = L->line;
+            p->nic_mhz = -1;
+            p->wire_one_way_ps = -1;
+            p->wire_gbytes_per_s = -1;
+        }
+        L->cur = p;
+        return 1;
+    }
+    if (!L->cur) {
+        FAIL("expected '[path]' with 'name = ...' before any other setting");
+    }
+    if (strncmp(section, "stage.", 6) == 0)
+        return apply_stage(L, L->cur, section + 6, key, val, 1) == 0;
+    return apply_path_key(L, L->cur, section, key, val) == 0;
+}
+
+typedef struct {
+    const char *text; /* string source, or NULL */
+    FILE *f;
+    loader_t *L;
+} reader_t;
+
+static char *reader(char *str, int num, void *stream)
+{
+    reader_t *r = stream;
+    char *res;
+    if (r->f) {
+        res = fgets(str, num, r->f);
+    } else {
+        if (!*r->text)
+            return NULL;
+        int i = 0;
+        while (i < num - 1 && r->text[0]) {
+            str[i++] = *r->text;
+            if (*r->text++ == '\n')
+                break;
+        }
+        str[i] = 0;
+        res = str;
+    }
+    if (res) {
+        r->L->line++;
+        const char *c = res;
+        while (*c == ' ' || *c == '\t')
+            c++;
+        if (*c == '[')
+            r->L->section_line = r->L->line;
+    }
+    return res;
+}
+
+static int load(config_t *c, const char *name, FILE *f, const char *text, char *err, int errlen)
+{
+    loader_t L = {.cfg = c, .file = name, .err = err, .errlen = errlen};
+    reader_t r = {.text = text, .f = f, .L = &L};
+    int rc = ini_parse_stream(reader, &r, handler, &L);
+    if (L.failed)
+        return -1;
+    if (rc > 0) {
+        snprintf(err, (size_t)errlen, "%s:%d: expected '[section]', 'key = value' or a comment",
+                 name, rc);
+        return -1;
+    }
+    if (rc < 0) {
+        snprintf(err, (size_t)errlen, "%s: could not be read", name);
+        return -1;
+    }
+    if (!L.cur) {
+        snprintf(err, (size_t)errlen, "%s:1: expected '[path]' with 'name = ...'", name);
+        return -1;
+    }
+    return 0;
+}
+
+int config_load_file(config_t *c, const char *path, char *err, int errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, (size_t)errlen, "cannot open config '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = load(c, path, f, NULL, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+int config_load_string(config_t *c, const char *name, const char *text, char *err, int errlen)
+{
+    return load(c, name, NULL, text, err, errlen);
+}
+
+int config_set(config_t *c, const char *assignment, const char *origin, char *err, int errlen)
+{
+    loader_t Lv = {.cfg = c, .file = origin, .line = 1, .err = err, .errlen = errlen};
+    loader_t *L = &Lv;
+    char buf[512];
+    snprintf(buf, sizeof(buf), "%s", assignment);
+    char *eq = strchr(buf, '=');
+    if (!eq)
+        FAIL("'%s': expected section.key=value", assignment);
+    *eq = 0;
+    const char *val = eq + 1;
+    char *dot = strrchr(buf, '.');
+    if (!dot || dot == buf || !dot[1])
+        FAIL("'%s': expected section.key=value", assignment);
+    *dot = 0;
+    const char *section = buf, *key = dot + 1;
+    if (c->n_paths == 0)
+        FAIL("'%s': no path loaded to apply it to", assignment);
+    int applied = 0;
+    for (int i = 0; i < c->n_paths; i++) {
+        path_cfg_t *p = &c->paths[i];
+        int rc;
+        if (strncmp(section, "stage.", 6) == 0)
+            rc = apply_stage(L, p, section + 6, key, val, 0);
+        else
+            rc = apply_path_key(L, p, section, key, val);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            applied++;
+    }
+    if (!applied)
+        FAIL("'%s': no loaded path has a section [%s]", assignment, section);
+    return 0;
+}
+
+int config_validate(const config_t *c, char *err, int errlen)
+{
+    for (int i = 0; i < c->n_paths; i++) {
+        const path_cfg_t *p = &c->paths[i];
+#define VFAIL(file, line, ...)                                                  \
+    do {                                                                        \
+        int n_ = snprintf(err, (size_t)errlen, "%s:%d: path '%s': ", file, line, p->name); \
+        if (n_ < 0 || n_ >= errlen) n_ = 0;                                      \
+        snprintf(err + n_, (size_t)(errlen - n_), __VA_ARGS__);                  \
+        return -1;                                                              \
+    } while (0)
+        if (p->nic_mhz < 0)
+            VFAIL(p->file, p->line, "expected [clock] nic_mhz");
+        if (p->wire_one_way_ps < 0)
+            VFAIL(p->file, p->line, "expected [wire] one_way_ns");
+        if (p->wire_gbytes_per_s < 0)
+            VFAIL(p->file, p->line, "expected [wire] gbytes_per_s");
+        if (p->n_stages == 0)
+            VFAIL(p->file, p->line, "expected at least one [stage.NAME] section");
+        for (int j = 0; j < p->n_stages; j++) {
+            const stage_cfg_t *s = &p->stages[j];
+            if (s->kinds_given != 1)
+                VFAIL(s->file, s->line, "[stage.%s]: expected exactly one of delay_ns, nic, wire "
+                      "(got %d)", s->name, s->kinds_given);
+            if (s->category == CAT_NONE)
+                VFAIL(s->file, s->line, "[stage.%s]: expected a category", s->name);
+            if (s->kind == STAGE_WIRE && s->bytes < 0)
+                VFAIL(s->file, s->line, "[stage.%s]: a wire stage needs bytes = N (packet size "
+                      "on the wire)", s->name);
+            if (s->kind != STAGE_WIRE && s->bytes >= 0)
+                VFAIL(s->file, s->line, "[stage.%s]: bytes applies to wire stages only", s->name);
+            if (s->kind == STAGE_NIC) {
+                if (s->pipe == PIPE_TX && !p->have_tx)
+                    VFAIL(s->file, s->line, "[stage.%s]: expected [nic] tx_stages", s->name);
+                if (s->pipe == PIPE_RX && !p->have_rx)
+                    VFAIL(s->file, s->line, "[stage.%s]: expected [nic] rx_stages", s->name);
+            }
+        }
+#undef VFAIL
+    }
+    return 0;
+}
+
+const char *config_dir(void)
+{
+    const char *d = getenv("UBSIM_CONFIG_DIR");
+    return (d && *d) ? d : UBSIM_CONFIG_DIR;
+}
+
+int config_load_defaults(config_t *c, char *err, int errlen)
+{
+    static const char *const names[] = {"pcie_nic", "ub_async", "ub_load", "pcie_nic_onproc"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        char path[CFG_FILE_LEN + 64];
+        snprintf(path, sizeof(path), "%s/%s.ini", config_dir(), names[i]);
+        if (config_load_file(c, path, err, errlen))
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,103 @@
+/* Scenario configuration: INI files (parsed with libinih) describing read
+ * paths stage by stage, plus command-line overrides.
+ *
+ * One file describes one path:
+ *
+ *   [path]            name = ub_async      title = ...
+ *   [clock]           nic_mhz = 322
+ *   [wire]            one_way_ns = 100     gbytes_per_s = 50
+ *   [nic]             tx_stages = name:cycles ...   rx_stages = ...
+ *   [stage.NAME]      one section per stage, in critical-path order:
+ *                     label, category and exactly one of
+ *                       delay_ns = N               a fixed delay
+ *                       nic = initiator|target . tx|rx   a NIC pipeline traversal
+ *                       wire = forward|back, bytes = N   a wire crossing
+ *
+ * A later file naming the same path overrides keys and may add stages.
+ * Errors carry file:line and say what was expected. */
+#ifndef UB_CONFIG_H
+#define UB_CONFIG_H
+
+#include <stdint.h>
+
+#include "nic_pipe.h"
+
+#define CFG_MAX_PATHS 16
+#define CFG_MAX_STAGES 32
+#define CFG_NAME_LEN 40
+#define CFG_TEXT_LEN 128
+#define CFG_FILE_LEN 256
+
+typedef enum { STAGE_NONE = 0, STAGE_DELAY, STAGE_NIC, STAGE_WIRE } stage_kind_t;
+
+typedef enum {
+    CAT_NONE = 0,
+    CAT_SOFTWARE,
+    CAT_PCIE,
+    CAT_BUS,
+    CAT_NIC,
+    CAT_WIRE,
+    CAT_MEMORY,
+    CAT_COMPLETION,
+    CAT_ALIGNMENT,     /* derived rows: waiting for a NIC clock edge */
+    CAT_SERIALISATION, /* derived rows: putting the packet on the wire */
+    CAT_COUNT
+} category_t;
+
+enum { NODE_INITIATOR = 0, NODE_TARGET = 1 };
+enum { PIPE_TX = 0, PIPE_RX = 1 };
+enum { WIRE_FORWARD = 0, WIRE_BACK = 1 };
+
+typedef struct {
+    char name[CFG_NAME_LEN];
+    char label[CFG_TEXT_LEN];
+    category_t category;
+    stage_kind_t kind;
+    int kinds_given;   /* how many of delay_ns / nic / wire were given */
+    int64_t delay_ps;  /* STAGE_DELAY */
+    int node, pipe;    /* STAGE_NIC */
+    int wire_dir;      /* STAGE_WIRE */
+    int64_t bytes;     /* STAGE_WIRE, -1 = not given */
+    char file[CFG_FILE_LEN];
+    int line;          /* where the section was first seen */
+} stage_cfg_t;
+
+typedef struct {
+    char name[CFG_NAME_LEN];
+    char title[CFG_TEXT_LEN];
+    char file[CFG_FILE_LEN];
+    int line;
+    int64_t nic_mhz;
+    int64_t wire_one_way_ps;
+    double wire_gbytes_per_s;
+    int have_tx, have_rx;
+    nic_pipe_cfg_t tx, rx;
+    int n_stages;
+    stage_cfg_t stages[CFG_MAX_STAGES];
+} path_cfg_t;
+
+typedef struct {
+    int n_paths;
+    path_cfg_t paths[CFG_MAX_PATHS];
+} config_t;
+
+void config_init(config_t *c);
+/* Loads one INI file, merging by path name. 0, or -1 with "file:line: ..." */
+int config_load_file(config_t *c, const char *path, char *err, int errlen);
+/* Loads the INI text `text` as if it were file `name` (tests, built-ins). */
+int config_load_string(config_t *c, const char *name, const char *text, char *err, int errlen);
+/* Applies "section.key=value" to every path that has the section (the path
+ * sections clock, wire, nic apply to all paths). `origin` names the source in
+ * error messages, e.g. "--set". */
+int config_set(config_t *c, const char *assignment, const char *origin, char *err, int errlen);
+/* Checks every path is complete and consistent. */
+int config_validate(const config_t *c, char *err, int errlen);
+path_cfg_t *config_find(config_t *c, const char *name);
+
+const char *category_name(category_t c);
+/* Loads the four built-in paths from the config directory
+ * ($UBSIM_CONFIG_DIR, else the source tree's configs/). */
+int config_load_defaults(config_t *c, char *err, int errlen);
+const char *config_dir(void);
+
+#endif

@@ -1,0 +1,64 @@
+/* The latency scenario: dependent 64 B remote reads on a two-node system.
+ *
+ * Node A (initiator) and node B (target) each have a NIC with a transmit and
+ * a receive pipeline, clocked at the path's NIC clock. Everything outside the
+ * NICs (host software, PCIe, on-chip bus, DRAM) is a fixed delay; the wire is
+ * a link per direction with a serialisation rate and a propagation delay.
+ * A read walks the path's stages in order; each stage is timestamped at its
+ * boundaries, and the rows of the breakdown are those differences. Waiting
+ * for a NIC clock edge and putting a packet on the wire are rows of their
+ * own. The next read starts when the previous one completes. */
+#ifndef UB_LATENCY_H
+#define UB_LATENCY_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "timebase.h"
+#include "wave.h"
+
+typedef struct {
+    int64_t ops;           /* dependent reads, back to back (>= 1) */
+    int step_every_cycle;  /* 1: step every NIC cycle; 0: skip idle cycles */
+    wave_t *wave;          /* waveform, or NULL */
+    uint64_t wave_offset_ps; /* where this path starts in the waveform */
+    /* called now and then on long runs (may be NULL) */
+    void (*progress)(void *ctx, const char *path, int64_t done, int64_t total);
+    void *progress_ctx;
+} latency_opts_t;
+
+#define LAT_MAX_ROWS (CFG_MAX_STAGES * 2)
+
+typedef struct {
+    char name[CFG_NAME_LEN + 16];
+    char label[CFG_TEXT_LEN + 32];
+    category_t category;
+    int derived;      /* 1: a physical effect not in the configured table */
+    int stage;        /* index of the configured stage it belongs to */
+    tick_t calc;      /* configured value (0 for derived rows) */
+    tick_t sim_sum;   /* measured value summed over all ops */
+} lat_row_t;
+
+typedef struct {
+    timebase_t tb;
+    int n_rows;
+    lat_row_t rows[LAT_MAX_ROWS];
+    int64_t ops;
+    tick_t calc_total;   /* sum of the configured rows */
+    tick_t sim_sum;      /* sum over ops of each op's measured total */
+    tick_t min, max, p50, p99; /* per-op measured totals */
+    tick_t end_time;     /* when the last op completed */
+    uint64_t edges_stepped;  /* NIC clock edges actually simulated */
+    uint64_t edges_spanned;  /* NIC clock edges of simulated time */
+} latency_result_t;
+
+/* Runs the path. Returns 0, or -1 with a message (out of memory, a path whose
+ * op can never complete). */
+int latency_run(const path_cfg_t *path, const latency_opts_t *opts, latency_result_t *res,
+                char *err, int errlen);
+
+/* Mean of a row or of the total over all ops, in ns. */
+double lat_row_sim_ns(const latency_result_t *r, int row);
+double lat_sim_total_ns(const latency_result_t *r);
+
+#endif

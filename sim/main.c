@@ -1,0 +1,274 @@
+/* ubsim: the command-line front end of the two-node UB / PCIe-NIC model. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "latency.h"
+#include "report.h"
+#include "wave.h"
+
+#define MAX_LIST 32
+
+static const char *const usage_top =
+    "ubsim - cycle-level model of a Unified Bus (UB) / URMA endpoint and a PCIe-NIC baseline\n"
+    "\n"
+    "usage: ubsim <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  latency   latency of one 64 B remote read on each path, stage by stage,\n"
+    "            measured in a two-node cycle simulation\n"
+    "  help      this text; 'ubsim <command> --help' describes a command\n"
+    "\n"
+    "Exit status: 0 success, 1 simulation failure, 2 bad command line or config.\n";
+
+static const char *const usage_latency =
+    "usage: ubsim latency [options]\n"
+    "\n"
+    "Simulates dependent 64 B remote reads between two nodes and prints, for each\n"
+    "path, every stage's configured (calc) and measured (sim) latency. Rows that the\n"
+    "configured table does not list - waiting for a NIC clock edge, serialising a\n"
+    "packet onto the wire - are measured and shown as their own rows; the measured\n"
+    "total is the sum of the measured rows.\n"
+    "\n"
+    "options:\n"
+    "  --config FILE        load the path described by FILE (repeatable). Without\n"
+    "                       --config the built-in paths are loaded from the config\n"
+    "                       directory: pcie_nic, ub_async, ub_load, pcie_nic_onproc.\n"
+    "                       A later file naming the same path overrides its keys.\n"
+    "  --path NAME          run only path NAME (repeatable; default: every path)\n"
+    "  --set SEC.KEY=VALUE  override one key in every path that has section SEC,\n"
+    "                       e.g. --set wire.one_way_ns=200 or\n"
+    "                       --set stage.verbs_submit.delay_ns=60 (repeatable)\n"
+    "  --link-ns L          one-way wire delay in ns (= --set wire.one_way_ns=L)\n"
+    "  --ops N              N dependent reads back to back; shows mean, p50, p99\n"
+    "                       (default 1)\n"
+    "  --format FMT         table (default), csv or json\n"
+    "  --wave FILE          dump the NIC pipelines and per-stage events to FILE\n"
+    "                       (.fst or .vcd); open with waves/read_latency.gtkw\n"
+    "  --step-all           step every NIC clock cycle instead of skipping idle\n"
+    "                       ones (identical results, slower)\n"
+    "  --seed N             random seed (the latency scenario is deterministic;\n"
+    "                       accepted for uniformity and printed nowhere)\n"
+    "  --progress           progress on stderr (default: when stderr is a terminal)\n"
+    "  --quiet              no progress output\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "The config directory is $UBSIM_CONFIG_DIR, else " UBSIM_CONFIG_DIR ".\n";
+
+typedef struct {
+    int argc;
+    char **argv;
+    int i;
+    const char *cmd;
+} args_t;
+
+static int usage_error(const char *cmd, const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "ubsim %s: ", cmd);
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "\n(see 'ubsim %s --help')\n", cmd);
+    return 2;
+}
+
+/* Matches --name VALUE or --name=VALUE; *val gets the value. */
+static int opt_value(args_t *A, const char *name, const char **val, int *bad)
+{
+    const char *arg = A->argv[A->i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return 0;
+    if (arg[n] == '=') {
+        *val = arg + n + 1;
+        return 1;
+    }
+    if (arg[n] != 0)
+        return 0;
+    if (A->i + 1 >= A->argc) {
+        *bad = usage_error(A->cmd, "%s: expected a value after it%s", name, "");
+        return 1;
+    }
+    *val = A->argv[++A->i];
+    return 1;
+}
+
+static int parse_count(const char *v, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (end == v || *end || errno || x < 1)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+typedef struct {
+    int isatty;
+} progress_ctx_t;
+
+static void progress(void *ctx, const char *path, int64_t done, int64_t total)
+{
+    (void)ctx;
+    fprintf(stderr, "\rubsim: %s: %lld / %lld ops", path, (long long)done, (long long)total);
+    fflush(stderr);
+}
+
+static int cmd_latency(int argc, char **argv)
+{
+    args_t A = {argc, argv, 1, "latency"};
+    const char *configs[MAX_LIST], *paths[MAX_LIST], *sets[MAX_LIST];
+    int n_configs = 0, n_paths = 0, n_sets = 0;
+    const char *wave_path = NULL;
+    long long ops = 1;
+    int fmt = FMT_TABLE, step_all = 0, show_progress = isatty(2);
+    char link_set[96] = "";
+
+    for (; A.i < argc; A.i++) {
+        const char *v = NULL;
+        int bad = 0;
+        const char *arg = argv[A.i];
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            fputs(usage_latency, stdout);
+            return 0;
+        } else if (opt_value(&A, "--config", &v, &bad)) {
+            if (!bad && n_configs == MAX_LIST) bad = usage_error(A.cmd, "%s: at most 32%s", "--config", "");
+            if (!bad) configs[n_configs++] = v;
+        } else if (opt_value(&A, "--path", &v, &bad)) {
+            if (!bad && n_paths == MAX_LIST) bad = usage_error(A.cmd, "%s: at most 32%s", "--path", "");
+            if (!bad) paths[n_paths++] = v;
+        } else if (opt_value(&A, "--set", &v, &bad)) {
+            if (!bad && n_sets == MAX_LIST) bad = usage_error(A.cmd, "%s: at most 32%s", "--set", "");
+            if (!bad) sets[n_sets++] = v;
+        } else if (opt_value(&A, "--link-ns", &v, &bad)) {
+            if (!bad) snprintf(link_set, sizeof(link_set), "wire.one_way_ns=%s", v);
+        } else if (opt_value(&A, "--ops", &v, &bad)) {
+            if (!bad && parse_count(v, &ops))
+                bad = usage_error(A.cmd, "--ops: expected a whole number >= 1, got '%s'%s", v, "");
+        } else if (opt_value(&A, "--format", &v, &bad)) {
+            if (!bad && (fmt = report_format_parse(v)) < 0)
+                bad = usage_error(A.cmd, "--format: expected table, csv or json, got '%s'%s", v, "");
+        } else if (opt_value(&A, "--wave", &v, &bad)) {
+            if (!bad) wave_path = v;
+        } else if (opt_value(&A, "--seed", &v, &bad)) {
+            long long seed;
+            if (!bad && parse_count(v, &seed) && strcmp(v, "0") != 0)
+                bad = usage_error(A.cmd, "--seed: expected a whole number >= 0, got '%s'%s", v, "");
+        } else if (strcmp(arg, "--step-all") == 0) {
+            step_all = 1;
+        } else if (strcmp(arg, "--progress") == 0) {
+            show_progress = 1;
+        } else if (strcmp(arg, "--quiet") == 0) {
+            show_progress = 0;
+        } else {
+            bad = usage_error(A.cmd, "unknown option '%s'%s", arg, "");
+        }
+        if (bad)
+            return bad;
+    }
+
+    static config_t cfg;
+    char err[512];
+    config_init(&cfg);
+    int rc = 0;
+    if (n_configs == 0)
+        rc = config_load_defaults(&cfg, err, sizeof(err));
+    for (int i = 0; i < n_configs && rc == 0; i++)
+        rc = config_load_file(&cfg, configs[i], err, sizeof(err));
+    for (int i = 0; i < n_sets && rc == 0; i++) {
+        char origin[64];
+        snprintf(origin, sizeof(origin), "--set #%d", i + 1);
+        rc = config_set(&cfg, sets[i], origin, err, sizeof(err));
+    }
+    if (rc == 0 && link_set[0])
+        rc = config_set(&cfg, link_set, "--link-ns", err, sizeof(err));
+    if (rc == 0)
+        rc = config_validate(&cfg, err, sizeof(err));
+    if (rc) {
+        fprintf(stderr, "ubsim latency: %s\n", err);
+        return 2;
+    }
+
+    const path_cfg_t *sel[CFG_MAX_PATHS];
+    int n_sel = 0;
+    if (n_paths == 0) {
+        for (int i = 0; i < cfg.n_paths; i++)
+            sel[n_sel++] = &cfg.paths[i];
+    } else {
+        for (int i = 0; i < n_paths; i++) {
+            const path_cfg_t *p = config_find(&cfg, paths[i]);
+            if (!p) {
+                char known[512] = "";
+                for (int j = 0; j < cfg.n_paths; j++) {
+                    strncat(known, j ? ", " : "", sizeof(known) - strlen(known) - 1);
+                    strncat(known, cfg.paths[j].name, sizeof(known) - strlen(known) - 1);
+                }
+                fprintf(stderr, "ubsim latency: --path: unknown path '%s' (loaded: %s)\n", paths[i],
+                        known);
+                return 2;
+            }
+            if (n_sel < CFG_MAX_PATHS)
+                sel[n_sel++] = p;
+        }
+    }
+
+    wave_t *w = NULL;
+    if (wave_path) {
+        w = wave_open(wave_path, err, sizeof(err));
+        if (!w) {
+            fprintf(stderr, "ubsim latency: --wave: %s\n", err);
+            return 2;
+        }
+    }
+    latency_result_t *res = calloc((size_t)n_sel, sizeof(*res));
+    if (!res) {
+        fprintf(stderr, "ubsim latency: out of memory\n");
+        wave_close(w);
+        return 1;
+    }
+    uint64_t offset_ps = 0;
+    progress_ctx_t pctx = {isatty(2)};
+    for (int i = 0; i < n_sel; i++) {
+        latency_opts_t o = {
+            .ops = ops,
+            .step_every_cycle = step_all,
+            .wave = w,
+            .wave_offset_ps = offset_ps,
+            .progress = show_progress ? progress : NULL,
+            .progress_ctx = &pctx,
+        };
+        if (latency_run(sel[i], &o, &res[i], err, sizeof(err))) {
+            fprintf(stderr, "ubsim latency: %s\n", err);
+            free(res);
+            wave_close(w);
+            return 1;
+        }
+        if (show_progress && ops >= 65536)
+            fprintf(stderr, "\rubsim: %s: %lld / %lld ops, done\n", sel[i]->name, ops, ops);
+        /* the next path starts 100 ns after this one ends in the waveform */
+        offset_ps += (uint64_t)(res[i].end_time / sel[i]->nic_mhz) + 100000;
+    }
+    if (w && wave_close(w)) {
+        fprintf(stderr, "ubsim latency: --wave: could not finish writing '%s'\n", wave_path);
+        free(res);
+        return 1;
+    }
+    rc = report_latency(stdout, (report_format_t)fmt, sel, res, n_sel) ? 1 : 0;
+    free(res);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "--help") == 0) {
+        fputs(usage_top, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "latency") == 0)
+        return cmd_latency(argc - 1, argv + 1);
+    fprintf(stderr, "ubsim: unknown command '%s' (expected latency; see 'ubsim help')\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,182 @@
+#include "report.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+int report_format_parse(const char *s)
+{
+    if (strcmp(s, "table") == 0) return FMT_TABLE;
+    if (strcmp(s, "csv") == 0) return FMT_CSV;
+    if (strcmp(s, "json") == 0) return FMT_JSON;
+    return -1;
+}
+
+/* sums of the derived rows, as means over all ops, in ns */
+static void derived_ns(const latency_result_t *r, double *align, double *ser)
+{
+    tick_t a = 0, s = 0;
+    for (int i = 0; i < r->n_rows; i++) {
+        if (r->rows[i].category == CAT_ALIGNMENT) a += r->rows[i].sim_sum;
+        if (r->rows[i].category == CAT_SERIALISATION) s += r->rows[i].sim_sum;
+    }
+    double ops = (double)(r->ops ? r->ops : 1);
+    *align = tb_to_ns(&r->tb, a) / ops;
+    *ser = tb_to_ns(&r->tb, s) / ops;
+}
+
+static void row_label(const path_cfg_t *p, const latency_result_t *r, int i, char *buf, size_t n)
+{
+    const lat_row_t *row = &r->rows[i];
+    const stage_cfg_t *st = &p->stages[row->stage];
+    if (!row->derived && st->kind == STAGE_NIC)
+        snprintf(buf, n, "%s [%lld cy]", row->label, (long long)(row->calc / TICKS_PER_CYCLE));
+    else
+        snprintf(buf, n, "%s", row->label);
+}
+
+static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_result_t *res, int n)
+{
+    for (int k = 0; k < n; k++) {
+        const path_cfg_t *p = paths[k];
+        const latency_result_t *r = &res[k];
+        fprintf(f, "%s: %s\n", p->name, p->title[0] ? p->title : p->name);
+        fprintf(f, "  NIC clock %lld MHz (%.5f ns/cycle), one-way wire %g ns, wire %g GB/s, "
+                   "%lld op%s\n",
+                (long long)p->nic_mhz, tb_period_ns(&r->tb), (double)p->wire_one_way_ps / 1000.0,
+                p->wire_gbytes_per_s, (long long)r->ops, r->ops == 1 ? "" : "s (mean per op)");
+        fprintf(f, "  %3s  %-60s %-15s %10s %10s\n", "#", "stage", "category", "calc ns", "sim ns");
+        int num = 0;
+        for (int i = 0; i < r->n_rows; i++) {
+            const lat_row_t *row = &r->rows[i];
+            char label[200];
+            row_label(p, r, i, label, sizeof(label));
+            char idx[16] = "";
+            if (!row->derived)
+                snprintf(idx, sizeof(idx), "%d", ++num);
+            double sim = lat_row_sim_ns(r, i);
+            if (row->derived && r->rows[i].sim_sum == 0)
+                continue; /* e.g. no clock alignment needed: nothing to show */
+            if (row->derived)
+                fprintf(f, "  %3s  %-60.60s %-15s %10s %10.3f\n", idx, label,
+                        category_name(row->category), "-", sim);
+            else
+                fprintf(f, "  %3s  %-60.60s %-15s %10.3f %10.3f\n", idx, label,
+                        category_name(row->category), tb_to_ns(&r->tb, row->calc), sim);
+        }
+        double align, ser;
+        derived_ns(r, &align, &ser);
+        double calc = tb_to_ns(&r->tb, r->calc_total), sim = lat_sim_total_ns(r);
+        fprintf(f, "  %3s  %-60s %-15s %10.3f %10.3f\n", "", "total", "", calc, sim);
+        fprintf(f, "       calculated %.0f ns; measured %.3f ns = calculated + clock alignment "
+                   "%.3f + wire serialisation %.3f\n",
+                calc, sim, align, ser);
+        if (r->ops > 1)
+            fprintf(f, "       per op: mean %.3f, p50 %.3f, p99 %.3f, min %.3f, max %.3f ns\n", sim,
+                    tb_to_ns(&r->tb, r->p50), tb_to_ns(&r->tb, r->p99),
+                    tb_to_ns(&r->tb, r->min), tb_to_ns(&r->tb, r->max));
+        fprintf(f, "\n");
+    }
+    if (n > 1) {
+        fprintf(f, "%-18s %10s %10s %10s %14s\n", "summary", "calc ns", "sim ns", "alignment",
+                "serialisation");
+        for (int k = 0; k < n; k++) {
+            double align, ser;
+            derived_ns(&res[k], &align, &ser);
+            double calc = tb_to_ns(&res[k].tb, res[k].calc_total);
+            fprintf(f, "%-18s %10.3f %10.3f %10.3f %14.3f\n", paths[k]->name, calc,
+                    lat_sim_total_ns(&res[k]), align, ser);
+        }
+    }
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\n")) {
+        fputc('"', f);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+    } else {
+        fputs(s, f);
+    }
+}
+
+static void print_csv(FILE *f, const path_cfg_t *const *paths, const latency_result_t *res, int n)
+{
+    fprintf(f, "path,row,stage,label,category,derived,calc_ns,sim_ns\n");
+    for (int k = 0; k < n; k++) {
+        const latency_result_t *r = &res[k];
+        for (int i = 0; i < r->n_rows; i++) {
+            const lat_row_t *row = &r->rows[i];
+            fprintf(f, "%s,%d,%s,", paths[k]->name, i + 1, row->name);
+            csv_field(f, row->label);
+            fprintf(f, ",");
+            csv_field(f, category_name(row->category));
+            fprintf(f, ",%d,%.6f,%.6f\n", row->derived, tb_to_ns(&r->tb, row->calc),
+                    lat_row_sim_ns(r, i));
+        }
+        fprintf(f, "%s,%d,total,total,total,0,%.6f,%.6f\n", paths[k]->name, r->n_rows + 1,
+                tb_to_ns(&r->tb, r->calc_total), lat_sim_total_ns(r));
+    }
+}
+
+static int print_json(FILE *f, const path_cfg_t *const *paths, const latency_result_t *res, int n)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *arr = cJSON_AddArrayToObject(root, "paths");
+    for (int k = 0; k < n; k++) {
+        const path_cfg_t *p = paths[k];
+        const latency_result_t *r = &res[k];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, o);
+        double align, ser;
+        derived_ns(r, &align, &ser);
+        cJSON_AddStringToObject(o, "name", p->name);
+        cJSON_AddStringToObject(o, "title", p->title);
+        cJSON_AddNumberToObject(o, "nic_mhz", (double)p->nic_mhz);
+        cJSON_AddNumberToObject(o, "wire_one_way_ns", (double)p->wire_one_way_ps / 1000.0);
+        cJSON_AddNumberToObject(o, "ops", (double)r->ops);
+        cJSON_AddNumberToObject(o, "calc_ns", tb_to_ns(&r->tb, r->calc_total));
+        cJSON_AddNumberToObject(o, "sim_ns", lat_sim_total_ns(r));
+        cJSON_AddNumberToObject(o, "sim_p50_ns", tb_to_ns(&r->tb, r->p50));
+        cJSON_AddNumberToObject(o, "sim_p99_ns", tb_to_ns(&r->tb, r->p99));
+        cJSON_AddNumberToObject(o, "sim_min_ns", tb_to_ns(&r->tb, r->min));
+        cJSON_AddNumberToObject(o, "sim_max_ns", tb_to_ns(&r->tb, r->max));
+        cJSON_AddNumberToObject(o, "alignment_ns", align);
+        cJSON_AddNumberToObject(o, "serialisation_ns", ser);
+        cJSON *st = cJSON_AddArrayToObject(o, "stages");
+        for (int i = 0; i < r->n_rows; i++) {
+            const lat_row_t *row = &r->rows[i];
+            cJSON *s = cJSON_CreateObject();
+            cJSON_AddItemToArray(st, s);
+            cJSON_AddStringToObject(s, "name", row->name);
+            cJSON_AddStringToObject(s, "label", row->label);
+            cJSON_AddStringToObject(s, "category", category_name(row->category));
+            cJSON_AddBoolToObject(s, "derived", row->derived);
+            cJSON_AddNumberToObject(s, "calc_ns", tb_to_ns(&r->tb, row->calc));
+            cJSON_AddNumberToObject(s, "sim_ns", lat_row_sim_ns(r, i));
+        }
+    }
+    char *txt = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!txt)
+        return -1;
+    fprintf(f, "%s\n", txt);
+    free(txt);
+    return 0;
+}
+
+int report_latency(FILE *f, report_format_t fmt, const path_cfg_t *const *paths,
+                   const latency_result_t *res, int n)
+{
+    switch (fmt) {
+    case FMT_TABLE: print_table(f, paths, res, n); return 0;
+    case FMT_CSV: print_csv(f, paths, res, n); return 0;
+    case FMT_JSON: return print_json(f, paths, res, n);
+    }
+    return -1;
+}

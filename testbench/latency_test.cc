@@ -1,0 +1,302 @@
+// The latency scenario: every configured stage is measured at its configured
+// value, the physical extras are explicit rows, and totals add up exactly.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "config.h"
+#include "latency.h"
+}
+
+#include "test_util.h"
+
+namespace {
+
+struct Paths {
+    config_t cfg;
+    Paths(const std::vector<std::string> &sets = {})
+    {
+        char err[512];
+        config_init(&cfg);
+        EXPECT_EQ(config_load_defaults(&cfg, err, sizeof err), 0) << err;
+        for (auto &s : sets)
+            EXPECT_EQ(config_set(&cfg, s.c_str(), "--set", err, sizeof err), 0) << err;
+        EXPECT_EQ(config_validate(&cfg, err, sizeof err), 0) << err;
+    }
+    const path_cfg_t *get(const char *name) { return config_find(&cfg, name); }
+};
+
+latency_result_t run(const path_cfg_t *p, int64_t ops = 1, int step_all = 0)
+{
+    latency_result_t r;
+    latency_opts_t o{};
+    o.ops = ops;
+    o.step_every_cycle = step_all;
+    char err[512];
+    EXPECT_EQ(latency_run(p, &o, &r, err, sizeof err), 0) << err;
+    return r;
+}
+
+tick_t derived_sum(const latency_result_t &r, category_t c)
+{
+    tick_t t = 0;
+    for (int i = 0; i < r.n_rows; i++)
+        if (r.rows[i].category == c)
+            t += r.rows[i].sim_sum;
+    return t;
+}
+
+const char *kPaths[] = {"pcie_nic", "ub_async", "ub_load", "pcie_nic_onproc"};
+
+TEST(Latency, EveryConfiguredStageMeasuresItsConfiguredValue)
+{
+    Paths P;
+    for (const char *name : kPaths) {
+        const path_cfg_t *p = P.get(name);
+        ASSERT_NE(p, nullptr) << name;
+        latency_result_t r = run(p);
+        int configured = 0;
+        for (int i = 0; i < r.n_rows; i++) {
+            if (r.rows[i].derived)
+                continue;
+            configured++;
+            EXPECT_EQ(r.rows[i].sim_sum, r.rows[i].calc) << name << " " << r.rows[i].name;
+        }
+        EXPECT_EQ(configured, p->n_stages) << name;
+    }
+}
+
+TEST(Latency, TotalIsTheSumOfTheRowsToTheTick)
+{
+    Paths P;
+    for (const char *name : kPaths) {
+        for (int64_t ops : {1, 7}) {
+            latency_result_t r = run(P.get(name), ops);
+            tick_t sum = 0;
+            for (int i = 0; i < r.n_rows; i++)
+                sum += r.rows[i].sim_sum;
+            EXPECT_EQ(sum, r.sim_sum) << name;
+            EXPECT_EQ(r.sim_sum - r.calc_total * ops,
+                      derived_sum(r, CAT_ALIGNMENT) + derived_sum(r, CAT_SERIALISATION))
+                << name;
+        }
+    }
+}
+
+TEST(Latency, CalculatedTotalsMatchTheSpecTable)
+{
+    // The configured rows (inputs) add up to SPEC section 2's calculation;
+    // this guards the shipped configs, not the simulator.
+    Paths P;
+    struct {
+        const char *name;
+        long rounded;
+    } want[] = {{"pcie_nic", 2222}, {"ub_async", 746}, {"ub_load", 419}};
+    for (auto &w : want) {
+        latency_result_t r = run(P.get(w.name));
+        EXPECT_EQ(std::lround(tb_to_ns(&r.tb, r.calc_total)), w.rounded) << w.name;
+    }
+}
+
+TEST(Latency, ClockAlignmentIsBelowOneCyclePerCrossing)
+{
+    Paths P;
+    for (const char *name : kPaths) {
+        latency_result_t r = run(P.get(name), 50);
+        for (int i = 0; i < r.n_rows; i++) {
+            if (r.rows[i].category != CAT_ALIGNMENT)
+                continue;
+            // summed over 50 ops: each crossing waits less than one cycle
+            EXPECT_LT(r.rows[i].sim_sum, 50 * TICKS_PER_CYCLE) << name << " " << r.rows[i].name;
+            EXPECT_GE(r.rows[i].sim_sum, 0);
+        }
+    }
+}
+
+TEST(Latency, SerialisationIsBytesOverWireRate)
+{
+    Paths P;
+    latency_result_t r = run(P.get("ub_async"));
+    const path_cfg_t *p = P.get("ub_async");
+    for (int i = 0; i < r.n_rows; i++) {
+        if (r.rows[i].category != CAT_SERIALISATION)
+            continue;
+        const stage_cfg_t &st = p->stages[r.rows[i].stage];
+        double ns = (double)st.bytes / p->wire_gbytes_per_s;
+        EXPECT_NEAR(tb_to_ns(&r.tb, r.rows[i].sim_sum), ns, 1e-6) << r.rows[i].name;
+    }
+}
+
+TEST(Latency, WireDelayMovesTotalsByTwiceTheChangeUpToAlignment)
+{
+    for (const char *name : kPaths) {
+        for (int dl : {1, 37, 100, 900}) {
+            Paths A, B({"wire.one_way_ns=" + std::to_string(100 + dl)});
+            latency_result_t ra = run(A.get(name)), rb = run(B.get(name));
+            tick_t moved = rb.sim_sum - ra.sim_sum;
+            tick_t two_dl = tb_from_ps(&ra.tb, 2 * 1000 * (int64_t)dl);
+            tick_t align_change = derived_sum(rb, CAT_ALIGNMENT) - derived_sum(ra, CAT_ALIGNMENT);
+            // exactly 2·ΔL plus the change in clock alignment, which is reported
+            EXPECT_EQ(moved, two_dl + align_change) << name << " dl=" << dl;
+            EXPECT_LT(std::llabs(align_change), 4 * TICKS_PER_CYCLE);
+        }
+    }
+}
+
+TEST(Latency, SkippingIdleCyclesGivesTheSameResultsAsSteppingEveryCycle)
+{
+    Paths P;
+    for (const char *name : kPaths) {
+        latency_result_t a = run(P.get(name), 25, 0), b = run(P.get(name), 25, 1);
+        ASSERT_EQ(a.n_rows, b.n_rows);
+        for (int i = 0; i < a.n_rows; i++)
+            EXPECT_EQ(a.rows[i].sim_sum, b.rows[i].sim_sum) << name << " " << a.rows[i].name;
+        EXPECT_EQ(a.sim_sum, b.sim_sum);
+        EXPECT_EQ(a.p50, b.p50);
+        EXPECT_EQ(a.p99, b.p99);
+        EXPECT_EQ(a.end_time, b.end_time);
+        EXPECT_LT(a.edges_stepped, b.edges_stepped) << "skipping should simulate fewer edges";
+        EXPECT_EQ(b.edges_stepped, b.edges_spanned);
+    }
+}
+
+TEST(Latency, DependentOpsStartWhenThePreviousCompletes)
+{
+    Paths P;
+    latency_result_t r = run(P.get("ub_load"), 100);
+    EXPECT_EQ(r.end_time, r.sim_sum);  // back to back, no gaps
+    EXPECT_LE(r.min, r.p50);
+    EXPECT_LE(r.p50, r.p99);
+    EXPECT_LE(r.p99, r.max);
+    // the phase of the clock moves from op to op, so alignment varies
+    EXPECT_LT(r.max - r.min, 4 * TICKS_PER_CYCLE);
+}
+
+// ---- the ubsim command line ------------------------------------------------
+
+TEST(LatencyCli, SameConfigGivesByteIdenticalOutput)
+{
+    for (const char *fmt : {"table", "csv", "json"}) {
+        std::string a, b;
+        std::string cmd = testutil::ubsim() + " latency --ops 20 --seed 7 --format " + fmt;
+        ASSERT_EQ(testutil::run(cmd, &a), 0);
+        ASSERT_EQ(testutil::run(cmd, &b), 0);
+        EXPECT_EQ(a, b) << fmt;
+        EXPECT_GT(a.size(), 100u);
+    }
+}
+
+TEST(LatencyCli, JsonHasTheDocumentedShape)
+{
+    std::string out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " latency --format json", &out), 0);
+    for (const char *k : {"\"paths\"", "\"name\":\t\"pcie_nic\"", "\"name\":\t\"ub_async\"",
+                          "\"name\":\t\"ub_load\"", "\"name\":\t\"pcie_nic_onproc\"",
+                          "\"calc_ns\":\t2221.8", "\"sim_ns\"", "\"stages\"", "\"category\""})
+        EXPECT_NE(out.find(k), std::string::npos) << k;
+}
+
+struct BadCase {
+    const char *what;
+    std::string ini;
+    const char *expect;  // substring of the message
+    int line;            // expected line, 0 = do not check
+};
+
+TEST(LatencyCli, BadConfigsFailWithFileLineAndWhatWasExpected)
+{
+    const std::string head = "[path]\nname = t\n[clock]\nnic_mhz = 322\n[wire]\none_way_ns = 100\n"
+                             "gbytes_per_s = 50\n";  // 7 lines
+    BadCase cases[] = {
+        {"unknown key", head + "[stage.a]\ncategory = software\ndelay_nz = 5\n", "unknown key 'delay_nz'", 10},
+        {"unknown section", head + "[stges.a]\ndelay_ns = 5\n", "unknown section [stges.a]", 9},
+        {"wrong type", head + "[stage.a]\ncategory = software\ndelay_ns = fast\n", "expected a number of ns", 10},
+        {"negative delay", head + "[stage.a]\ncategory = software\ndelay_ns = -3\n", "expected a delay >= 0", 10},
+        {"bad category", head + "[stage.a]\ncategory = sofware\ndelay_ns = 3\n", "expected one of software", 9},
+        {"no kind", head + "[stage.a]\ncategory = software\n", "expected exactly one of delay_ns, nic, wire", 8},
+        {"two kinds", head + "[stage.a]\ncategory = software\ndelay_ns = 1\nwire = back\nbytes = 3\n", "expected exactly one", 8},
+        {"bad clock", "[path]\nname = t\n[clock]\nnic_mhz = 3.5\n", "expected a whole number of MHz", 4},
+        {"no path first", "[clock]\nnic_mhz = 322\n", "expected '[path]'", 2},
+        {"syntax", head + "this is not ini\n", "expected '[section]'", 8},
+        {"bad nic stages", head + "[nic]\ntx_stages = a:1 b\n", "tx_stages", 9},
+        {"nic without pipe", head + "[stage.a]\ncategory = nic\nnic = initiator.tx\n", "expected [nic] tx_stages", 8},
+    };
+    for (auto &c : cases) {
+        std::string f = testutil::temp_file(c.ini);
+        std::string out;
+        int rc = testutil::run(testutil::ubsim() + " latency --config " + f, &out, true);
+        EXPECT_EQ(rc, 2) << c.what << ": " << out;
+        EXPECT_NE(out.find(c.expect), std::string::npos) << c.what << ": " << out;
+        if (c.line) {
+            std::string loc = f + ":" + std::to_string(c.line) + ":";
+            EXPECT_NE(out.find(loc), std::string::npos) << c.what << ": wanted " << loc << " in " << out;
+        }
+        std::remove(f.c_str());
+    }
+}
+
+TEST(LatencyCli, BadCommandLinesFailClearly)
+{
+    struct {
+        const char *args;
+        const char *expect;
+    } cases[] = {
+        {"--config /nonexistent/x.ini", "cannot open config '/nonexistent/x.ini'"},
+        {"--path nosuch", "unknown path 'nosuch' (loaded: pcie_nic, ub_async, ub_load, pcie_nic_onproc)"},
+        {"--ops 0", "--ops: expected a whole number >= 1"},
+        {"--ops", "--ops: expected a value"},
+        {"--format xml", "--format: expected table, csv or json"},
+        {"--set wire.one_way_ns=-1", "--set #1:1: [wire] one_way_ns: expected a delay >= 0"},
+        {"--set nosuch.key=1", "unknown section [nosuch]"},
+        {"--set stage.nosuch.delay_ns=1", "no loaded path has a section [stage.nosuch]"},
+        {"--link-ns abc", "--link-ns:1: [wire] one_way_ns: expected a number of ns"},
+        {"--wave /tmp/x.txt", "expected a .fst or .vcd"},
+        {"--bogus", "unknown option '--bogus'"},
+    };
+    for (auto &c : cases) {
+        std::string out;
+        int rc = testutil::run(testutil::ubsim() + " latency " + c.args, &out, true);
+        EXPECT_EQ(rc, 2) << c.args << ": " << out;
+        EXPECT_NE(out.find(c.expect), std::string::npos) << c.args << ": " << out;
+    }
+}
+
+TEST(LatencyCli, OverridesApply)
+{
+    std::string a, b;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " latency --path ub_load --format csv --link-ns 250", &a), 0);
+    ASSERT_EQ(testutil::run(testutil::ubsim() +
+                                " latency --path ub_load --format csv --set wire.one_way_ns=250",
+                            &b),
+              0);
+    EXPECT_EQ(a, b);
+    EXPECT_NE(a.find("wire_forward,\"wire, forward\",wire,0,250.000000,250.000000"), std::string::npos) << a;
+}
+
+TEST(LatencyCli, HelpIsComplete)
+{
+    std::string out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " latency --help", &out), 0);
+    for (const char *o : {"--config", "--path", "--set", "--link-ns", "--ops", "--format", "--wave",
+                          "--step-all", "--seed", "--progress", "--quiet"})
+        EXPECT_NE(out.find(o), std::string::npos) << o;
+}
+
+TEST(LatencyCli, WaveformsAreWritten)
+{
+    for (const char *ext : {".fst", ".vcd"}) {
+        std::string path = std::string("/tmp/ubsim_lat_wave") + ext, out;
+        ASSERT_EQ(testutil::run(testutil::ubsim() + " latency --path ub_async --wave " + path, &out), 0);
+        FILE *f = std::fopen(path.c_str(), "rb");
+        ASSERT_NE(f, nullptr) << path;
+        std::fseek(f, 0, SEEK_END);
+        EXPECT_GT(std::ftell(f), 200) << path;
+        std::fclose(f);
+        std::remove(path.c_str());
+    }
+}
+
+}  // namespace

@@ -1,0 +1,90 @@
+// nic_pipe: a traversal takes the sum of its stage cycles, one request per
+// cycle streams through, and back-pressure stalls without loss.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+extern "C" {
+#include "nic_pipe.h"
+}
+
+namespace {
+
+nic_pipe_cfg_t cfg(const char *text)
+{
+    nic_pipe_cfg_t c;
+    char err[200];
+    EXPECT_EQ(nic_pipe_parse(text, &c, err, sizeof err), 0) << err;
+    return c;
+}
+
+TEST(NicPipe, ParsesStagesAndRejectsBadLists)
+{
+    nic_pipe_cfg_t c = cfg("ingress:1, parse:4 dispatch:2");
+    EXPECT_EQ(c.n_stages, 3);
+    EXPECT_EQ(nic_pipe_depth(&c), 7);
+    EXPECT_EQ(nic_pipe_stage_of_slot(&c, 0), 0);
+    EXPECT_EQ(nic_pipe_stage_of_slot(&c, 4), 1);
+    EXPECT_EQ(nic_pipe_stage_of_slot(&c, 6), 2);
+    char err[200];
+    for (const char *bad : {"", "a", "a:", "a:0", "a:x", ":3", "a:2x", "a:65"})
+        EXPECT_NE(nic_pipe_parse(bad, &c, err, sizeof err), 0) << bad;
+}
+
+TEST(NicPipe, IdleTraversalTakesTheSumOfStageCycles)
+{
+    for (const char *text : {"a:1", "a:1 b:8", "ingress:1 intake:2 schedule:4 order:2 ta:4 tp:6 frame:6"}) {
+        nic_pipe_cfg_t c = cfg(text);
+        nic_pipe_t p;
+        nic_pipe_out_t out;
+        nic_pipe_init(&p, &c);
+        nic_pipe_reset(&p, &out);
+        ASSERT_TRUE(out.in_ready);
+        nic_pipe_in_t in = {1, 42, 1};
+        nic_pipe_step(&p, &in, &out);  // accepted at edge 0
+        in.in_valid = 0;
+        int edge = 1;
+        while (!out.out_valid && edge < 100) {
+            nic_pipe_step(&p, &in, &out);
+            edge++;
+        }
+        // visible after step (depth-1): the consumer takes it at edge depth
+        EXPECT_EQ(edge, nic_pipe_depth(&c)) << text;
+        EXPECT_EQ(out.out_tag, 42u);
+    }
+}
+
+TEST(NicPipe, StreamsOneRequestPerCycleAndStallsWithoutLoss)
+{
+    nic_pipe_cfg_t c = cfg("a:2 b:3 c:1");
+    nic_pipe_t p;
+    nic_pipe_out_t out;
+    nic_pipe_init(&p, &c);
+    nic_pipe_reset(&p, &out);
+    uint32_t next = 0, expect = 0;
+    unsigned seed = 1;
+    int accepted_steady = 0;
+    for (int cyc = 0; cyc < 20000; cyc++) {
+        seed = seed * 1103515245u + 12345u;
+        bool stall = cyc > 200 && ((seed >> 16) % 4 == 0);
+        nic_pipe_in_t in = {1, next, (uint8_t)!stall};
+        if (out.out_valid && !stall) {
+            EXPECT_EQ(out.out_tag, expect);
+            expect++;
+        }
+        bool acc = out.in_ready;
+        nic_pipe_step(&p, &in, &out);
+        if (acc) {
+            next++;
+            if (cyc >= 10 && cyc < 200)
+                accepted_steady++;
+        }
+    }
+    // in_ready comes from registers, so filling the pipeline costs one bubble;
+    // after that a request enters every cycle while the output is taken
+    EXPECT_EQ(accepted_steady, 190) << "without back-pressure a request enters every cycle";
+    EXPECT_GT(expect, 10000u);
+    EXPECT_LE(next - expect, (uint32_t)nic_pipe_depth(&c) + 1);  // slots + skid
+}
+
+}  // namespace
