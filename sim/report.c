@@ -148,6 +148,8 @@ static int print_json(FILE *f, const path_cfg_t *const *paths, const latency_res
         cJSON_AddNumberToObject(o, "sim_max_ns", tb_to_ns(&r->tb, r->max));
         cJSON_AddNumberToObject(o, "alignment_ns", align);
         cJSON_AddNumberToObject(o, "serialisation_ns", ser);
+        cJSON_AddNumberToObject(o, "nic_edges_simulated", (double)r->edges_stepped);
+        cJSON_AddNumberToObject(o, "nic_edges_spanned", (double)r->edges_spanned);
         cJSON *st = cJSON_AddArrayToObject(o, "stages");
         for (int i = 0; i < r->n_rows; i++) {
             const lat_row_t *row = &r->rows[i];

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# `make lint`: every RTL file must be clean under Verilator's -Wall lint, and
+# every top-level block (an RTL file with a simulator shim sim/<block>_rtl.cc)
+# must synthesize with yosys without a warning. Cell counts land in build/lint/<block>.cells.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=build/lint
+mkdir -p "$out"
+fail=0
+shopt -s nullglob
+files=(rtl/*.sv)
+if [ ${#files[@]} -eq 0 ]; then echo "lint: no RTL files"; exit 0; fi
+
+for f in "${files[@]}"; do
+    m=$(basename "$f" .sv)
+    if ! verilator --lint-only -Wall -y rtl --top-module "$m" "$f" >"$out/$m.verilator" 2>&1; then
+        echo "lint: verilator -Wall: $f"; sed 's/^/  /' "$out/$m.verilator" | head -20; fail=1
+    elif [ -s "$out/$m.verilator" ]; then
+        echo "lint: verilator printed warnings for $f"; sed 's/^/  /' "$out/$m.verilator" | head -20; fail=1
+    fi
+done
+
+printf '%-24s %10s %10s\n' "block" "cells" "flip-flops"
+for shim in sim/*_rtl.cc; do
+    m=$(basename "$shim" _rtl.cc)
+    [ -f "rtl/$m.sv" ] || { echo "lint: $shim has no rtl/$m.sv"; fail=1; continue; }
+    log="$out/$m.yosys"
+    if ! yosys -q -l "$log" -p "read_verilog -sv ${files[*]}; synth -top $m; stat" >/dev/null 2>&1; then
+        echo "lint: yosys synthesis of $m failed:"; grep -iE 'error' "$log" | head -10 | sed 's/^/  /'; fail=1; continue
+    fi
+    if grep -qi 'warning' "$log"; then
+        echo "lint: yosys warnings for $m:"; grep -i 'warning' "$log" | head -10 | sed 's/^/  /'; fail=1
+    fi
+    # the figures of the final `stat` (the last statistics block in the log)
+    read -r cells ffs < <(awk '/Printing statistics/ {c=0; f=0}
+        /Number of cells:/ {c=$4}
+        $1 ~ /^\$_.*(DFF|LATCH)/ {f+=$2}
+        END {print c, f}' "$log")
+    echo "$cells" >"$out/$m.cells"
+    printf '%-24s %10s %10s\n' "$m" "$cells" "$ffs"
+done
+if [ $fail -ne 0 ]; then echo "lint: FAILED"; exit 1; fi
+echo "lint: clean (verilator -Wall, yosys)"
