@@ -25,7 +25,7 @@ typedef struct {
     uint64_t stage_mask[NIC_PIPE_MAX_STAGES];
 } port_t;
 
-typedef struct {
+struct latency_sim {
     const path_cfg_t *path;
     const latency_opts_t *opts;
     latency_result_t *res;
@@ -48,7 +48,8 @@ typedef struct {
     char *err;
     int errlen;
     wave_sig_t w_stage_name, w_op;
-} sim_t;
+};
+typedef struct latency_sim sim_t;
 
 static uint64_t wave_ps(const sim_t *s, tick_t t)
 {
@@ -58,6 +59,7 @@ static uint64_t wave_ps(const sim_t *s, tick_t t)
 static int port_index(int node, int pipe) { return node * 2 + pipe; }
 
 static void start_stage(sim_t *s, int i, tick_t t);
+static void wave_port(sim_t *s, port_t *pt);
 
 static void finish_op(sim_t *s, tick_t t)
 {
@@ -131,6 +133,8 @@ static void start_stage(sim_t *s, int i, tick_t t)
         int j = (pt->q_head + pt->q_n++) % QCAP;
         pt->q_tag[j] = (uint32_t)i;
         pt->q_arrival[j] = t;
+        if (s->opts->wave) /* the request waits at the input from now on */
+            wave_port(s, pt);
         break;
     }
     default:
@@ -146,11 +150,14 @@ static void stage_done(sim_t *s, int i, tick_t t)
 
 static int port_busy(const port_t *pt) { return pt->q_n > 0 || !nic_pipe_empty(&pt->pipe); }
 
-static void wave_port(sim_t *s, port_t *pt, const nic_pipe_in_t *in)
+/* Records a port's wires for the cycle that starts at the current wave time:
+ * its outputs, and the request waiting at its input (if any). */
+static void wave_port(sim_t *s, port_t *pt)
 {
     wave_t *w = s->opts->wave;
-    wave_set(w, pt->w_in_valid, in->in_valid);
-    wave_set(w, pt->w_in_tag, in->in_tag);
+    wave_set(w, pt->w_in_valid, pt->q_n > 0);
+    if (pt->q_n)
+        wave_set(w, pt->w_in_tag, pt->q_tag[pt->q_head]);
     wave_set(w, pt->w_in_ready, pt->out.in_ready);
     wave_set(w, pt->w_out_valid, pt->out.out_valid);
     wave_set(w, pt->w_out_tag, pt->out.out_tag);
@@ -176,8 +183,6 @@ static void clock_edge(sim_t *s, tick_t te, int step_all)
             in.in_valid = 1;
             in.in_tag = pt->q_tag[pt->q_head];
         }
-        if (s->opts->wave)
-            wave_port(s, pt, &in);
         if (pt->out.out_valid) { /* consumer samples the output at this edge */
             leaving[n_leaving] = pt->out.out_tag;
             leaving_port[n_leaving++] = k;
@@ -191,6 +196,8 @@ static void clock_edge(sim_t *s, tick_t te, int step_all)
             pt->q_head = (pt->q_head + 1) % QCAP;
             pt->q_n--;
         }
+        if (s->opts->wave)
+            wave_port(s, pt);
     }
     for (int n = 0; n < n_leaving; n++) {
         int stg = (int)leaving[n];
@@ -325,13 +332,17 @@ static tick_t percentile(const tick_t *sorted, int64_t n, int pct)
     return sorted[rank - 1];
 }
 
-int latency_run(const path_cfg_t *path, const latency_opts_t *opts, latency_result_t *res,
-                char *err, int errlen)
+latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts,
+                              latency_result_t *res, char *err, int errlen)
 {
+    if (opts->ops < 1) {
+        snprintf(err, (size_t)errlen, "expected at least 1 op, got %lld", (long long)opts->ops);
+        return NULL;
+    }
     sim_t *s = calloc(1, sizeof(*s));
     if (!s) {
         snprintf(err, (size_t)errlen, "out of memory");
-        return -1;
+        return NULL;
     }
     s->path = path;
     s->opts = opts;
@@ -340,20 +351,36 @@ int latency_run(const path_cfg_t *path, const latency_opts_t *opts, latency_resu
     s->errlen = errlen;
     s->tb.mhz = path->nic_mhz;
     eventq_init(&s->q);
-    int rc = -1;
-    if (opts->ops < 1) {
-        snprintf(err, (size_t)errlen, "expected at least 1 op, got %lld", (long long)opts->ops);
-        goto out;
-    }
     s->totals = malloc((size_t)opts->ops * sizeof(tick_t));
     if (!s->totals) {
         snprintf(err, (size_t)errlen, "out of memory for %lld ops", (long long)opts->ops);
-        goto out;
+        free(s);
+        return NULL;
     }
     setup(s);
     if (opts->wave)
-        setup_wave(s);
+        setup_wave(s); /* every signal is declared before any path runs */
+    return s;
+}
 
+void latency_destroy(latency_sim_t *s)
+{
+    if (!s)
+        return;
+    eventq_free(&s->q);
+    free(s->totals);
+    free(s);
+}
+
+int latency_simulate(latency_sim_t *s)
+{
+    const latency_opts_t *opts = s->opts;
+    latency_result_t *res = s->res;
+    if (opts->wave) {
+        wave_time(opts->wave, wave_ps(s, 0));
+        for (int p = 0; p < NPORTS; p++)
+            wave_port(s, &s->port[p]);
+    }
     start_stage(s, 0, 0);
     int64_t k = 0;
     for (;;) {
@@ -363,7 +390,7 @@ int latency_run(const path_cfg_t *path, const latency_opts_t *opts, latency_resu
             stage_done(s, (int)e.arg, e.time);
         }
         if (s->failed)
-            goto out;
+            return -1;
         int busy = 0;
         for (int p = 0; p < NPORTS; p++)
             busy |= port_busy(&s->port[p]);
@@ -381,9 +408,9 @@ int latency_run(const path_cfg_t *path, const latency_opts_t *opts, latency_resu
         k++;
     }
     if (s->done != opts->ops) {
-        snprintf(err, (size_t)errlen, "path '%s': %lld of %lld ops completed", path->name,
-                 (long long)s->done, (long long)opts->ops);
-        goto out;
+        snprintf(s->err, (size_t)s->errlen, "path '%s': %lld of %lld ops completed",
+                 s->path->name, (long long)s->done, (long long)opts->ops);
+        return -1;
     }
     res->ops = opts->ops;
     res->edges_spanned = (uint64_t)tb_edge_at_or_after(res->end_time);
@@ -392,11 +419,17 @@ int latency_run(const path_cfg_t *path, const latency_opts_t *opts, latency_resu
     res->max = s->totals[opts->ops - 1];
     res->p50 = percentile(s->totals, opts->ops, 50);
     res->p99 = percentile(s->totals, opts->ops, 99);
-    rc = 0;
-out:
-    eventq_free(&s->q);
-    free(s->totals);
-    free(s);
+    return 0;
+}
+
+int latency_run(const path_cfg_t *path, const latency_opts_t *opts, latency_result_t *res,
+                char *err, int errlen)
+{
+    latency_sim_t *s = latency_create(path, opts, res, err, errlen);
+    if (!s)
+        return -1;
+    int rc = latency_simulate(s);
+    latency_destroy(s);
     return rc;
 }
 

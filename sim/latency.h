@@ -52,7 +52,16 @@ typedef struct {
     uint64_t edges_spanned;  /* NIC clock edges of simulated time */
 } latency_result_t;
 
-/* Runs the path. Returns 0, or -1 with a message (out of memory, a path whose
+/* A simulation in three steps, so that several paths can declare their
+ * waveform signals before any of them runs: create (declares the signals when
+ * opts->wave is set), simulate, destroy. `opts` and `res` must outlive it. */
+typedef struct latency_sim latency_sim_t;
+latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts,
+                              latency_result_t *res, char *err, int errlen);
+int latency_simulate(latency_sim_t *sim);
+void latency_destroy(latency_sim_t *sim);
+
+/* Runs the path (create, simulate, destroy). Returns 0, or -1 with a message (out of memory, a path whose
  * op can never complete). */
 int latency_run(const path_cfg_t *path, const latency_opts_t *opts, latency_result_t *res,
                 char *err, int errlen);

@@ -228,27 +228,43 @@ static int cmd_latency(int argc, char **argv)
         wave_close(w);
         return 1;
     }
-    uint64_t offset_ps = 0;
+    /* every path is created (and declares its waveform signals) before any
+     * runs; in the waveform each path starts 100 ns after the previous one
+     * ends. */
+    latency_opts_t *o = calloc((size_t)n_sel, sizeof(*o));
+    latency_sim_t **sims = calloc((size_t)n_sel, sizeof(*sims));
     progress_ctx_t pctx = {isatty(2)};
-    for (int i = 0; i < n_sel; i++) {
-        latency_opts_t o = {
+    rc = (o && sims) ? 0 : 1;
+    if (rc)
+        snprintf(err, sizeof(err), "out of memory");
+    for (int i = 0; i < n_sel && rc == 0; i++) {
+        o[i] = (latency_opts_t){
             .ops = ops,
             .step_every_cycle = step_all,
             .wave = w,
-            .wave_offset_ps = offset_ps,
             .progress = show_progress ? progress : NULL,
             .progress_ctx = &pctx,
         };
-        if (latency_run(sel[i], &o, &res[i], err, sizeof(err))) {
-            fprintf(stderr, "ubsim latency: %s\n", err);
-            free(res);
-            wave_close(w);
-            return 1;
-        }
-        if (show_progress && ops >= 65536)
+        sims[i] = latency_create(sel[i], &o[i], &res[i], err, sizeof(err));
+        rc = sims[i] ? 0 : 1;
+    }
+    uint64_t offset_ps = 0;
+    for (int i = 0; i < n_sel && rc == 0; i++) {
+        o[i].wave_offset_ps = offset_ps;
+        rc = latency_simulate(sims[i]) ? 1 : 0;
+        if (rc == 0 && show_progress && ops >= 65536)
             fprintf(stderr, "\rubsim: %s: %lld / %lld ops, done\n", sel[i]->name, ops, ops);
-        /* the next path starts 100 ns after this one ends in the waveform */
         offset_ps += (uint64_t)(res[i].end_time / sel[i]->nic_mhz) + 100000;
+    }
+    for (int i = 0; sims && i < n_sel; i++)
+        latency_destroy(sims[i]);
+    free(sims);
+    free(o);
+    if (rc) {
+        fprintf(stderr, "ubsim latency: %s\n", err);
+        free(res);
+        wave_close(w);
+        return 1;
     }
     if (w && wave_close(w)) {
         fprintf(stderr, "ubsim latency: --wave: could not finish writing '%s'\n", wave_path);
