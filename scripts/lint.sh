@@ -25,7 +25,7 @@ for shim in sim/*_rtl.cc; do
     m=$(basename "$shim" _rtl.cc)
     [ -f "rtl/$m.sv" ] || { echo "lint: $shim has no rtl/$m.sv"; fail=1; continue; }
     log="$out/$m.yosys"
-    if ! yosys -q -l "$log" -p "read_verilog -sv ${files[*]}; synth -top $m; stat" >/dev/null 2>&1; then
+    if ! yosys -q -l "$log" -p "read_verilog -sv ${files[*]}; synth -flatten -top $m; stat" >/dev/null 2>&1; then
         echo "lint: yosys synthesis of $m failed:"; grep -iE 'error' "$log" | head -10 | sed 's/^/  /'; fail=1; continue
     fi
     if grep -qi 'warning' "$log"; then

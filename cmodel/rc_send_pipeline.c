@@ -1,0 +1,176 @@
+/* RoCE RC send pipeline, C reference model. See rc_send_pipeline.h and
+ * docs/rc_send_pipeline.md; rtl/rc_send_pipeline.sv is the RTL twin. */
+#include "rc_send_pipeline.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert((RC_SEND_NUM_QPS & (RC_SEND_NUM_QPS - 1)) == 0 && RC_SEND_NUM_QPS >= 2,
+               "RC_SEND_NUM_QPS must be a power of two >= 2");
+_Static_assert((1u << RC_SEND_MTU_LOG2) == RC_SEND_MTU, "MTU_LOG2 mismatch");
+
+/* Message-ending RC request opcodes (bit k = opcode k, opcode < 0x20):
+ * SEND LAST/ONLY (+imm) 02-05, WRITE LAST/ONLY (+imm) 08-0B, READ request 0C,
+ * CMP&SWAP 13, FETCH&ADD 14, SEND LAST/ONLY with invalidate 16-17. */
+#define RC_ACK_REQ_MASK 0x00D81F3Cu
+
+uint32_t rc_send_psn_count(uint8_t opcode, uint32_t len)
+{
+    if (opcode != RC_OP_READ_REQUEST)
+        return 1;
+    uint32_t n = (len >> RC_SEND_MTU_LOG2) + ((len & (RC_SEND_MTU - 1)) != 0);
+    return n ? n : 1;
+}
+
+uint8_t rc_send_ack_req(uint8_t opcode)
+{
+    return opcode < 0x20 ? (uint8_t)((RC_ACK_REQ_MASK >> opcode) & 1u) : 0;
+}
+
+void rc_send_pipeline_reset(rc_send_pipeline_state_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->out.wr_ready = 1; /* S0 empty */
+}
+
+int rc_send_pipeline_busy(const rc_send_pipeline_state_t *s)
+{
+    return (s->s0_valid | s->eng_stage | s->out.pkt_valid) != 0;
+}
+
+void rc_send_pipeline_step(rc_send_pipeline_state_t *s,
+                           const rc_send_pipeline_in_t *in,
+                           rc_send_pipeline_out_t *out)
+{
+    /* Idle: nothing held and nothing offered. No register changes. */
+    if (!(s->s0_valid | s->eng_stage | s->out.pkt_valid | (in->wr_valid & 1u))) {
+        *out = s->out;
+        return;
+    }
+
+    const uint8_t stage = s->eng_stage;
+    const int pkt_ready = in->pkt_ready & 1u;
+    const int out_free = !s->out.pkt_valid || pkt_ready;
+    const int eng_leave = stage == RC_SEND_LOOP_CYCLES && out_free;
+    const int eng_load = s->s0_valid && (stage == 0 || eng_leave);
+    const int wr_accept = (in->wr_valid & 1u) && s->out.wr_ready;
+    const unsigned idx = s->eng.qpn & (RC_SEND_NUM_QPS - 1);
+
+    /* OUT register */
+    if (eng_leave) {
+        s->out.pkt_valid = 1;
+        s->out.pkt_opcode = s->eng.opcode;
+        s->out.pkt_ack_req = rc_send_ack_req(s->eng.opcode);
+        s->out.pkt_dqpn = s->eng.qpn;
+        s->out.pkt_psn = s->eng_psn;
+        s->out.pkt_len = s->eng.len;
+        s->out.pkt_addr = s->eng.addr;
+        s->out.pkt_rkey = s->eng.rkey;
+        s->out.pkt_tag = s->eng.tag;
+    } else if (s->out.pkt_valid && pkt_ready) {
+        s->out.pkt_valid = 0;
+    }
+
+    /* QP-context engine */
+    switch (stage) {
+    case 2: /* C2: context read */
+        s->eng_psn = s->ctx_valid[idx] ? s->ctx_psn[idx]
+                                       : (in->cfg_psn_init & RC_SEND_PSN_MASK);
+        s->eng_stage = 3;
+        break;
+    case 3: /* C3: PSN compute */
+        s->eng_next = (s->eng_psn + s->eng_npsn) & RC_SEND_PSN_MASK;
+        s->eng_stage = 4;
+        break;
+    case 4: /* C4: context write-back */
+        s->ctx_psn[idx] = s->eng_next;
+        s->ctx_valid[idx] = 1;
+        s->eng_stage = 5;
+        break;
+    case 1: /* C1: context address */
+    case 5: /* C5: write-back commit */
+        s->eng_stage = (uint8_t)(stage + 1);
+        break;
+    case RC_SEND_LOOP_CYCLES: /* C6: header ready, waits for OUT */
+        if (eng_leave)
+            s->eng_stage = 0;
+        break;
+    default:
+        break;
+    }
+    if (eng_load) {
+        s->eng = s->s0;
+        s->eng_npsn = rc_send_psn_count(s->s0.opcode, s->s0.len);
+        s->eng_stage = 1;
+    }
+
+    /* S0 input register */
+    if (wr_accept) {
+        s->s0.qpn = in->wr_qpn & RC_SEND_QPN_MASK;
+        s->s0.opcode = in->wr_opcode;
+        s->s0.len = in->wr_len;
+        s->s0.addr = in->wr_addr;
+        s->s0.rkey = in->wr_rkey;
+        s->s0.tag = in->wr_tag;
+    }
+    s->s0_valid = (uint8_t)((s->s0_valid && !eng_load) || wr_accept);
+    s->out.wr_ready = (uint8_t)!s->s0_valid;
+
+    *out = s->out;
+}
+
+/* --- block class ---------------------------------------------------------- */
+
+static void *c_create(const char *fst_path, uint64_t period_ps)
+{
+    (void)fst_path;
+    (void)period_ps;
+    rc_send_pipeline_state_t *s = malloc(sizeof *s);
+    if (s)
+        rc_send_pipeline_reset(s);
+    return s;
+}
+
+static void c_reset(void *self) { rc_send_pipeline_reset(self); }
+
+static void c_step(void *self, const void *in, void *out, uint64_t now_ps)
+{
+    (void)now_ps;
+    rc_send_pipeline_step(self, in, out);
+}
+
+static void c_destroy(void *self) { free(self); }
+
+#define IN_PORT(f, w)                                                        \
+    {#f, offsetof(rc_send_pipeline_in_t, f),                                 \
+     sizeof(((rc_send_pipeline_in_t *)0)->f), w}
+#define OUT_PORT(f, w)                                                       \
+    {#f, offsetof(rc_send_pipeline_out_t, f),                                \
+     sizeof(((rc_send_pipeline_out_t *)0)->f), w}
+
+static const port_desc_t in_ports[] = {
+    IN_PORT(wr_valid, 1),  IN_PORT(wr_qpn, 24),  IN_PORT(wr_opcode, 8),
+    IN_PORT(wr_len, 32),   IN_PORT(wr_addr, 64), IN_PORT(wr_rkey, 32),
+    IN_PORT(wr_tag, 32),   IN_PORT(pkt_ready, 1), IN_PORT(cfg_psn_init, 24),
+};
+
+static const port_desc_t out_ports[] = {
+    OUT_PORT(wr_ready, 1),   OUT_PORT(pkt_valid, 1), OUT_PORT(pkt_opcode, 8),
+    OUT_PORT(pkt_dqpn, 24),  OUT_PORT(pkt_psn, 24),  OUT_PORT(pkt_ack_req, 1),
+    OUT_PORT(pkt_len, 32),   OUT_PORT(pkt_addr, 64), OUT_PORT(pkt_rkey, 32),
+    OUT_PORT(pkt_tag, 32),
+};
+
+const block_class_t rc_send_pipeline_class = {
+    .name = "rc_send_pipeline",
+    .in_ports = in_ports,
+    .n_in = (int)(sizeof in_ports / sizeof in_ports[0]),
+    .in_size = sizeof(rc_send_pipeline_in_t),
+    .out_ports = out_ports,
+    .n_out = (int)(sizeof out_ports / sizeof out_ports[0]),
+    .out_size = sizeof(rc_send_pipeline_out_t),
+    .c = {c_create, c_reset, c_step, c_destroy},
+    .rtl = {rc_send_pipeline_rtl_create, rc_send_pipeline_rtl_reset,
+            rc_send_pipeline_rtl_step, rc_send_pipeline_rtl_destroy},
+};

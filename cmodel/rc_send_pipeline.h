@@ -1,0 +1,138 @@
+/* RoCE RC send pipeline: the PCIe-NIC baseline's transmit path.
+ *
+ * Work requests for RC queue pairs in, packet headers out. The packet
+ * sequence number (PSN) of a QP is serially dependent: its QP context is read,
+ * the PSN computed and the context written back before the next transaction
+ * can be given a PSN. One QP-context engine serves every QP, so the pipeline
+ * issues one packet every RC_SEND_LOOP_CYCLES (6) cycles, whatever the QP.
+ *
+ * Register stages (see docs/rc_send_pipeline.md):
+ *   S0  input register (wr_ready is its "empty" flag, registered)
+ *   C1..C6  QP-context engine, one transaction at a time:
+ *       C1 context address, C2 context read, C3 context data / PSN compute,
+ *       C4 write-back issued, C5 write-back committed, C6 header done
+ *   OUT output register (pkt_valid), held until pkt_ready
+ * Idle latency: accepted at step n -> pkt_valid in the outputs of step n+7.
+ *
+ * Cycle semantics follow sim/block.h: step() applies one rising edge with the
+ * inputs `in` and writes the outputs of the cycle after it. A handshake on a
+ * valid/ready pair happens at the edge of step n when the valid (from the
+ * inputs or the previous outputs) and the ready (from the previous outputs or
+ * the inputs) are both 1. Every output comes from a register.
+ *
+ * The RTL twin is rtl/rc_send_pipeline.sv with the same port names plus _i/_o,
+ * NumQps = RC_SEND_NUM_QPS and Mtu = RC_SEND_MTU.
+ */
+#ifndef UB_RC_SEND_PIPELINE_H
+#define UB_RC_SEND_PIPELINE_H
+
+#include <stdint.h>
+
+#include "block.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RC_SEND_NUM_QPS 16    /* QP-context table entries; qpn % NumQps */
+#define RC_SEND_MTU 4096u     /* path MTU in bytes (power of two) */
+#define RC_SEND_MTU_LOG2 12
+#define RC_SEND_LOOP_CYCLES 6 /* context read-modify-write loop */
+#define RC_SEND_PSN_MASK 0xFFFFFFu /* PSNs are 24 bits, mod 2^24 */
+#define RC_SEND_QPN_MASK 0xFFFFFFu
+
+/* IB BTH opcodes of the RC transport used here. */
+#define RC_OP_SEND_FIRST 0x00
+#define RC_OP_SEND_MIDDLE 0x01
+#define RC_OP_SEND_LAST 0x02
+#define RC_OP_SEND_ONLY 0x04
+#define RC_OP_WRITE_FIRST 0x06
+#define RC_OP_WRITE_MIDDLE 0x07
+#define RC_OP_WRITE_LAST 0x08
+#define RC_OP_WRITE_ONLY 0x0A
+#define RC_OP_READ_REQUEST 0x0C
+
+typedef struct {
+    uint8_t wr_valid;
+    uint32_t wr_qpn;    /* 24 bits */
+    uint8_t wr_opcode;  /* IB BTH opcode */
+    uint32_t wr_len;    /* message length in bytes */
+    uint64_t wr_addr;   /* remote virtual address */
+    uint32_t wr_rkey;
+    uint32_t wr_tag;    /* opaque id, carried to the packet */
+    uint8_t pkt_ready;  /* downstream back-pressure */
+    uint32_t cfg_psn_init; /* 24 bits: first PSN of every QP after reset */
+} rc_send_pipeline_in_t;
+
+typedef struct {
+    uint8_t wr_ready;
+    uint8_t pkt_valid;
+    uint8_t pkt_opcode;
+    uint8_t pkt_ack_req;
+    uint32_t pkt_dqpn; /* 24 bits */
+    uint32_t pkt_psn;  /* 24 bits */
+    uint32_t pkt_len;
+    uint64_t pkt_addr;
+    uint32_t pkt_rkey;
+    uint32_t pkt_tag;
+} rc_send_pipeline_out_t;
+
+/* One transaction's fields as they travel through the pipeline. */
+typedef struct {
+    uint32_t qpn;
+    uint32_t len;
+    uint64_t addr;
+    uint32_t rkey;
+    uint32_t tag;
+    uint8_t opcode;
+} rc_send_wr_t;
+
+typedef struct {
+    /* S0: input register */
+    uint8_t s0_valid;
+    rc_send_wr_t s0;
+    /* QP-context engine: stage 0 = empty, 1..6 = C1..C6 */
+    uint8_t eng_stage;
+    rc_send_wr_t eng;
+    uint32_t eng_npsn;   /* PSNs this transaction consumes (>= 1) */
+    uint32_t eng_ctx;    /* context read data: the QP's next PSN */
+    uint32_t eng_psn;    /* PSN assigned to this transaction */
+    uint32_t eng_next;   /* next PSN written back to the context */
+    /* QP-context table: next PSN per QP; ctx_valid = 0 means "use
+     * cfg_psn_init" (the whole table is reset in one cycle this way). */
+    uint32_t ctx_psn[RC_SEND_NUM_QPS];
+    uint8_t ctx_valid[RC_SEND_NUM_QPS];
+    /* output registers (wr_ready and the packet) */
+    rc_send_pipeline_out_t out;
+} rc_send_pipeline_state_t;
+
+void rc_send_pipeline_reset(rc_send_pipeline_state_t *s);
+void rc_send_pipeline_step(rc_send_pipeline_state_t *s,
+                           const rc_send_pipeline_in_t *in,
+                           rc_send_pipeline_out_t *out);
+
+/* Nonzero while a request is held anywhere (S0, engine or OUT). When it is
+ * zero and wr_valid is low, step() changes nothing and may be skipped. */
+int rc_send_pipeline_busy(const rc_send_pipeline_state_t *s);
+
+/* PSNs a work request consumes: ceil(len / MTU) (at least 1) for an RDMA READ
+ * request, 1 for everything else. */
+uint32_t rc_send_psn_count(uint8_t opcode, uint32_t len);
+/* AckReq bit of the BTH: set on the packet that ends a request message
+ * (SEND/WRITE LAST or ONLY, RDMA READ request, atomics), clear otherwise. */
+uint8_t rc_send_ack_req(uint8_t opcode);
+
+extern const block_class_t rc_send_pipeline_class;
+
+/* RTL backend, implemented by sim/rc_send_pipeline_rtl.cc over the Verilated
+ * rtl/rc_send_pipeline.sv. */
+void *rc_send_pipeline_rtl_create(const char *fst_path, uint64_t period_ps);
+void rc_send_pipeline_rtl_reset(void *self);
+void rc_send_pipeline_rtl_step(void *self, const void *in, void *out,
+                               uint64_t now_ps);
+void rc_send_pipeline_rtl_destroy(void *self);
+#ifdef __cplusplus
+}
+#endif
+
+#endif

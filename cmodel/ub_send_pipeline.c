@@ -1,0 +1,274 @@
+/* UB send pipeline, C reference model. See ub_send_pipeline.h and
+ * docs/ub_send_pipeline.md; rtl/ub_send_pipeline.sv is the RTL twin. */
+#include "ub_send_pipeline.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NQ UBSP_NUM_QUEUES
+#define QD UBSP_QUEUE_DEPTH
+#define NS UBSP_NUM_STAGES
+
+_Static_assert((NQ & (NQ - 1)) == 0 && NQ <= 32, "NumQueues: power of 2, <= 32");
+_Static_assert((QD & (QD - 1)) == 0, "QueueDepth: power of 2");
+_Static_assert((UBSP_NUM_JETTY_CTX & (UBSP_NUM_JETTY_CTX - 1)) == 0, "NumJettyCtx");
+_Static_assert((UBSP_NUM_CHANNELS & (UBSP_NUM_CHANNELS - 1)) == 0 &&
+               UBSP_NUM_CHANNELS <= 32, "NumChannels: power of 2, <= 32");
+
+void ub_send_pipeline_reset(ub_send_pipeline_state_t *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+int ub_send_pipeline_busy(const ub_send_pipeline_state_t *s)
+{
+    return s->in_valid || s->q_nonempty || s->be_count || s->out_cnt;
+}
+
+static inline unsigned slot(const ub_send_pipeline_state_t *s, unsigned stage)
+{
+    unsigned k = s->head + stage;
+    return k >= NS ? k - NS : k;
+}
+
+/* Rotating-priority pick: the first non-empty queue at or after ptr. */
+static inline unsigned rr_pick(uint32_t mask, unsigned ptr)
+{
+    uint32_t hi = mask & (~0u << ptr);
+    return (unsigned)__builtin_ctz(hi ? hi : mask);
+}
+
+static void write_outputs(const ub_send_pipeline_state_t *s,
+                          ub_send_pipeline_out_t *o)
+{
+    o->wr_ready = (uint8_t)(!s->in_valid ||
+                            s->q_cnt[s->in_item.jetty & (NQ - 1)] < QD);
+    if (!s->out_cnt) {
+        uint8_t r = o->wr_ready;
+        memset(o, 0, sizeof *o);
+        o->wr_ready = r;
+        return;
+    }
+    const ubsp_item_t *it = &s->out[0];
+    o->pkt_valid = 1;
+    o->pkt_tp_opcode = it->tp_opcode;
+    o->pkt_last = 1;
+    o->pkt_src_tpn = it->tpn;
+    o->pkt_dst_tpn = it->tpn;
+    o->pkt_psn = it->psn;
+    o->pkt_tpmsn = it->tpmsn;
+    o->pkt_ack_req = it->ack_req;
+    o->pkt_ta_opcode = it->opcode;
+    o->pkt_order = it->wire_order;
+    o->pkt_tassn = it->tassn;
+    o->pkt_jetty = it->jetty;
+    o->pkt_token = it->token;
+    o->pkt_len = it->len;
+    o->pkt_addr = it->addr;
+    o->pkt_tag = it->tag;
+    o->pkt_dst = it->dst;
+    o->pkt_mode = it->mode;
+    o->pkt_comp_order = it->comp_order;
+}
+
+/* One edge of the back end S0..S20 (only called when it advances). */
+static void backend_advance(ub_send_pipeline_state_t *s,
+                            const ub_send_pipeline_in_t *in, int push_out)
+{
+    unsigned last = slot(s, NS - 1);
+    if (s->st_valid[last]) {
+        /* push_out is guaranteed: the back end only advances when the output
+         * buffer has room for one more. */
+        (void)push_out;
+        s->out[s->out_cnt++] = s->st[last];
+        s->st_valid[last] = 0;
+        s->be_count--;
+    }
+    s->head = (uint8_t)(s->head == 0 ? NS - 1 : s->head - 1);
+    /* s->st_valid[slot(s, 0)] is now 0 (it was the old S20 slot). */
+
+    if (!s->be_count)
+        return;
+    ubsp_item_t *it;
+    unsigned k;
+
+    /* S9: TASSN read-modify-write in the Jetty context (1 cycle). */
+    k = slot(s, UBSP_ST_TASSN);
+    if (s->st_valid[k]) {
+        it = &s->st[k];
+        uint16_t *t = &s->tassn[it->jetty & (UBSP_NUM_JETTY_CTX - 1)];
+        it->tassn = *t;
+        *t = (uint16_t)(*t + 1u);
+    }
+    /* S10: transaction header: 3-bit wire order field. */
+    k = slot(s, UBSP_ST_TAH);
+    if (s->st_valid[k]) {
+        it = &s->st[k];
+        it->wire_order = ub_wire_order(it->order, it->fence);
+    }
+    /* S11: transport channel index. */
+    k = slot(s, UBSP_ST_CHAN);
+    if (s->st_valid[k]) {
+        it = &s->st[k];
+        it->ch = (uint8_t)(it->dst & (UBSP_NUM_CHANNELS - 1));
+    }
+    /* S12: channel TPN. */
+    k = slot(s, UBSP_ST_TPN);
+    if (s->st_valid[k]) {
+        it = &s->st[k];
+        it->tpn = (in->cfg_tpn_base + it->ch) & UB_TPN_MASK;
+    }
+    /* S13: channel state read (PSN, TPMSN); an unused channel starts at
+     * cfg_psn_init. */
+    k = slot(s, UBSP_ST_PSN_RD);
+    if (s->st_valid[k]) {
+        it = &s->st[k];
+        if (s->ch_init >> it->ch & 1u) {
+            it->psn = s->psn[it->ch];
+            it->tpmsn = s->tpmsn[it->ch];
+        } else {
+            it->psn = in->cfg_psn_init & UB_PSN_MASK;
+            it->tpmsn = in->cfg_psn_init & UB_PSN_MASK;
+        }
+    }
+    /* S14: channel state write-back: PSN and TPMSN + 1 modulo 2^24. */
+    k = slot(s, UBSP_ST_PSN_WR);
+    if (s->st_valid[k]) {
+        it = &s->st[k];
+        s->psn[it->ch] = ub_psn_add(it->psn, 1);
+        s->tpmsn[it->ch] = (it->tpmsn + 1u) & UB_TPMSN_MASK;
+        s->ch_init |= 1u << it->ch;
+    }
+    /* S15: RTPH: transport opcode and ack request. */
+    k = slot(s, UBSP_ST_RTPH);
+    if (s->st_valid[k]) {
+        it = &s->st[k];
+        int rel = ub_mode_reliable(it->mode);
+        it->tp_opcode = rel ? UB_TP_RELIABLE : UB_TP_UNRELIABLE;
+        it->ack_req = (uint8_t)(rel && (it->mode == URMA_OL ||
+                                        (it->psn & 0xFu) == 0xFu));
+    }
+}
+
+void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
+                           const ub_send_pipeline_in_t *in,
+                           ub_send_pipeline_out_t *out)
+{
+    if (!in->wr_valid && !ub_send_pipeline_busy(s)) {
+        /* Idle: nothing can change. */
+        memset(out, 0, sizeof *out);
+        out->wr_ready = 1;
+        return;
+    }
+
+    /* Decisions from the registers before the edge. */
+    const int en = s->out_cnt < UBSP_OUT_DEPTH;
+    const int pop_out = s->out_cnt && in->pkt_ready;
+    const uint32_t nonempty = s->q_nonempty;
+    const unsigned iq = s->in_item.jetty & (NQ - 1);
+    const int drain = s->in_valid && s->q_cnt[iq] < QD;
+    const int accept = in->wr_valid && (!s->in_valid || drain);
+
+    /* Output skid buffer: pop first; the back end pushes behind. */
+    if (pop_out) {
+        s->out[0] = s->out[1];
+        s->out_cnt--;
+    }
+
+    if (en) {
+        int pick = !s->st_valid[slot(s, 0)] && nonempty;
+        backend_advance(s, in, 1);
+        if (pick) {
+            unsigned g = rr_pick(nonempty, s->rr_ptr);
+            unsigned k = slot(s, 0);
+            s->st[k] = s->q_mem[g][s->q_rd[g]];
+            s->st_valid[k] = 1;
+            s->be_count++;
+            s->q_rd[g] = (uint8_t)((s->q_rd[g] + 1) & (QD - 1));
+            if (--s->q_cnt[g] == 0)
+                s->q_nonempty &= ~(1u << g);
+            s->rr_ptr = (uint8_t)((g + 1) & (NQ - 1));
+        }
+    }
+
+    /* Intake register -> its Jetty's queue. */
+    if (drain) {
+        s->q_mem[iq][s->q_wr[iq]] = s->in_item;
+        s->q_wr[iq] = (uint8_t)((s->q_wr[iq] + 1) & (QD - 1));
+        s->q_cnt[iq]++;
+        s->q_nonempty |= 1u << iq;
+        s->in_valid = 0;
+    }
+    if (accept) {
+        ubsp_item_t *it = &s->in_item;
+        it->opcode = in->wr_opcode;
+        it->mode = in->wr_mode & 7u;
+        it->order = in->wr_order & 3u;
+        it->fence = in->wr_fence & 1u;
+        it->comp_order = in->wr_comp_order & 1u;
+        it->jetty = in->wr_jetty & UB_JETTY_MASK;
+        it->dst = in->wr_dst & UB_CEID_MASK;
+        it->len = in->wr_len;
+        it->addr = in->wr_addr;
+        it->token = in->wr_token;
+        it->tag = in->wr_tag;
+        s->in_valid = 1;
+    }
+
+    write_outputs(s, out);
+}
+
+/* --- block class ---------------------------------------------------------- */
+
+static void *c_create(const char *fst_path, uint64_t period_ps)
+{
+    (void)fst_path;
+    (void)period_ps;
+    ub_send_pipeline_state_t *s = malloc(sizeof *s);
+    if (s)
+        ub_send_pipeline_reset(s);
+    return s;
+}
+static void c_reset(void *self) { ub_send_pipeline_reset(self); }
+static void c_step(void *self, const void *in, void *out, uint64_t now_ps)
+{
+    (void)now_ps;
+    ub_send_pipeline_step(self, in, out);
+}
+static void c_destroy(void *self) { free(self); }
+
+#define IN(f, w) { #f, offsetof(ub_send_pipeline_in_t, f), \
+                   sizeof(((ub_send_pipeline_in_t *)0)->f), w }
+#define OUT(f, w) { #f, offsetof(ub_send_pipeline_out_t, f), \
+                    sizeof(((ub_send_pipeline_out_t *)0)->f), w }
+
+static const port_desc_t in_ports[] = {
+    IN(wr_valid, 1),      IN(wr_opcode, 8),  IN(wr_mode, 3),
+    IN(wr_order, 2),      IN(wr_fence, 1),   IN(wr_comp_order, 1),
+    IN(wr_jetty, 20),     IN(wr_dst, 20),    IN(wr_len, 32),
+    IN(wr_addr, 64),      IN(wr_token, 32),  IN(wr_tag, 32),
+    IN(pkt_ready, 1),     IN(cfg_psn_init, 24), IN(cfg_tpn_base, 24),
+};
+static const port_desc_t out_ports[] = {
+    OUT(wr_ready, 1),     OUT(pkt_valid, 1),   OUT(pkt_tp_opcode, 7),
+    OUT(pkt_last, 1),     OUT(pkt_src_tpn, 24), OUT(pkt_dst_tpn, 24),
+    OUT(pkt_psn, 24),     OUT(pkt_tpmsn, 24),  OUT(pkt_ack_req, 1),
+    OUT(pkt_ta_opcode, 8), OUT(pkt_order, 3),  OUT(pkt_tassn, 16),
+    OUT(pkt_jetty, 20),   OUT(pkt_token, 32),  OUT(pkt_len, 32),
+    OUT(pkt_addr, 64),    OUT(pkt_tag, 32),    OUT(pkt_dst, 20),
+    OUT(pkt_mode, 3),     OUT(pkt_comp_order, 1),
+};
+
+const block_class_t ub_send_pipeline_class = {
+    .name = "ub_send_pipeline",
+    .in_ports = in_ports,
+    .n_in = (int)(sizeof in_ports / sizeof in_ports[0]),
+    .in_size = sizeof(ub_send_pipeline_in_t),
+    .out_ports = out_ports,
+    .n_out = (int)(sizeof out_ports / sizeof out_ports[0]),
+    .out_size = sizeof(ub_send_pipeline_out_t),
+    .c = { c_create, c_reset, c_step, c_destroy },
+    .rtl = { ub_send_pipeline_rtl_create, ub_send_pipeline_rtl_reset,
+             ub_send_pipeline_rtl_step, ub_send_pipeline_rtl_destroy },
+};

@@ -1,0 +1,161 @@
+/* UB send pipeline: work requests from many Jetties in, packets out.
+ *
+ * The C reference model of rtl/ub_send_pipeline.sv; both agree cycle for
+ * cycle (same ports, RTL names add _i / _o; parameters NumQueues =
+ * UBSP_NUM_QUEUES, QueueDepth = UBSP_QUEUE_DEPTH, NumJettyCtx =
+ * UBSP_NUM_JETTY_CTX, NumChannels = UBSP_NUM_CHANNELS).
+ *
+ * Cycle semantics follow sim/block.h: step() applies one rising edge with
+ * the inputs `in` and writes the outputs of the cycle after it. A request is
+ * accepted at the edge of step n when in->wr_valid is 1 and the wr_ready of
+ * the previous step's outputs was 1. A packet is taken at the edge of step n
+ * when the previous outputs had pkt_valid = 1 and in->pkt_ready = 1.
+ *
+ * Stages (one register each; see docs/ub_send_pipeline.md for the budget):
+ *   intake register -> per-Jetty queue (jetty % NumQueues) -> rotating
+ *   priority scheduler (S0) -> Jetty context read (S1..S4) -> order-tracker
+ *   hook (S5..S8) -> TASSN (S9) -> TA header (S10) -> channel index (S11) ->
+ *   TPN (S12) -> PSN read (S13) -> PSN/TPMSN write-back (S14) -> framing
+ *   (S15..S17) -> egress (S18..S20) -> 2-entry output skid buffer.
+ * Idle latency: accepted at step n -> pkt_valid in the outputs of step n+23.
+ * Issue interval: the scheduler fills S0 only when S0 is empty, so at most
+ * one request every 2 cycles enters the back end (the channel PSN
+ * read-modify-write at S13/S14 takes 2 cycles).
+ * Back-pressure: S0..S20 advance together while the output buffer holds
+ * fewer than 2 packets (a registered condition); the intake, the queues and
+ * the output buffer keep their own valid bits.
+ */
+#ifndef UB_SEND_PIPELINE_H
+#define UB_SEND_PIPELINE_H
+
+#include <stdint.h>
+
+#include "block.h"
+#include "ub_wire.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define UBSP_NUM_QUEUES 8      /* per-Jetty queues: jetty % NumQueues   */
+#define UBSP_QUEUE_DEPTH 4     /* entries per queue (power of two)      */
+#define UBSP_NUM_JETTY_CTX 32  /* TASSN contexts: jetty % NumJettyCtx   */
+#define UBSP_NUM_CHANNELS 16   /* transport channels: dst % NumChannels */
+#define UBSP_LATENCY 24        /* idle: accept edge -> downstream takes */
+#define UBSP_II 2              /* steady-state initiation interval     */
+
+/* Back-end stage indices (S0 is the scheduler output register). */
+#define UBSP_ST_SCHED 0
+#define UBSP_ST_OT_FIRST 5     /* order-tracker hook S5..S8 */
+#define UBSP_ST_OT_LAST 8
+#define UBSP_ST_TASSN 9
+#define UBSP_ST_TAH 10
+#define UBSP_ST_CHAN 11
+#define UBSP_ST_TPN 12
+#define UBSP_ST_PSN_RD 13
+#define UBSP_ST_PSN_WR 14
+#define UBSP_ST_RTPH 15
+#define UBSP_NUM_STAGES 21     /* S0..S20 */
+#define UBSP_OUT_DEPTH 2
+
+typedef struct {
+    uint8_t wr_valid;
+    uint8_t wr_opcode;     /* ub_ta_opcode_t */
+    uint8_t wr_mode;       /* 3 bits, ub_mode_t */
+    uint8_t wr_order;      /* 2 bits, place_order ub_order_t */
+    uint8_t wr_fence;
+    uint8_t wr_comp_order;
+    uint32_t wr_jetty;     /* 20 bits */
+    uint32_t wr_dst;       /* 20 bits, target compact EID */
+    uint32_t wr_len;
+    uint64_t wr_addr;
+    uint32_t wr_token;
+    uint32_t wr_tag;       /* opaque id carried to the packet */
+    uint8_t pkt_ready;     /* back-pressure from the MAC */
+    uint32_t cfg_psn_init; /* 24 bits: first PSN/TPMSN of a channel after reset */
+    uint32_t cfg_tpn_base; /* 24 bits: TPN of channel k is cfg_tpn_base + k */
+} ub_send_pipeline_in_t;
+
+typedef struct {
+    uint8_t wr_ready;
+    uint8_t pkt_valid;
+    /* RTPH */
+    uint8_t pkt_tp_opcode; /* 7 bits */
+    uint8_t pkt_last;
+    uint32_t pkt_src_tpn;  /* 24 bits */
+    uint32_t pkt_dst_tpn;  /* 24 bits */
+    uint32_t pkt_psn;      /* 24 bits */
+    uint32_t pkt_tpmsn;    /* 24 bits */
+    uint8_t pkt_ack_req;
+    /* transaction header */
+    uint8_t pkt_ta_opcode;
+    uint8_t pkt_order;     /* 3 bits: {fence, place_order} */
+    uint16_t pkt_tassn;
+    uint32_t pkt_jetty;    /* 20 bits */
+    uint32_t pkt_token;
+    /* payload descriptor and sideband (not on the wire) */
+    uint32_t pkt_len;
+    uint64_t pkt_addr;
+    uint32_t pkt_tag;
+    uint32_t pkt_dst;      /* 20 bits: destination compact EID, for routing */
+    uint8_t pkt_mode;      /* 3 bits: service mode */
+    uint8_t pkt_comp_order;
+} ub_send_pipeline_out_t;
+
+/* One request as it travels; fields are filled in by their stage. */
+typedef struct {
+    uint64_t addr;
+    uint32_t len, token, tag, jetty, dst;
+    uint8_t opcode, mode, order, fence, comp_order;
+    /* computed */
+    uint8_t ch, tp_opcode, ack_req, wire_order;
+    uint16_t tassn;
+    uint32_t tpn, psn, tpmsn;
+} ubsp_item_t;
+
+typedef struct {
+    /* intake register */
+    uint8_t in_valid;
+    ubsp_item_t in_item;
+    /* per-Jetty queues */
+    uint8_t q_rd[UBSP_NUM_QUEUES], q_wr[UBSP_NUM_QUEUES], q_cnt[UBSP_NUM_QUEUES];
+    uint32_t q_nonempty;   /* bit q set when q_cnt[q] != 0 */
+    ubsp_item_t q_mem[UBSP_NUM_QUEUES][UBSP_QUEUE_DEPTH];
+    uint8_t rr_ptr;        /* highest-priority queue for the next pick */
+    /* back end S0..S20 as a ring: stage k lives in slot (head + k) % N */
+    uint8_t head;
+    uint8_t st_valid[UBSP_NUM_STAGES]; /* indexed by slot */
+    ubsp_item_t st[UBSP_NUM_STAGES];   /* indexed by slot */
+    uint32_t be_count;     /* valid items in S0..S20 */
+    /* per-Jetty-context and per-channel state */
+    uint16_t tassn[UBSP_NUM_JETTY_CTX];
+    uint32_t ch_init;      /* bit k: channel k's PSN/TPMSN are loaded */
+    uint32_t psn[UBSP_NUM_CHANNELS];
+    uint32_t tpmsn[UBSP_NUM_CHANNELS];
+    /* output skid buffer */
+    uint8_t out_cnt;
+    ubsp_item_t out[UBSP_OUT_DEPTH];
+} ub_send_pipeline_state_t;
+
+void ub_send_pipeline_reset(ub_send_pipeline_state_t *s);
+void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
+                           const ub_send_pipeline_in_t *in,
+                           ub_send_pipeline_out_t *out);
+/* Nonzero while any request is inside (idle steps with wr_valid = 0 may be
+ * skipped when this is 0: they change nothing). */
+int ub_send_pipeline_busy(const ub_send_pipeline_state_t *s);
+
+extern const block_class_t ub_send_pipeline_class;
+
+/* The RTL shim (sim/ub_send_pipeline_rtl.cc, Verilated rtl/). */
+void *ub_send_pipeline_rtl_create(const char *fst_path, uint64_t period_ps);
+void ub_send_pipeline_rtl_reset(void *self);
+void ub_send_pipeline_rtl_step(void *self, const void *in, void *out,
+                               uint64_t now_ps);
+void ub_send_pipeline_rtl_destroy(void *self);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,242 @@
+// RoCE RC send pipeline: the PCIe-NIC baseline's transmit path.
+//
+// Work requests for RC queue pairs in, packet headers out. The PSN of a QP is
+// serially dependent (read the QP context, compute, write it back), and one
+// QP-context engine serves every QP, so one transaction enters the engine
+// every six cycles whatever the QP.
+//
+//   S0       input register; wr_ready_o is its registered "empty" flag
+//   C1..C6   QP-context engine, one transaction at a time (eng_stage_q):
+//            C1 context address, C2 context read, C3 PSN compute,
+//            C4 context write-back, C5 write commit, C6 header done
+//   OUT      output register, held until pkt_ready_i
+//
+// Idle latency: a request accepted at edge n shows pkt_valid_o after edge
+// n + 7. Every output comes from a flip-flop. The C twin is
+// cmodel/rc_send_pipeline.c; docs/rc_send_pipeline.md has the stage budget.
+module rc_send_pipeline #(
+  parameter int unsigned NumQps = 16,   // QP-context entries, power of two >= 2
+  parameter int unsigned Mtu    = 4096  // path MTU in bytes, power of two
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  // work requests
+  input  logic        wr_valid_i,
+  output logic        wr_ready_o,
+  input  logic [23:0] wr_qpn_i,
+  input  logic [7:0]  wr_opcode_i,
+  input  logic [31:0] wr_len_i,
+  input  logic [63:0] wr_addr_i,
+  input  logic [31:0] wr_rkey_i,
+  input  logic [31:0] wr_tag_i,
+
+  // packets
+  output logic        pkt_valid_o,
+  input  logic        pkt_ready_i,
+  output logic [7:0]  pkt_opcode_o,
+  output logic [23:0] pkt_dqpn_o,
+  output logic [23:0] pkt_psn_o,
+  output logic        pkt_ack_req_o,
+  output logic [31:0] pkt_len_o,
+  output logic [63:0] pkt_addr_o,
+  output logic [31:0] pkt_rkey_o,
+  output logic [31:0] pkt_tag_o,
+
+  // configuration: first PSN of every QP after reset
+  input  logic [23:0] cfg_psn_init_i
+);
+
+  localparam int unsigned IdxW    = $clog2(NumQps);
+  localparam int unsigned MtuLog2 = $clog2(Mtu);
+  localparam int unsigned CntW    = 33 - MtuLog2;  // ceil(len / Mtu) fits
+
+  localparam logic [7:0]  OpReadRequest = 8'h0C;
+  // Message-ending RC request opcodes (bit k = opcode k): SEND LAST/ONLY
+  // (+imm) 02-05, WRITE LAST/ONLY (+imm) 08-0B, READ request 0C, atomics
+  // 13-14, SEND LAST/ONLY with invalidate 16-17.
+  localparam logic [31:0] AckReqMask    = 32'h00D8_1F3C;
+
+  localparam logic [2:0] StIdle = 3'd0;
+  localparam logic [2:0] StAddr = 3'd1;
+  localparam logic [2:0] StRead = 3'd2;
+  localparam logic [2:0] StComp = 3'd3;
+  localparam logic [2:0] StWrBk = 3'd4;
+  localparam logic [2:0] StCmit = 3'd5;
+  localparam logic [2:0] StDone = 3'd6;
+
+  // ---------------------------------------------------------------------------
+  // Registers
+  // ---------------------------------------------------------------------------
+  // S0
+  logic        s0_valid_d, s0_valid_q;
+  logic [23:0] s0_qpn_q;
+  logic [7:0]  s0_opcode_q;
+  logic [31:0] s0_len_q;
+  logic [63:0] s0_addr_q;
+  logic [31:0] s0_rkey_q;
+  logic [31:0] s0_tag_q;
+
+  // engine
+  logic [2:0]  eng_stage_d, eng_stage_q;
+  logic [23:0] eng_qpn_q;
+  logic [7:0]  eng_opcode_q;
+  logic [31:0] eng_len_q;
+  logic [63:0] eng_addr_q;
+  logic [31:0] eng_rkey_q;
+  logic [31:0] eng_tag_q;
+  logic [23:0] eng_npsn_q;
+  logic [23:0] eng_psn_q;
+  logic [23:0] eng_next_q;
+
+  // QP-context table
+  logic [23:0]       ctx_psn_q [NumQps];
+  logic [NumQps-1:0] ctx_valid_q;
+
+  // outputs
+  logic        wr_ready_d, wr_ready_q;
+  logic        pkt_valid_d, pkt_valid_q;
+  logic [7:0]  pkt_opcode_q;
+  logic [23:0] pkt_dqpn_q;
+  logic [23:0] pkt_psn_q;
+  logic        pkt_ack_req_q;
+  logic [31:0] pkt_len_q;
+  logic [63:0] pkt_addr_q;
+  logic [31:0] pkt_rkey_q;
+  logic [31:0] pkt_tag_q;
+
+  // ---------------------------------------------------------------------------
+  // Control
+  // ---------------------------------------------------------------------------
+  logic            out_free, eng_leave, eng_load, wr_accept;
+  logic            rd_en, cmp_en, wb_en;
+  logic [IdxW-1:0] eng_idx;
+  logic [23:0]     ctx_rdata;
+  logic [23:0]     s0_npsn;
+  logic [CntW-1:0] s0_npkts;
+  logic            ack_req;
+
+  assign out_free  = !pkt_valid_q || pkt_ready_i;
+  assign eng_leave = (eng_stage_q == StDone) && out_free;
+  assign eng_load  = s0_valid_q && ((eng_stage_q == StIdle) || eng_leave);
+  assign wr_accept = wr_valid_i && wr_ready_q;
+
+  assign rd_en  = (eng_stage_q == StRead);
+  assign cmp_en = (eng_stage_q == StComp);
+  assign wb_en  = (eng_stage_q == StWrBk);
+
+  assign eng_idx   = eng_qpn_q[IdxW-1:0];
+  assign ctx_rdata = ctx_valid_q[eng_idx] ? ctx_psn_q[eng_idx] : cfg_psn_init_i;
+
+  // PSNs consumed: ceil(len / Mtu) (at least 1) for a READ request, else 1.
+  assign s0_npkts = {1'b0, s0_len_q[31:MtuLog2]} + CntW'(|s0_len_q[MtuLog2-1:0]);
+  always_comb begin
+    s0_npsn = 24'd1;
+    if (s0_opcode_q == OpReadRequest && s0_npkts != '0) begin
+      s0_npsn = 24'(s0_npkts);
+    end
+  end
+
+  assign ack_req = (eng_opcode_q[7:5] == 3'b000) ? AckReqMask[eng_opcode_q[4:0]] : 1'b0;
+
+  always_comb begin
+    eng_stage_d = eng_stage_q;
+    unique case (eng_stage_q)
+      StAddr, StRead, StComp, StWrBk, StCmit: eng_stage_d = eng_stage_q + 3'd1;
+      StDone:  if (eng_leave) eng_stage_d = StIdle;
+      default: eng_stage_d = eng_stage_q;
+    endcase
+    if (eng_load) begin
+      eng_stage_d = StAddr;
+    end
+  end
+
+  assign s0_valid_d  = (s0_valid_q && !eng_load) || wr_accept;
+  assign wr_ready_d  = !s0_valid_d;
+  assign pkt_valid_d = eng_leave || (pkt_valid_q && !pkt_ready_i);
+
+  // ---------------------------------------------------------------------------
+  // Flip-flops
+  // ---------------------------------------------------------------------------
+  // control state and the observable output registers: reset
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s0_valid_q    <= 1'b0;
+      eng_stage_q   <= StIdle;
+      ctx_valid_q   <= '0;
+      wr_ready_q    <= 1'b1;
+      pkt_valid_q   <= 1'b0;
+      pkt_opcode_q  <= '0;
+      pkt_dqpn_q    <= '0;
+      pkt_psn_q     <= '0;
+      pkt_ack_req_q <= 1'b0;
+      pkt_len_q     <= '0;
+      pkt_addr_q    <= '0;
+      pkt_rkey_q    <= '0;
+      pkt_tag_q     <= '0;
+    end else begin
+      s0_valid_q  <= s0_valid_d;
+      eng_stage_q <= eng_stage_d;
+      wr_ready_q  <= wr_ready_d;
+      pkt_valid_q <= pkt_valid_d;
+      if (wb_en) begin
+        ctx_valid_q[eng_idx] <= 1'b1;
+      end
+      if (eng_leave) begin
+        pkt_opcode_q  <= eng_opcode_q;
+        pkt_dqpn_q    <= eng_qpn_q;
+        pkt_psn_q     <= eng_psn_q;
+        pkt_ack_req_q <= ack_req;
+        pkt_len_q     <= eng_len_q;
+        pkt_addr_q    <= eng_addr_q;
+        pkt_rkey_q    <= eng_rkey_q;
+        pkt_tag_q     <= eng_tag_q;
+      end
+    end
+  end
+
+  // datapath registers: only read after they were loaded, no reset needed
+  always_ff @(posedge clk_i) begin
+    if (wr_accept) begin
+      s0_qpn_q    <= wr_qpn_i;
+      s0_opcode_q <= wr_opcode_i;
+      s0_len_q    <= wr_len_i;
+      s0_addr_q   <= wr_addr_i;
+      s0_rkey_q   <= wr_rkey_i;
+      s0_tag_q    <= wr_tag_i;
+    end
+    if (eng_load) begin
+      eng_qpn_q    <= s0_qpn_q;
+      eng_opcode_q <= s0_opcode_q;
+      eng_len_q    <= s0_len_q;
+      eng_addr_q   <= s0_addr_q;
+      eng_rkey_q   <= s0_rkey_q;
+      eng_tag_q    <= s0_tag_q;
+      eng_npsn_q   <= s0_npsn;
+    end
+    if (rd_en) begin
+      eng_psn_q <= ctx_rdata;
+    end
+    if (cmp_en) begin
+      eng_next_q <= eng_psn_q + eng_npsn_q;
+    end
+    if (wb_en) begin
+      ctx_psn_q[eng_idx] <= eng_next_q;
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Outputs: straight from flip-flops
+  // ---------------------------------------------------------------------------
+  assign wr_ready_o    = wr_ready_q;
+  assign pkt_valid_o   = pkt_valid_q;
+  assign pkt_opcode_o  = pkt_opcode_q;
+  assign pkt_dqpn_o    = pkt_dqpn_q;
+  assign pkt_psn_o     = pkt_psn_q;
+  assign pkt_ack_req_o = pkt_ack_req_q;
+  assign pkt_len_o     = pkt_len_q;
+  assign pkt_addr_o    = pkt_addr_q;
+  assign pkt_rkey_o    = pkt_rkey_q;
+  assign pkt_tag_o     = pkt_tag_q;
+
+endmodule
