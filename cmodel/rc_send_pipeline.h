@@ -38,6 +38,7 @@ extern "C" {
 #define RC_SEND_MTU 4096u     /* path MTU in bytes (power of two) */
 #define RC_SEND_MTU_LOG2 12
 #define RC_SEND_LOOP_CYCLES 6 /* context read-modify-write loop */
+#define RC_SEND_LATENCY 8     /* idle: accept edge -> downstream takes */
 #define RC_SEND_PSN_MASK 0xFFFFFFu /* PSNs are 24 bits, mod 2^24 */
 #define RC_SEND_QPN_MASK 0xFFFFFFu
 

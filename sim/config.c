@@ -1,5 +1,8 @@
 #include "config.h"
 
+#include "rc_send_pipeline.h"
+#include "ub_send_pipeline.h"
+
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
@@ -24,6 +27,24 @@ static const char *const cat_keys[CAT_COUNT] = {
 const char *category_name(category_t c)
 {
     return (c >= 0 && c < CAT_COUNT) ? cat_names[c] : "?";
+}
+
+const char *nic_block_name(nic_block_t b)
+{
+    switch (b) {
+    case NIC_BLOCK_UB_SEND: return "ub_send_pipeline";
+    case NIC_BLOCK_RC_SEND: return "rc_send_pipeline";
+    default: return "none";
+    }
+}
+
+int nic_block_latency(nic_block_t b)
+{
+    switch (b) {
+    case NIC_BLOCK_UB_SEND: return UBSP_LATENCY;
+    case NIC_BLOCK_RC_SEND: return RC_SEND_LATENCY;
+    default: return 0;
+    }
 }
 
 void config_init(config_t *c) { memset(c, 0, sizeof(*c)); }
@@ -143,6 +164,7 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
         snprintf(s->file, sizeof(s->file), "%s", L->file);
         s->line = L->section_line ? L->section_line : L->line;
         s->bytes = -1;
+        s->payload_bytes = 0;
     }
     const char *why;
     if (strcmp(key, "label") == 0) {
@@ -189,8 +211,15 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
         if (parse_int(val, &b) || b < 1 || b > 1 << 20)
             FAIL("[stage.%s] bytes: expected a whole number of bytes 1..1048576, got '%s'", sname, val);
         s->bytes = b;
+    } else if (strcmp(key, "payload_bytes") == 0) {
+        int64_t b;
+        if (parse_int(val, &b) || b < 0 || b > 1 << 20)
+            FAIL("[stage.%s] payload_bytes: expected a whole number of bytes 0..1048576, got '%s'",
+                 sname, val);
+        s->payload_bytes = b;
     } else {
-        FAIL("[stage.%s]: unknown key '%s' (expected label, category, delay_ns, nic, wire, bytes)",
+        FAIL("[stage.%s]: unknown key '%s' (expected label, category, delay_ns, nic, wire, bytes, "
+             "payload_bytes)",
              sname, key);
     }
     return 0;
@@ -236,8 +265,13 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
             if (nic_pipe_parse(val, &p->rx, why2, sizeof(why2)))
                 FAIL("[nic] rx_stages: %s", why2);
             p->have_rx = 1;
+        } else if (strcmp(key, "tx_block") == 0) {
+            if (strcmp(val, "ub_send_pipeline") == 0) p->tx_block = NIC_BLOCK_UB_SEND;
+            else if (strcmp(val, "rc_send_pipeline") == 0) p->tx_block = NIC_BLOCK_RC_SEND;
+            else if (strcmp(val, "none") == 0) p->tx_block = NIC_BLOCK_NONE;
+            else FAIL("[nic] tx_block: expected ub_send_pipeline, rc_send_pipeline or none, got '%s'", val);
         } else {
-            FAIL("[nic]: unknown key '%s' (expected tx_stages, rx_stages)", key);
+            FAIL("[nic]: unknown key '%s' (expected tx_stages, rx_stages, tx_block)", key);
         }
     } else {
         FAIL("unknown section [%s] (expected path, clock, wire, nic or stage.NAME)", section);
@@ -419,6 +453,9 @@ int config_validate(const config_t *c, char *err, int errlen)
             if (s->kind == STAGE_WIRE && s->bytes < 0)
                 VFAIL(s->file, s->line, "[stage.%s]: a wire stage needs bytes = N (packet size "
                       "on the wire)", s->name);
+            if (s->kind == STAGE_WIRE && s->payload_bytes > s->bytes)
+                VFAIL(s->file, s->line, "[stage.%s]: payload_bytes (%lld) larger than bytes (%lld)",
+                      s->name, (long long)s->payload_bytes, (long long)s->bytes);
             if (s->kind != STAGE_WIRE && s->bytes >= 0)
                 VFAIL(s->file, s->line, "[stage.%s]: bytes applies to wire stages only", s->name);
             if (s->kind == STAGE_NIC) {

@@ -7,11 +7,14 @@
  *   [clock]           nic_mhz = 322
  *   [wire]            one_way_ns = 100     gbytes_per_s = 50
  *   [nic]             tx_stages = name:cycles ...   rx_stages = ...
+ *                     tx_block = ub_send_pipeline | rc_send_pipeline (optional:
+ *                       the transmit pipeline ends in that block)
  *   [stage.NAME]      one section per stage, in critical-path order:
  *                     label, category and exactly one of
  *                       delay_ns = N               a fixed delay
  *                       nic = initiator|target . tx|rx   a NIC pipeline traversal
  *                       wire = forward|back, bytes = N   a wire crossing
+ *                       (payload_bytes = M: M of the N bytes are payload)
  *
  * A later file naming the same path overrides keys and may add stages.
  * Errors carry file:line and say what was expected. */
@@ -29,6 +32,12 @@
 #define CFG_FILE_LEN 256
 
 typedef enum { STAGE_NONE = 0, STAGE_DELAY, STAGE_NIC, STAGE_WIRE } stage_kind_t;
+
+/* A modelled block (C and RTL) that a NIC pipeline may end in. */
+typedef enum { NIC_BLOCK_NONE = 0, NIC_BLOCK_UB_SEND, NIC_BLOCK_RC_SEND } nic_block_t;
+const char *nic_block_name(nic_block_t b);
+/* The block's idle latency in cycles (its documented design budget). */
+int nic_block_latency(nic_block_t b);
 
 typedef enum {
     CAT_NONE = 0,
@@ -58,6 +67,7 @@ typedef struct {
     int node, pipe;    /* STAGE_NIC */
     int wire_dir;      /* STAGE_WIRE */
     int64_t bytes;     /* STAGE_WIRE, -1 = not given */
+    int64_t payload_bytes; /* STAGE_WIRE: the part of `bytes` that is payload */
     char file[CFG_FILE_LEN];
     int line;          /* where the section was first seen */
 } stage_cfg_t;
@@ -72,6 +82,7 @@ typedef struct {
     double wire_gbytes_per_s;
     int have_tx, have_rx;
     nic_pipe_cfg_t tx, rx;
+    nic_block_t tx_block;  /* block after the tx stages, or NIC_BLOCK_NONE */
     int n_stages;
     stage_cfg_t stages[CFG_MAX_STAGES];
 } path_cfg_t;

@@ -6,24 +6,48 @@
 
 #include "eventq.h"
 #include "nic_pipe.h"
+#include "rc_send_pipeline.h"
+#include "ub_send_pipeline.h"
 
 enum { EV_STAGE_DONE = 1 };
 
 #define NPORTS 4 /* node * 2 + pipe */
-#define QCAP 8
 
-/* One NIC pipeline and the requests waiting at its input. */
+/* One NIC pipeline: its configured stages, optionally followed by a
+ * modelled block, and the requests waiting at its input. */
 typedef struct {
-    nic_pipe_t pipe;
-    nic_pipe_out_t out;          /* wires during the current cycle */
-    uint32_t q_tag[QCAP];
-    tick_t q_arrival[QCAP];
-    int q_head, q_n;
+    int node, pipe;
+    nic_pipe_t pipe_m;
+    nic_pipe_out_t pout;         /* stage wires during the current cycle */
+    nic_block_t kind;
+    block_inst_t *blk;
+    union {
+        ub_send_pipeline_in_t ub;
+        rc_send_pipeline_in_t rc;
+    } bin;
+    union {
+        ub_send_pipeline_out_t ub;
+        rc_send_pipeline_out_t rc;
+    } bout;                      /* block wires during the current cycle */
+    int64_t blk_inflight;        /* requests inside the block */
+    int feeds_wire;              /* link direction its output feeds, or -1 */
+    /* requests waiting at the input: op slot and arrival time */
+    uint32_t *q_slot;
+    tick_t *q_arrival;
+    int64_t q_head, q_n, q_cap;
     /* waveform handles */
     wave_sig_t w_in_valid, w_in_ready, w_in_tag, w_out_valid, w_out_tag, w_slots;
     wave_sig_t w_stage[NIC_PIPE_MAX_STAGES];
     uint64_t stage_mask[NIC_PIPE_MAX_STAGES];
 } port_t;
+
+/* One read in flight. */
+typedef struct {
+    int64_t op;
+    int stage;
+    tick_t op_start, stage_start, nic_start;
+    tick_t *meas; /* n_rows */
+} opslot_t;
 
 struct latency_sim {
     const path_cfg_t *path;
@@ -37,19 +61,24 @@ struct latency_sim {
     tick_t delay_ticks[CFG_MAX_STAGES];
     int row_of_stage[CFG_MAX_STAGES];   /* the configured row */
     int align_row[CFG_MAX_STAGES];      /* derived row before it, or -1 */
-    /* the op in flight */
-    int64_t op;        /* index of the op in flight */
-    int stage;         /* its current stage */
-    tick_t op_start, stage_start, nic_start;
-    tick_t meas[LAT_MAX_ROWS];
+    int send_stage, exec_stage;         /* stages counted as sent / executed */
+    int64_t payload;
+    int jetties;
+    int64_t n_slots;
+    opslot_t *slots;
+    tick_t *meas_mem;
+    int64_t *free_slots, n_free;
     tick_t *totals;
-    int64_t done;
+    int64_t posted, done;
     int failed;
     char *err;
     int errlen;
     wave_sig_t w_stage_name, w_op;
 };
 typedef struct latency_sim sim_t;
+
+static void start_stage(sim_t *s, int64_t slot, int i, tick_t t);
+static void wave_port(sim_t *s, port_t *pt);
 
 static uint64_t wave_ps(const sim_t *s, tick_t t)
 {
@@ -58,164 +87,280 @@ static uint64_t wave_ps(const sim_t *s, tick_t t)
 
 static int port_index(int node, int pipe) { return node * 2 + pipe; }
 
-static void start_stage(sim_t *s, int i, tick_t t);
-static void wave_port(sim_t *s, port_t *pt);
+static void fail(sim_t *s, const char *msg)
+{
+    if (!s->failed)
+        snprintf(s->err, (size_t)s->errlen, "path '%s': %s", s->path->name, msg);
+    s->failed = 1;
+}
 
-static void finish_op(sim_t *s, tick_t t)
+/* ---- ops ------------------------------------------------------------------ */
+
+static void post_op(sim_t *s, tick_t t)
+{
+    int64_t k = s->free_slots[--s->n_free];
+    opslot_t *o = &s->slots[k];
+    o->op = s->posted++;
+    o->op_start = t;
+    memset(o->meas, 0, (size_t)s->res->n_rows * sizeof(tick_t));
+    s->res->posted++;
+    start_stage(s, k, 0, t);
+}
+
+static void finish_op(sim_t *s, int64_t k, tick_t t)
 {
     latency_result_t *r = s->res;
-    tick_t total = t - s->op_start;
+    opslot_t *o = &s->slots[k];
+    tick_t total = t - o->op_start;
     tick_t sum = 0;
-    for (int k = 0; k < r->n_rows; k++) {
-        r->rows[k].sim_sum += s->meas[k];
-        sum += s->meas[k];
+    for (int i = 0; i < r->n_rows; i++) {
+        r->rows[i].sim_sum += o->meas[i];
+        sum += o->meas[i];
     }
-    if (sum != total && !s->failed) {
-        /* every tick of an op belongs to exactly one row */
-        snprintf(s->err, (size_t)s->errlen, "internal: op %lld rows add to %lld ticks, total %lld",
-                 (long long)s->op, (long long)sum, (long long)total);
-        s->failed = 1;
-    }
-    s->totals[s->op] = total;
+    if (sum != total) /* every tick of an op belongs to exactly one row */
+        fail(s, "internal: an op's rows do not add up to its total");
+    s->totals[o->op] = total;
     r->sim_sum += total;
     r->end_time = t;
+    r->completed++;
     s->done++;
     if (s->opts->progress && (s->done & 0xffff) == 0)
         s->opts->progress(s->opts->progress_ctx, s->path->name, s->done, s->opts->ops);
-    if (s->done < s->opts->ops) {
-        s->op++;
-        s->op_start = t;
-        memset(s->meas, 0, sizeof(s->meas));
-        start_stage(s, 0, t);
-    }
+    s->free_slots[s->n_free++] = k;
+    if (s->posted < s->opts->ops)
+        post_op(s, t);
 }
 
-static void start_stage(sim_t *s, int i, tick_t t)
+static void enqueue(sim_t *s, port_t *pt, int64_t k, tick_t t)
+{
+    if (pt->q_n == pt->q_cap) {
+        fail(s, "internal: NIC input queue overflow");
+        return;
+    }
+    int64_t j = (pt->q_head + pt->q_n++) % pt->q_cap;
+    pt->q_slot[j] = (uint32_t)k;
+    pt->q_arrival[j] = t;
+    if (s->opts->wave) /* the request waits at the input from now on */
+        wave_port(s, pt);
+}
+
+static void start_stage(sim_t *s, int64_t k, int i, tick_t t)
 {
     const path_cfg_t *p = s->path;
-    s->stage = i;
-    s->stage_start = t;
+    opslot_t *o = &s->slots[k];
+    o->stage = i;
+    o->stage_start = t;
+    if (s->opts->wave && s->n_slots == 1) {
+        wave_time(s->opts->wave, wave_ps(s, t));
+        wave_set_str(s->opts->wave, s->w_stage_name, i == p->n_stages ? "idle" : p->stages[i].name);
+        wave_set(s->opts->wave, s->w_op, (uint64_t)o->op);
+    }
     if (i == p->n_stages) {
-        if (s->opts->wave) {
-            wave_time(s->opts->wave, wave_ps(s, t));
-            wave_set_str(s->opts->wave, s->w_stage_name, "idle");
-        }
-        finish_op(s, t);
+        finish_op(s, k, t);
         return;
     }
     const stage_cfg_t *st = &p->stages[i];
-    if (s->opts->wave) {
-        wave_time(s->opts->wave, wave_ps(s, t));
-        wave_set_str(s->opts->wave, s->w_stage_name, st->name);
-        wave_set(s->opts->wave, s->w_op, (uint64_t)s->op);
-    }
     switch (st->kind) {
     case STAGE_DELAY:
-        eventq_push(&s->q, t + s->delay_ticks[i], EV_STAGE_DONE, (uint32_t)i);
+        eventq_push(&s->q, t + s->delay_ticks[i], EV_STAGE_DONE, (uint32_t)k);
         break;
     case STAGE_WIRE: {
         tick_t begin = t > s->link_free[st->wire_dir] ? t : s->link_free[st->wire_dir];
         tick_t end = begin + s->ser_ticks[i];
         s->link_free[st->wire_dir] = end;
-        s->meas[s->align_row[i]] = end - t; /* serialisation (and any queueing) */
-        s->stage_start = end;
+        o->meas[s->align_row[i]] = end - t; /* serialisation (and any wait for the link) */
+        o->stage_start = end;
         eventq_push(&s->q, end + tb_from_ps(&s->tb, p->wire_one_way_ps), EV_STAGE_DONE,
-                    (uint32_t)i);
+                    (uint32_t)k);
         break;
     }
-    case STAGE_NIC: {
-        port_t *pt = &s->port[port_index(st->node, st->pipe)];
-        if (pt->q_n == QCAP) {
-            snprintf(s->err, (size_t)s->errlen, "internal: NIC input queue overflow");
-            s->failed = 1;
-            return;
-        }
-        int j = (pt->q_head + pt->q_n++) % QCAP;
-        pt->q_tag[j] = (uint32_t)i;
-        pt->q_arrival[j] = t;
-        if (s->opts->wave) /* the request waits at the input from now on */
-            wave_port(s, pt);
+    case STAGE_NIC:
+        if (i == s->send_stage && s->res->first_at_nic < 0)
+            s->res->first_at_nic = t;
+        enqueue(s, &s->port[port_index(st->node, st->pipe)], k, t);
         break;
-    }
     default:
         break;
     }
 }
 
-static void stage_done(sim_t *s, int i, tick_t t)
+static void stage_done(sim_t *s, int64_t k, tick_t t)
 {
-    s->meas[s->row_of_stage[i]] = t - s->stage_start;
-    start_stage(s, i + 1, t);
+    opslot_t *o = &s->slots[k];
+    o->meas[s->row_of_stage[o->stage]] = t - o->stage_start;
+    start_stage(s, k, o->stage + 1, t);
 }
 
-static int port_busy(const port_t *pt) { return pt->q_n > 0 || !nic_pipe_empty(&pt->pipe); }
+/* ---- NIC ports ------------------------------------------------------------- */
+
+static int port_busy(const port_t *pt)
+{
+    return pt->q_n > 0 || !nic_pipe_empty(&pt->pipe_m) || pt->blk_inflight > 0;
+}
+
+/* The port's output as the consumer sees it this cycle. */
+static int port_out_valid(const port_t *pt, uint32_t *tag)
+{
+    switch (pt->kind) {
+    case NIC_BLOCK_UB_SEND:
+        *tag = pt->bout.ub.pkt_tag;
+        return pt->bout.ub.pkt_valid;
+    case NIC_BLOCK_RC_SEND:
+        *tag = pt->bout.rc.pkt_tag;
+        return pt->bout.rc.pkt_valid;
+    default:
+        *tag = pt->pout.out_tag;
+        return pt->pout.out_valid;
+    }
+}
+
+static int block_in_ready(const port_t *pt)
+{
+    switch (pt->kind) {
+    case NIC_BLOCK_UB_SEND: return pt->bout.ub.wr_ready;
+    case NIC_BLOCK_RC_SEND: return pt->bout.rc.wr_ready;
+    default: return 1;
+    }
+}
+
+/* Fills the block's work request from the op in the stage pipeline's last
+ * slot (valid or not: an idle request has wr_valid = 0). */
+static void block_inputs(sim_t *s, port_t *pt, int wr_valid, uint32_t slot, int out_ready)
+{
+    int64_t op = wr_valid ? s->slots[slot].op : 0;
+    uint32_t len = (uint32_t)(s->payload >= 0 ? s->payload : 64);
+    if (pt->kind == NIC_BLOCK_UB_SEND) {
+        ub_send_pipeline_in_t *in = &pt->bin.ub;
+        in->wr_valid = (uint8_t)wr_valid;
+        in->wr_opcode = pt->node == NODE_INITIATOR ? UB_TA_READ : UB_TA_READ_RESP;
+        in->wr_mode = URMA_OT;
+        in->wr_order = UB_ORDER_NO;
+        in->wr_fence = 0;
+        in->wr_comp_order = 0;
+        in->wr_jetty = (uint32_t)(op % s->jetties);
+        in->wr_dst = pt->node == NODE_INITIATOR ? 1 : 0; /* the other node */
+        in->wr_len = len;
+        in->wr_addr = (uint64_t)op * 64u;
+        in->wr_token = 0x5eed;
+        in->wr_tag = wr_valid ? slot : 0;
+        in->pkt_ready = (uint8_t)out_ready;
+        in->cfg_psn_init = 0;
+        in->cfg_tpn_base = 0x100;
+    } else {
+        rc_send_pipeline_in_t *in = &pt->bin.rc;
+        in->wr_valid = (uint8_t)wr_valid;
+        in->wr_qpn = 1; /* one connection */
+        in->wr_opcode = pt->node == NODE_INITIATOR ? RC_OP_READ_REQUEST : 0x10 /* READ RESPONSE ONLY */;
+        in->wr_len = len;
+        in->wr_addr = (uint64_t)op * 64u;
+        in->wr_rkey = 0x5eed;
+        in->wr_tag = wr_valid ? slot : 0;
+        in->pkt_ready = (uint8_t)out_ready;
+        in->cfg_psn_init = 0;
+    }
+}
 
 /* Records a port's wires for the cycle that starts at the current wave time:
  * its outputs, and the request waiting at its input (if any). */
 static void wave_port(sim_t *s, port_t *pt)
 {
     wave_t *w = s->opts->wave;
+    uint32_t tag;
+    int valid = port_out_valid(pt, &tag);
     wave_set(w, pt->w_in_valid, pt->q_n > 0);
     if (pt->q_n)
-        wave_set(w, pt->w_in_tag, pt->q_tag[pt->q_head]);
-    wave_set(w, pt->w_in_ready, pt->out.in_ready);
-    wave_set(w, pt->w_out_valid, pt->out.out_valid);
-    wave_set(w, pt->w_out_tag, pt->out.out_tag);
-    wave_set(w, pt->w_slots, pt->out.slot_valid);
-    for (int k = 0; k < pt->pipe.cfg.n_stages; k++)
-        wave_set(w, pt->w_stage[k], (pt->out.slot_valid & pt->stage_mask[k]) != 0);
+        wave_set(w, pt->w_in_tag, pt->q_slot[pt->q_head]);
+    wave_set(w, pt->w_in_ready, pt->pout.in_ready);
+    wave_set(w, pt->w_out_valid, (uint64_t)valid);
+    if (valid)
+        wave_set(w, pt->w_out_tag, tag);
+    wave_set(w, pt->w_slots, pt->pout.slot_valid);
+    for (int k = 0; k < pt->pipe_m.cfg.n_stages; k++)
+        wave_set(w, pt->w_stage[k], (pt->pout.slot_valid & pt->stage_mask[k]) != 0);
 }
 
 /* One NIC clock edge at time te for every port. */
 static void clock_edge(sim_t *s, tick_t te, int step_all)
 {
-    uint32_t leaving[NPORTS];
+    int64_t leaving[NPORTS];
     int n_leaving = 0;
-    int leaving_port[NPORTS];
+    uint64_t now_ps = (uint64_t)(te / s->tb.mhz);
     if (s->opts->wave)
         wave_time(s->opts->wave, wave_ps(s, te));
     for (int k = 0; k < NPORTS; k++) {
         port_t *pt = &s->port[k];
         if (!step_all && !port_busy(pt))
             continue; /* an idle pipeline with no input keeps its state */
+        /* the consumer (the MAC, or the next stage) is ready this cycle if
+         * the link it feeds is free by this edge */
+        int out_ready = pt->feeds_wire < 0 || s->link_free[pt->feeds_wire] <= te;
+        uint32_t tag;
+        if (port_out_valid(pt, &tag) && out_ready)
+            leaving[n_leaving++] = tag; /* taken at this edge */
+
         nic_pipe_in_t in = {0, 0, 1};
         if (pt->q_n && pt->q_arrival[pt->q_head] <= te) {
             in.in_valid = 1;
-            in.in_tag = pt->q_tag[pt->q_head];
+            in.in_tag = pt->q_slot[pt->q_head];
         }
-        if (pt->out.out_valid) { /* consumer samples the output at this edge */
-            leaving[n_leaving] = pt->out.out_tag;
-            leaving_port[n_leaving++] = k;
+        int accepted = in.in_valid && pt->pout.in_ready;
+        if (pt->blk) {
+            /* stage pipeline -> block handshake, on last cycle's wires */
+            int handoff = pt->pout.out_valid && block_in_ready(pt);
+            in.out_ready = (uint8_t)block_in_ready(pt);
+            block_inputs(s, pt, pt->pout.out_valid, pt->pout.out_tag, out_ready);
+            if (handoff)
+                pt->blk_inflight++;
+            if (port_out_valid(pt, &tag) && out_ready)
+                pt->blk_inflight--;
+            if (block_step(pt->blk, &pt->bin, &pt->bout, now_ps))
+                fail(s, "lockstep mismatch between the C model and the RTL (see the report above)");
+        } else {
+            in.out_ready = (uint8_t)out_ready;
         }
-        int accepted = in.in_valid && pt->out.in_ready;
-        nic_pipe_step(&pt->pipe, &in, &pt->out);
+        nic_pipe_step(&pt->pipe_m, &in, &pt->pout);
         if (accepted) {
-            int stg = (int)in.in_tag;
-            s->meas[s->align_row[stg]] = te - pt->q_arrival[pt->q_head];
-            s->nic_start = te;
-            pt->q_head = (pt->q_head + 1) % QCAP;
+            opslot_t *o = &s->slots[in.in_tag];
+            tick_t arrival = pt->q_arrival[pt->q_head];
+            tick_t edge = tb_edge_time(tb_edge_at_or_after(arrival));
+            o->meas[s->align_row[o->stage]] = edge - arrival;
+            o->nic_start = edge; /* any further wait for the pipeline is NIC time */
+            pt->q_head = (pt->q_head + 1) % pt->q_cap;
             pt->q_n--;
         }
         if (s->opts->wave)
             wave_port(s, pt);
     }
     for (int n = 0; n < n_leaving; n++) {
-        int stg = (int)leaving[n];
-        (void)leaving_port[n];
-        s->stage_start = s->nic_start;
-        stage_done(s, stg, te);
+        opslot_t *o = &s->slots[leaving[n]];
+        if (o->stage == s->send_stage) {
+            if (s->res->sent_at)
+                s->res->sent_at[s->res->sent] = te;
+            s->res->sent++;
+        }
+        if (o->stage == s->exec_stage)
+            s->res->executed++;
+        o->stage_start = o->nic_start;
+        stage_done(s, leaving[n], te);
     }
 }
 
-static int setup(sim_t *s)
+/* ---- set-up --------------------------------------------------------------- */
+
+static int setup_rows(sim_t *s)
 {
     const path_cfg_t *p = s->path;
     latency_result_t *r = s->res;
-    memset(r, 0, sizeof(*r));
-    r->tb = s->tb;
+    s->send_stage = s->exec_stage = -1;
     for (int i = 0; i < p->n_stages; i++) {
         const stage_cfg_t *st = &p->stages[i];
         s->align_row[i] = -1;
+        if (st->kind == STAGE_NIC) {
+            if (s->send_stage < 0 && st->node == NODE_INITIATOR && st->pipe == PIPE_TX)
+                s->send_stage = i;
+            if (s->exec_stage < 0 && st->node == NODE_TARGET && st->pipe == PIPE_RX)
+                s->exec_stage = i;
+        }
         if (st->kind == STAGE_NIC || st->kind == STAGE_WIRE) {
             lat_row_t *d = &r->rows[r->n_rows];
             s->align_row[i] = r->n_rows++;
@@ -230,8 +375,6 @@ static int setup(sim_t *s)
             } else {
                 d->category = CAT_SERIALISATION;
                 snprintf(d->name, sizeof(d->name), "serialise.%s", st->name);
-                snprintf(d->label, sizeof(d->label), "wire serialisation, %lld B at %g GB/s",
-                         (long long)st->bytes, p->wire_gbytes_per_s);
             }
         }
         lat_row_t *row = &r->rows[r->n_rows];
@@ -247,8 +390,14 @@ static int setup(sim_t *s)
             break;
         case STAGE_WIRE: {
             row->calc = tb_from_ps(&s->tb, p->wire_one_way_ps);
+            int64_t bytes = st->bytes;
+            if (s->payload >= 0)
+                bytes += s->payload - st->payload_bytes;
+            snprintf(r->rows[s->align_row[i]].label, sizeof(r->rows[0].label),
+                     "wire serialisation, %lld B at %g GB/s", (long long)bytes,
+                     p->wire_gbytes_per_s);
             /* bytes / (GB/s) = ns; ticks = ns * 1000 * mhz, rounded up */
-            double t = (double)st->bytes / p->wire_gbytes_per_s * 1000.0 * (double)s->tb.mhz;
+            double t = (double)bytes / p->wire_gbytes_per_s * 1000.0 * (double)s->tb.mhz;
             tick_t ti = (tick_t)t;
             if ((double)ti < t)
                 ti++;
@@ -257,7 +406,13 @@ static int setup(sim_t *s)
         }
         case STAGE_NIC: {
             const nic_pipe_cfg_t *pc = st->pipe == PIPE_TX ? &p->tx : &p->rx;
-            row->calc = (tick_t)nic_pipe_depth(pc) * TICKS_PER_CYCLE;
+            int cycles = nic_pipe_depth(pc);
+            if (st->pipe == PIPE_TX)
+                cycles += nic_block_latency(p->tx_block);
+            row->calc = (tick_t)cycles * TICKS_PER_CYCLE;
+            /* the link this NIC stage's output feeds, if the next stage is a wire */
+            if (i + 1 < p->n_stages && p->stages[i + 1].kind == STAGE_WIRE)
+                s->port[port_index(st->node, st->pipe)].feeds_wire = p->stages[i + 1].wire_dir;
             break;
         }
         default:
@@ -265,18 +420,54 @@ static int setup(sim_t *s)
         }
         r->calc_total += row->calc;
     }
+    return 0;
+}
+
+static int setup_ports(sim_t *s)
+{
+    const path_cfg_t *p = s->path;
     for (int node = 0; node < 2; node++)
         for (int pipe = 0; pipe < 2; pipe++) {
             port_t *pt = &s->port[port_index(node, pipe)];
+            pt->node = node;
+            pt->pipe = pipe;
             const nic_pipe_cfg_t *pc = pipe == PIPE_TX ? &p->tx : &p->rx;
-            if ((pipe == PIPE_TX && !p->have_tx) || (pipe == PIPE_RX && !p->have_rx)) {
-                nic_pipe_cfg_t one = {.n_stages = 1, .stage_cycles = {1}};
+            nic_pipe_cfg_t one = {.n_stages = 1, .stage_cycles = {1}, .stage_name = {"unused"}};
+            if ((pipe == PIPE_TX && !p->have_tx) || (pipe == PIPE_RX && !p->have_rx))
                 pc = &one;
-                nic_pipe_init(&pt->pipe, pc);
-            } else {
-                nic_pipe_init(&pt->pipe, pc);
+            nic_pipe_init(&pt->pipe_m, pc);
+            nic_pipe_reset(&pt->pipe_m, &pt->pout);
+            pt->q_cap = s->n_slots;
+            pt->q_slot = calloc((size_t)pt->q_cap, sizeof(*pt->q_slot));
+            pt->q_arrival = calloc((size_t)pt->q_cap, sizeof(*pt->q_arrival));
+            if (!pt->q_slot || !pt->q_arrival) {
+                snprintf(s->err, (size_t)s->errlen, "out of memory");
+                return -1;
             }
-            nic_pipe_reset(&pt->pipe, &pt->out);
+            if (pipe != PIPE_TX || p->tx_block == NIC_BLOCK_NONE)
+                continue;
+            pt->kind = p->tx_block;
+            const block_class_t *cls =
+                pt->kind == NIC_BLOCK_UB_SEND ? &ub_send_pipeline_class : &rc_send_pipeline_class;
+            char mismatch[128];
+            snprintf(mismatch, sizeof(mismatch), "%s_%s_%s_mismatch.vcd", p->name,
+                     node == NODE_INITIATOR ? "nodeA" : "nodeB", cls->name);
+            block_opts_t bo = {
+                .kind = s->opts->backend,
+                .period_ps = (uint64_t)(TICKS_PER_CYCLE / s->tb.mhz),
+                .rtl_fst_path = node == NODE_INITIATOR ? s->opts->rtl_wave : NULL,
+                .mismatch_wave = mismatch,
+            };
+            char berr[256];
+            pt->blk = block_new(cls, &bo, berr, sizeof(berr));
+            if (!pt->blk) {
+                snprintf(s->err, (size_t)s->errlen, "path '%s': %s", p->name, berr);
+                return -1;
+            }
+            block_reset(pt->blk);
+            /* one idle edge gives the wires after reset (it changes nothing) */
+            block_inputs(s, pt, 0, 0, 1);
+            block_step(pt->blk, &pt->bin, &pt->bout, 0);
         }
     return 0;
 }
@@ -287,10 +478,12 @@ static void setup_wave(sim_t *s)
     char name[256];
     const char *nodes[2] = {"nodeA", "nodeB"};
     const char *pipes[2] = {"nic_tx", "nic_rx"};
-    snprintf(name, sizeof(name), "%s.op.stage", s->path->name);
-    s->w_stage_name = wave_add_str(w, name);
-    snprintf(name, sizeof(name), "%s.op.index", s->path->name);
-    s->w_op = wave_add(w, name, 32);
+    if (s->n_slots == 1) { /* one read at a time: show which stage it is in */
+        snprintf(name, sizeof(name), "%s.op.stage", s->path->name);
+        s->w_stage_name = wave_add_str(w, name);
+        snprintf(name, sizeof(name), "%s.op.index", s->path->name);
+        s->w_op = wave_add(w, name, 32);
+    }
     for (int node = 0; node < 2; node++)
         for (int pipe = 0; pipe < 2; pipe++) {
             port_t *pt = &s->port[port_index(node, pipe)];
@@ -304,15 +497,25 @@ static void setup_wave(sim_t *s)
             SIG(w_in_tag, "in_tag_i", 32);
             SIG(w_out_valid, "out_valid_o", 1);
             SIG(w_out_tag, "out_tag_o", 32);
-            SIG(w_slots, "slot_valid", pt->pipe.depth > 0 ? pt->pipe.depth : 1);
+            SIG(w_slots, "slot_valid", pt->pipe_m.depth > 0 ? pt->pipe_m.depth : 1);
 #undef SIG
             int slot = 0;
-            for (int k = 0; k < pt->pipe.cfg.n_stages; k++) {
-                snprintf(name, sizeof(name), "%s.st%02d_%s_valid", sc, k, pt->pipe.cfg.stage_name[k]);
+            for (int k = 0; k < pt->pipe_m.cfg.n_stages; k++) {
+                snprintf(name, sizeof(name), "%s.st%02d_%s_valid", sc, k,
+                         pt->pipe_m.cfg.stage_name[k]);
                 pt->w_stage[k] = wave_add(w, name, 1);
                 pt->stage_mask[k] = 0;
-                for (int c = 0; c < pt->pipe.cfg.stage_cycles[k]; c++)
+                for (int c = 0; c < pt->pipe_m.cfg.stage_cycles[k]; c++)
                     pt->stage_mask[k] |= 1ull << slot++;
+            }
+            if (pt->blk) {
+                const char *scope = s->opts->block_scope;
+                char bs[200];
+                if (!scope || node != NODE_INITIATOR) {
+                    snprintf(bs, sizeof(bs), "%s.%s", sc, nic_block_name(pt->kind));
+                    scope = bs;
+                }
+                block_trace(pt->blk, w, scope);
             }
         }
 }
@@ -325,8 +528,7 @@ static int cmp_tick(const void *a, const void *b)
 
 static tick_t percentile(const tick_t *sorted, int64_t n, int pct)
 {
-    /* nearest rank */
-    int64_t rank = (n * pct + 99) / 100;
+    int64_t rank = (n * pct + 99) / 100; /* nearest rank */
     if (rank < 1)
         rank = 1;
     return sorted[rank - 1];
@@ -335,6 +537,8 @@ static tick_t percentile(const tick_t *sorted, int64_t n, int pct)
 latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts,
                               latency_result_t *res, char *err, int errlen)
 {
+    memset(res, 0, sizeof(*res));
+    res->first_at_nic = -1;
     if (opts->ops < 1) {
         snprintf(err, (size_t)errlen, "expected at least 1 op, got %lld", (long long)opts->ops);
         return NULL;
@@ -350,14 +554,37 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
     s->err = err;
     s->errlen = errlen;
     s->tb.mhz = path->nic_mhz;
+    res->tb = s->tb;
+    s->payload = opts->payload > 0 ? opts->payload : -1;
+    s->jetties = opts->jetties > 0 ? opts->jetties : 1;
+    s->n_slots = opts->slots > 0 ? opts->slots : 1;
+    if (s->n_slots > opts->ops)
+        s->n_slots = opts->ops;
+    for (int i = 0; i < NPORTS; i++)
+        s->port[i].feeds_wire = -1;
     eventq_init(&s->q);
+    setup_rows(s);
     s->totals = malloc((size_t)opts->ops * sizeof(tick_t));
-    if (!s->totals) {
+    s->slots = calloc((size_t)s->n_slots, sizeof(*s->slots));
+    s->meas_mem = calloc((size_t)s->n_slots * (size_t)res->n_rows, sizeof(tick_t));
+    s->free_slots = malloc((size_t)s->n_slots * sizeof(int64_t));
+    if (opts->record_departures)
+        res->sent_at = malloc((size_t)opts->ops * sizeof(tick_t));
+    if (!s->totals || !s->slots || !s->meas_mem || !s->free_slots ||
+        (opts->record_departures && !res->sent_at)) {
         snprintf(err, (size_t)errlen, "out of memory for %lld ops", (long long)opts->ops);
-        free(s);
+        latency_destroy(s);
         return NULL;
     }
-    setup(s);
+    for (int64_t k = 0; k < s->n_slots; k++) {
+        s->slots[k].meas = s->meas_mem + k * res->n_rows;
+        s->free_slots[s->n_slots - 1 - k] = k; /* slot 0 first */
+    }
+    s->n_free = s->n_slots;
+    if (setup_ports(s)) {
+        latency_destroy(s);
+        return NULL;
+    }
     if (opts->wave)
         setup_wave(s); /* every signal is declared before any path runs */
     return s;
@@ -367,8 +594,17 @@ void latency_destroy(latency_sim_t *s)
 {
     if (!s)
         return;
+    for (int i = 0; i < NPORTS; i++) {
+        free(s->port[i].q_slot);
+        free(s->port[i].q_arrival);
+        if (s->port[i].blk)
+            block_free(s->port[i].blk);
+    }
     eventq_free(&s->q);
     free(s->totals);
+    free(s->slots);
+    free(s->meas_mem);
+    free(s->free_slots);
     free(s);
 }
 
@@ -381,16 +617,17 @@ int latency_simulate(latency_sim_t *s)
         for (int p = 0; p < NPORTS; p++)
             wave_port(s, &s->port[p]);
     }
-    start_stage(s, 0, 0);
+    while (s->n_free > 0 && s->posted < opts->ops)
+        post_op(s, 0);
     int64_t k = 0;
     for (;;) {
         tick_t te = tb_edge_time(k);
         while (!eventq_empty(&s->q) && eventq_next_time(&s->q) <= te) {
             event_t e = eventq_pop(&s->q);
-            stage_done(s, (int)e.arg, e.time);
+            stage_done(s, (int64_t)e.arg, e.time);
         }
         if (s->failed)
-            return -1;
+            break;
         int busy = 0;
         for (int p = 0; p < NPORTS; p++)
             busy |= port_busy(&s->port[p]);
@@ -406,7 +643,14 @@ int latency_simulate(latency_sim_t *s)
         clock_edge(s, te, opts->step_every_cycle);
         res->edges_stepped++;
         k++;
+        if (s->failed)
+            break;
     }
+    for (int p = 0; p < NPORTS; p++)
+        if (s->port[p].blk)
+            res->lockstep_mismatches += block_mismatches(s->port[p].blk);
+    if (s->failed)
+        return -1;
     if (s->done != opts->ops) {
         snprintf(s->err, (size_t)s->errlen, "path '%s': %lld of %lld ops completed",
                  s->path->name, (long long)s->done, (long long)opts->ops);
@@ -431,6 +675,12 @@ int latency_run(const path_cfg_t *path, const latency_opts_t *opts, latency_resu
     int rc = latency_simulate(s);
     latency_destroy(s);
     return rc;
+}
+
+void latency_result_free(latency_result_t *res)
+{
+    free(res->sent_at);
+    res->sent_at = NULL;
 }
 
 double lat_row_sim_ns(const latency_result_t *r, int row)

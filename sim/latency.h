@@ -1,24 +1,45 @@
-/* The latency scenario: dependent 64 B remote reads on a two-node system.
+/* The two-node engine: remote reads walking a path stage by stage.
  *
  * Node A (initiator) and node B (target) each have a NIC with a transmit and
- * a receive pipeline, clocked at the path's NIC clock. Everything outside the
- * NICs (host software, PCIe, on-chip bus, DRAM) is a fixed delay; the wire is
- * a link per direction with a serialisation rate and a propagation delay.
+ * a receive pipeline, clocked at the path's NIC clock. A transmit pipeline may
+ * end in a modelled block (the UB or RC send pipeline, run as C, RTL or both
+ * in lockstep). Everything outside the NICs (host software, PCIe, on-chip
+ * bus, DRAM) is a fixed delay; the wire is a link per direction with a
+ * serialisation rate and a propagation delay, and a NIC transmit pipeline
+ * feeding it is back-pressured while the link is busy.
+ *
  * A read walks the path's stages in order; each stage is timestamped at its
  * boundaries, and the rows of the breakdown are those differences. Waiting
  * for a NIC clock edge and putting a packet on the wire are rows of their
- * own. The next read starts when the previous one completes. */
+ * own. At most `slots` reads are in flight: a read is posted when a slot is
+ * free and holds it until its completion. slots = 1 gives dependent reads
+ * back to back (`ubsim latency`); a larger value gives a burst (`ubsim rate`).
+ */
 #ifndef UB_LATENCY_H
 #define UB_LATENCY_H
 
 #include <stdint.h>
 
+#include "block.h"
 #include "config.h"
 #include "timebase.h"
 #include "wave.h"
 
 typedef struct {
-    int64_t ops;           /* dependent reads, back to back (>= 1) */
+    int64_t ops;           /* reads in all (>= 1) */
+    int64_t slots;         /* reads in flight at most (>= 1; 0 means 1) */
+    int64_t payload;       /* bytes per read: replaces each wire stage's
+                              payload_bytes and is the request length; 0 (or
+                              less) = as configured */
+    int jetties;           /* UB: requests spread round-robin over this many
+                              Jetties (0 means 1) */
+    backend_kind_t backend; /* for the modelled blocks */
+    const char *rtl_wave;  /* Verilator FST of the initiator's transmit block
+                              (RTL or lockstep backends), or NULL */
+    const char *block_scope; /* waveform scope of the initiator's transmit
+                                block's ports, or NULL for
+                                "<path>.nodeA.nic_tx.<block>" */
+    int record_departures; /* keep every request's departure time */
     int step_every_cycle;  /* 1: step every NIC cycle; 0: skip idle cycles */
     wave_t *wave;          /* waveform, or NULL */
     uint64_t wave_offset_ps; /* where this path starts in the waveform */
@@ -45,11 +66,19 @@ typedef struct {
     lat_row_t rows[LAT_MAX_ROWS];
     int64_t ops;
     tick_t calc_total;   /* sum of the configured rows */
-    tick_t sim_sum;      /* sum over ops of each op's measured total */
+    tick_t sim_sum;      /* sum over ops of each op's measured total (post to
+                            completion: the slot occupancy) */
     tick_t min, max, p50, p99; /* per-op measured totals */
     tick_t end_time;     /* when the last op completed */
     uint64_t edges_stepped;  /* NIC clock edges actually simulated */
     uint64_t edges_spanned;  /* NIC clock edges of simulated time */
+    /* conservation: each read is posted, its request packet is sent (leaves
+     * the initiator's transmit pipeline), executed (leaves the target's
+     * receive pipeline), and completed (its last stage ends) */
+    int64_t posted, sent, executed, completed;
+    tick_t first_at_nic;  /* first request reaching the initiator's tx pipeline */
+    tick_t *sent_at;      /* departure times, in order (record_departures) */
+    uint64_t lockstep_mismatches;
 } latency_result_t;
 
 /* A simulation in three steps, so that several paths can declare their
@@ -61,10 +90,12 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
 int latency_simulate(latency_sim_t *sim);
 void latency_destroy(latency_sim_t *sim);
 
-/* Runs the path (create, simulate, destroy). Returns 0, or -1 with a message (out of memory, a path whose
- * op can never complete). */
+/* Runs the path (create, simulate, destroy). Returns 0, or -1 with a message
+ * (out of memory, a lockstep mismatch, ops that never complete). */
 int latency_run(const path_cfg_t *path, const latency_opts_t *opts, latency_result_t *res,
                 char *err, int errlen);
+/* Frees what a result owns (sent_at). */
+void latency_result_free(latency_result_t *res);
 
 /* Mean of a row or of the total over all ops, in ns. */
 double lat_row_sim_ns(const latency_result_t *r, int row);

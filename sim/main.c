@@ -48,6 +48,10 @@ static const char *const usage_latency =
     "  --format FMT         table (default), csv or json\n"
     "  --wave FILE          dump the NIC pipelines and per-stage events to FILE\n"
     "                       (.fst or .vcd); open with waves/read_latency.gtkw\n"
+    "  --backend B          the modelled blocks (send pipelines) run as c (the C\n"
+    "                       model, default), rtl (the Verilated RTL) or lockstep\n"
+    "                       (both, every output port compared every cycle; the\n"
+    "                       first difference stops the run with a report)\n"
     "  --step-all           step every NIC clock cycle instead of skipping idle\n"
     "                       ones (identical results, slower)\n"
     "  --seed N             random seed (the latency scenario is deterministic;\n"
@@ -123,7 +127,7 @@ static int cmd_latency(int argc, char **argv)
     int n_configs = 0, n_paths = 0, n_sets = 0;
     const char *wave_path = NULL;
     long long ops = 1;
-    int fmt = FMT_TABLE, step_all = 0, show_progress = isatty(2);
+    int fmt = FMT_TABLE, step_all = 0, show_progress = isatty(2), backend = BACKEND_C;
     char link_set[96] = "";
 
     for (; A.i < argc; A.i++) {
@@ -150,6 +154,9 @@ static int cmd_latency(int argc, char **argv)
         } else if (opt_value(&A, "--format", &v, &bad)) {
             if (!bad && (fmt = report_format_parse(v)) < 0)
                 bad = usage_error(A.cmd, "--format: expected table, csv or json, got '%s'%s", v, "");
+        } else if (opt_value(&A, "--backend", &v, &bad)) {
+            if (!bad && (backend = backend_parse(v)) < 0)
+                bad = usage_error(A.cmd, "--backend: expected c, rtl or lockstep, got '%s'%s", v, "");
         } else if (opt_value(&A, "--wave", &v, &bad)) {
             if (!bad) wave_path = v;
         } else if (opt_value(&A, "--seed", &v, &bad)) {
@@ -240,6 +247,9 @@ static int cmd_latency(int argc, char **argv)
     for (int i = 0; i < n_sel && rc == 0; i++) {
         o[i] = (latency_opts_t){
             .ops = ops,
+            .slots = 1,
+            .payload = -1,
+            .backend = (backend_kind_t)backend,
             .step_every_cycle = step_all,
             .wave = w,
             .progress = show_progress ? progress : NULL,

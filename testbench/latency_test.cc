@@ -29,12 +29,14 @@ struct Paths {
     const path_cfg_t *get(const char *name) { return config_find(&cfg, name); }
 };
 
-latency_result_t run(const path_cfg_t *p, int64_t ops = 1, int step_all = 0)
+latency_result_t run(const path_cfg_t *p, int64_t ops = 1, int step_all = 0,
+                     backend_kind_t backend = BACKEND_C)
 {
     latency_result_t r;
     latency_opts_t o{};
     o.ops = ops;
     o.step_every_cycle = step_all;
+    o.backend = backend;
     char err[512];
     EXPECT_EQ(latency_run(p, &o, &r, err, sizeof err), 0) << err;
     return r;
@@ -160,6 +162,38 @@ TEST(Latency, SkippingIdleCyclesGivesTheSameResultsAsSteppingEveryCycle)
         EXPECT_EQ(a.end_time, b.end_time);
         EXPECT_LT(a.edges_stepped, b.edges_stepped) << "skipping should simulate fewer edges";
         EXPECT_EQ(b.edges_stepped, b.edges_spanned);
+    }
+}
+
+TEST(Latency, SendPipelineBlocksGiveTheSameBreakdownOnEveryBackend)
+{
+    // ub_async's transmit pipelines end in the UB send pipeline block and the
+    // PCIe NIC's in the RC send pipeline block: C model, RTL and lockstep
+    // must give the same breakdown, with 25 and 9 cycles per traversal.
+    Paths P;
+    struct {
+        const char *name;
+        nic_block_t block;
+        int cycles;
+    } want[] = {{"ub_async", NIC_BLOCK_UB_SEND, 25}, {"pcie_nic", NIC_BLOCK_RC_SEND, 9}};
+    for (auto &w : want) {
+        const path_cfg_t *p = P.get(w.name);
+        ASSERT_EQ(p->tx_block, w.block) << w.name;
+        latency_result_t c = run(p, 40, 0, BACKEND_C);
+        for (backend_kind_t b : {BACKEND_RTL, BACKEND_LOCKSTEP}) {
+            latency_result_t r = run(p, 40, 0, b);
+            EXPECT_EQ(r.lockstep_mismatches, 0u);
+            ASSERT_EQ(r.n_rows, c.n_rows);
+            for (int i = 0; i < r.n_rows; i++)
+                EXPECT_EQ(r.rows[i].sim_sum, c.rows[i].sim_sum) << w.name << " " << r.rows[i].name;
+            EXPECT_EQ(r.sim_sum, c.sim_sum);
+        }
+        for (int i = 0; i < c.n_rows; i++) {
+            const stage_cfg_t &st = p->stages[c.rows[i].stage];
+            if (c.rows[i].derived || st.kind != STAGE_NIC || st.pipe != PIPE_TX)
+                continue;
+            EXPECT_EQ(c.rows[i].sim_sum, 40 * w.cycles * TICKS_PER_CYCLE) << w.name;
+        }
     }
 }
 
