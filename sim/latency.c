@@ -223,6 +223,15 @@ static int block_in_ready(const port_t *pt)
     }
 }
 
+/* A well-mixed 64-bit hash (splitmix64's finaliser). */
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
 /* Fills the block's work request from the op in the stage pipeline's last
  * slot (valid or not: an idle request has wr_valid = 0). */
 static void block_inputs(sim_t *s, port_t *pt, int wr_valid, uint32_t slot, int out_ready)
@@ -237,7 +246,7 @@ static void block_inputs(sim_t *s, port_t *pt, int wr_valid, uint32_t slot, int 
         in->wr_order = UB_ORDER_NO;
         in->wr_fence = 0;
         in->wr_comp_order = 0;
-        in->wr_jetty = (uint32_t)(op % s->jetties);
+        in->wr_jetty = s->jetties == 1 ? 0 : (uint32_t)(mix64((uint64_t)op ^ s->opts->seed) % (uint64_t)s->jetties);
         in->wr_dst = pt->node == NODE_INITIATOR ? 1 : 0; /* the other node */
         in->wr_len = len;
         in->wr_addr = (uint64_t)op * 64u;
@@ -338,8 +347,10 @@ static void clock_edge(sim_t *s, tick_t te, int step_all)
                 s->res->sent_at[s->res->sent] = te;
             s->res->sent++;
         }
-        if (o->stage == s->exec_stage)
+        if (o->stage == s->exec_stage) {
             s->res->executed++;
+            s->res->last_executed_at = te;
+        }
         o->stage_start = o->nic_start;
         stage_done(s, leaving[n], te);
     }

@@ -31,8 +31,10 @@ typedef struct {
     int64_t payload;       /* bytes per read: replaces each wire stage's
                               payload_bytes and is the request length; 0 (or
                               less) = as configured */
-    int jetties;           /* UB: requests spread round-robin over this many
-                              Jetties (0 means 1) */
+    int jetties;           /* UB: requests spread over this many Jetties
+                              (0 means 1), chosen by a hash of the op number
+                              and `seed` */
+    uint64_t seed;
     backend_kind_t backend; /* for the modelled blocks */
     const char *rtl_wave;  /* Verilator FST of the initiator's transmit block
                               (RTL or lockstep backends), or NULL */
@@ -77,6 +79,7 @@ typedef struct {
      * receive pipeline), and completed (its last stage ends) */
     int64_t posted, sent, executed, completed;
     tick_t first_at_nic;  /* first request reaching the initiator's tx pipeline */
+    tick_t last_executed_at; /* the last request leaving the target's rx pipeline */
     tick_t *sent_at;      /* departure times, in order (record_departures) */
     uint64_t lockstep_mismatches;
 } latency_result_t;

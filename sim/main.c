@@ -5,12 +5,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "config.h"
 #include "latency.h"
+#include "rate.h"
 #include "report.h"
 #include "wave.h"
-
-#define MAX_LIST 32
 
 static const char *const usage_top =
     "ubsim - cycle-level model of a Unified Bus (UB) / URMA endpoint and a PCIe-NIC baseline\n"
@@ -20,6 +20,9 @@ static const char *const usage_top =
     "commands:\n"
     "  latency   latency of one 64 B remote read on each path, stage by stage,\n"
     "            measured in a two-node cycle simulation\n"
+    "  rate      request issue rate of bursts of reads through the UB and the\n"
+    "            RoCE RC send pipelines, with a conservation check, and the\n"
+    "            throughput limit of a finite number of request slots\n"
     "  help      this text; 'ubsim <command> --help' describes a command\n"
     "\n"
     "Exit status: 0 success, 1 simulation failure, 2 bad command line or config.\n";
@@ -63,53 +66,6 @@ static const char *const usage_latency =
     "The config directory is $UBSIM_CONFIG_DIR, else " UBSIM_CONFIG_DIR ".\n";
 
 typedef struct {
-    int argc;
-    char **argv;
-    int i;
-    const char *cmd;
-} args_t;
-
-static int usage_error(const char *cmd, const char *fmt, const char *a, const char *b)
-{
-    fprintf(stderr, "ubsim %s: ", cmd);
-    fprintf(stderr, fmt, a, b);
-    fprintf(stderr, "\n(see 'ubsim %s --help')\n", cmd);
-    return 2;
-}
-
-/* Matches --name VALUE or --name=VALUE; *val gets the value. */
-static int opt_value(args_t *A, const char *name, const char **val, int *bad)
-{
-    const char *arg = A->argv[A->i];
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0)
-        return 0;
-    if (arg[n] == '=') {
-        *val = arg + n + 1;
-        return 1;
-    }
-    if (arg[n] != 0)
-        return 0;
-    if (A->i + 1 >= A->argc) {
-        *bad = usage_error(A->cmd, "%s: expected a value after it%s", name, "");
-        return 1;
-    }
-    *val = A->argv[++A->i];
-    return 1;
-}
-
-static int parse_count(const char *v, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (end == v || *end || errno || x < 1)
-        return -1;
-    *out = x;
-    return 0;
-}
-
-typedef struct {
     int isatty;
 } progress_ctx_t;
 
@@ -122,13 +78,13 @@ static void progress(void *ctx, const char *path, int64_t done, int64_t total)
 
 static int cmd_latency(int argc, char **argv)
 {
-    args_t A = {argc, argv, 1, "latency"};
-    const char *configs[MAX_LIST], *paths[MAX_LIST], *sets[MAX_LIST];
-    int n_configs = 0, n_paths = 0, n_sets = 0;
+    cli_args_t A = {argc, argv, 1, "latency"};
+    cli_config_opts_t co = {0};
+    const char *paths[CLI_MAX_LIST];
+    int n_paths = 0;
     const char *wave_path = NULL;
-    long long ops = 1;
+    long long ops = 1, seed;
     int fmt = FMT_TABLE, step_all = 0, show_progress = isatty(2), backend = BACKEND_C;
-    char link_set[96] = "";
 
     for (; A.i < argc; A.i++) {
         const char *v = NULL;
@@ -137,32 +93,27 @@ static int cmd_latency(int argc, char **argv)
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             fputs(usage_latency, stdout);
             return 0;
-        } else if (opt_value(&A, "--config", &v, &bad)) {
-            if (!bad && n_configs == MAX_LIST) bad = usage_error(A.cmd, "%s: at most 32%s", "--config", "");
-            if (!bad) configs[n_configs++] = v;
-        } else if (opt_value(&A, "--path", &v, &bad)) {
-            if (!bad && n_paths == MAX_LIST) bad = usage_error(A.cmd, "%s: at most 32%s", "--path", "");
-            if (!bad) paths[n_paths++] = v;
-        } else if (opt_value(&A, "--set", &v, &bad)) {
-            if (!bad && n_sets == MAX_LIST) bad = usage_error(A.cmd, "%s: at most 32%s", "--set", "");
-            if (!bad) sets[n_sets++] = v;
-        } else if (opt_value(&A, "--link-ns", &v, &bad)) {
-            if (!bad) snprintf(link_set, sizeof(link_set), "wire.one_way_ns=%s", v);
-        } else if (opt_value(&A, "--ops", &v, &bad)) {
-            if (!bad && parse_count(v, &ops))
-                bad = usage_error(A.cmd, "--ops: expected a whole number >= 1, got '%s'%s", v, "");
-        } else if (opt_value(&A, "--format", &v, &bad)) {
+        } else if (cli_config_option(&A, &co, &bad)) {
+        } else if (cli_opt_value(&A, "--path", &v, &bad)) {
+            if (!bad && n_paths == CLI_MAX_LIST)
+                bad = cli_usage_error(A.cmd, "--path: at most %d", CLI_MAX_LIST);
+            if (!bad)
+                paths[n_paths++] = v;
+        } else if (cli_opt_value(&A, "--ops", &v, &bad)) {
+            if (!bad && cli_parse_int(v, 1, &ops))
+                bad = cli_usage_error(A.cmd, "--ops: expected a whole number >= 1, got '%s'", v);
+        } else if (cli_opt_value(&A, "--format", &v, &bad)) {
             if (!bad && (fmt = report_format_parse(v)) < 0)
-                bad = usage_error(A.cmd, "--format: expected table, csv or json, got '%s'%s", v, "");
-        } else if (opt_value(&A, "--backend", &v, &bad)) {
+                bad = cli_usage_error(A.cmd, "--format: expected table, csv or json, got '%s'", v);
+        } else if (cli_opt_value(&A, "--backend", &v, &bad)) {
             if (!bad && (backend = backend_parse(v)) < 0)
-                bad = usage_error(A.cmd, "--backend: expected c, rtl or lockstep, got '%s'%s", v, "");
-        } else if (opt_value(&A, "--wave", &v, &bad)) {
-            if (!bad) wave_path = v;
-        } else if (opt_value(&A, "--seed", &v, &bad)) {
-            long long seed;
-            if (!bad && parse_count(v, &seed) && strcmp(v, "0") != 0)
-                bad = usage_error(A.cmd, "--seed: expected a whole number >= 0, got '%s'%s", v, "");
+                bad = cli_usage_error(A.cmd, "--backend: expected c, rtl or lockstep, got '%s'", v);
+        } else if (cli_opt_value(&A, "--wave", &v, &bad)) {
+            if (!bad)
+                wave_path = v;
+        } else if (cli_opt_value(&A, "--seed", &v, &bad)) {
+            if (!bad && cli_parse_int(v, 0, &seed))
+                bad = cli_usage_error(A.cmd, "--seed: expected a whole number >= 0, got '%s'", v);
         } else if (strcmp(arg, "--step-all") == 0) {
             step_all = 1;
         } else if (strcmp(arg, "--progress") == 0) {
@@ -170,7 +121,7 @@ static int cmd_latency(int argc, char **argv)
         } else if (strcmp(arg, "--quiet") == 0) {
             show_progress = 0;
         } else {
-            bad = usage_error(A.cmd, "unknown option '%s'%s", arg, "");
+            bad = cli_usage_error(A.cmd, "unknown option '%s'", arg);
         }
         if (bad)
             return bad;
@@ -178,25 +129,9 @@ static int cmd_latency(int argc, char **argv)
 
     static config_t cfg;
     char err[512];
-    config_init(&cfg);
-    int rc = 0;
-    if (n_configs == 0)
-        rc = config_load_defaults(&cfg, err, sizeof(err));
-    for (int i = 0; i < n_configs && rc == 0; i++)
-        rc = config_load_file(&cfg, configs[i], err, sizeof(err));
-    for (int i = 0; i < n_sets && rc == 0; i++) {
-        char origin[64];
-        snprintf(origin, sizeof(origin), "--set #%d", i + 1);
-        rc = config_set(&cfg, sets[i], origin, err, sizeof(err));
-    }
-    if (rc == 0 && link_set[0])
-        rc = config_set(&cfg, link_set, "--link-ns", err, sizeof(err));
-    if (rc == 0)
-        rc = config_validate(&cfg, err, sizeof(err));
-    if (rc) {
-        fprintf(stderr, "ubsim latency: %s\n", err);
-        return 2;
-    }
+    int rc = cli_load_config(&cfg, &co, A.cmd);
+    if (rc)
+        return rc;
 
     const path_cfg_t *sel[CFG_MAX_PATHS];
     int n_sel = 0;
@@ -207,11 +142,8 @@ static int cmd_latency(int argc, char **argv)
         for (int i = 0; i < n_paths; i++) {
             const path_cfg_t *p = config_find(&cfg, paths[i]);
             if (!p) {
-                char known[512] = "";
-                for (int j = 0; j < cfg.n_paths; j++) {
-                    strncat(known, j ? ", " : "", sizeof(known) - strlen(known) - 1);
-                    strncat(known, cfg.paths[j].name, sizeof(known) - strlen(known) - 1);
-                }
+                char known[512];
+                cli_path_names(&cfg, known, sizeof(known));
                 fprintf(stderr, "ubsim latency: --path: unknown path '%s' (loaded: %s)\n", paths[i],
                         known);
                 return 2;
@@ -295,6 +227,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "latency") == 0)
         return cmd_latency(argc - 1, argv + 1);
-    fprintf(stderr, "ubsim: unknown command '%s' (expected latency; see 'ubsim help')\n", argv[1]);
+    if (strcmp(argv[1], "rate") == 0)
+        return cmd_rate(argc - 1, argv + 1);
+    fprintf(stderr, "ubsim: unknown command '%s' (expected latency or rate; see 'ubsim help')\n",
+            argv[1]);
     return 2;
 }

@@ -1,0 +1,115 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "ubsim %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see 'ubsim %s --help')\n", cmd);
+    return 2;
+}
+
+int cli_opt_value(cli_args_t *A, const char *name, const char **val, int *bad)
+{
+    const char *arg = A->argv[A->i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return 0;
+    if (arg[n] == '=') {
+        *val = arg + n + 1;
+        return 1;
+    }
+    if (arg[n] != 0)
+        return 0;
+    if (A->i + 1 >= A->argc) {
+        *bad = cli_usage_error(A->cmd, "%s: expected a value after it", name);
+        return 1;
+    }
+    *val = A->argv[++A->i];
+    return 1;
+}
+
+int cli_parse_int(const char *v, long long min, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (end == v || *end || errno || x < min)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+int cli_config_option(cli_args_t *A, cli_config_opts_t *o, int *bad)
+{
+    const char *v = NULL;
+    if (cli_opt_value(A, "--config", &v, bad)) {
+        if (*bad)
+            return 1;
+        if (o->n_configs == CLI_MAX_LIST)
+            *bad = cli_usage_error(A->cmd, "--config: at most %d files", CLI_MAX_LIST);
+        else
+            o->configs[o->n_configs++] = v;
+        return 1;
+    }
+    if (cli_opt_value(A, "--set", &v, bad)) {
+        if (*bad)
+            return 1;
+        if (o->n_sets == CLI_MAX_LIST)
+            *bad = cli_usage_error(A->cmd, "--set: at most %d", CLI_MAX_LIST);
+        else
+            o->sets[o->n_sets++] = v;
+        return 1;
+    }
+    if (cli_opt_value(A, "--link-ns", &v, bad)) {
+        if (!*bad)
+            o->link_ns = v;
+        return 1;
+    }
+    return 0;
+}
+
+int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd)
+{
+    char err[512];
+    config_init(cfg);
+    int rc = 0;
+    if (o->n_configs == 0)
+        rc = config_load_defaults(cfg, err, sizeof(err));
+    for (int i = 0; i < o->n_configs && rc == 0; i++)
+        rc = config_load_file(cfg, o->configs[i], err, sizeof(err));
+    for (int i = 0; i < o->n_sets && rc == 0; i++) {
+        char origin[64];
+        snprintf(origin, sizeof(origin), "--set #%d", i + 1);
+        rc = config_set(cfg, o->sets[i], origin, err, sizeof(err));
+    }
+    if (rc == 0 && o->link_ns) {
+        char set[96];
+        snprintf(set, sizeof(set), "wire.one_way_ns=%s", o->link_ns);
+        rc = config_set(cfg, set, "--link-ns", err, sizeof(err));
+    }
+    if (rc == 0)
+        rc = config_validate(cfg, err, sizeof(err));
+    if (rc) {
+        fprintf(stderr, "ubsim %s: %s\n", cmd, err);
+        return 2;
+    }
+    return 0;
+}
+
+void cli_path_names(const config_t *cfg, char *buf, int len)
+{
+    buf[0] = 0;
+    for (int j = 0; j < cfg->n_paths; j++) {
+        strncat(buf, j ? ", " : "", (size_t)len - strlen(buf) - 1);
+        strncat(buf, cfg->paths[j].name, (size_t)len - strlen(buf) - 1);
+    }
+}

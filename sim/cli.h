@@ -1,0 +1,47 @@
+/* Command-line helpers shared by the ubsim commands. */
+#ifndef UB_CLI_H
+#define UB_CLI_H
+
+#include "config.h"
+
+#define CLI_MAX_LIST 32
+
+typedef struct {
+    int argc;
+    char **argv;
+    int i;           /* the argument being looked at */
+    const char *cmd; /* "latency", "rate": for messages */
+} cli_args_t;
+
+/* Prints "ubsim CMD: <message>" and a pointer to --help; returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Matches --name VALUE or --name=VALUE at argv[i]; *val gets the value. A
+ * missing value sets *bad to the exit status. Returns 1 on a match. */
+int cli_opt_value(cli_args_t *A, const char *name, const char **val, int *bad);
+
+/* A whole number >= min. Returns 0, -1 if not. */
+int cli_parse_int(const char *v, long long min, long long *out);
+
+/* Options every simulation command shares: where the paths come from. */
+typedef struct {
+    const char *configs[CLI_MAX_LIST];
+    int n_configs;
+    const char *sets[CLI_MAX_LIST];
+    int n_sets;
+    const char *link_ns; /* --link-ns, or NULL */
+} cli_config_opts_t;
+
+/* Handles --config, --set and --link-ns; returns 1 if argv[i] was one of
+ * them (with *bad set on a usage error). */
+int cli_config_option(cli_args_t *A, cli_config_opts_t *o, int *bad);
+
+/* Loads the configs (the built-in ones when none was given), applies --set
+ * and --link-ns and validates. On failure prints the reason and returns 2. */
+int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd);
+
+/* "name[, name...]" of the loaded paths, for messages. */
+void cli_path_names(const config_t *cfg, char *buf, int len);
+
+#endif

@@ -1,0 +1,483 @@
+#include "rate.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "latency.h"
+#include "rc_send_pipeline.h"
+#include "report.h"
+#include "ub_send_pipeline.h"
+
+static const char *const usage_rate =
+    "usage: ubsim rate [options]\n"
+    "\n"
+    "Posts bursts of K reads at once on the initiator and counts each request\n"
+    "when its packet leaves the initiator's NIC (sent) and again when the\n"
+    "target's NIC hands it to memory (executed); the read completes when its\n"
+    "response has been received and its completion handled. Reports the\n"
+    "delivered rate, the steady-state issue interval, a histogram of the\n"
+    "intervals between departures, and checks posted = sent = executed =\n"
+    "completed (any difference: exit status 1). The UB stack runs the UB send\n"
+    "pipeline (ub_async path), the RoCE stack the RC send pipeline (pcie_nic).\n"
+    "\n"
+    "With a finite number of request slots N (a slot is held from submission\n"
+    "until the completion is handled), it also shows the measured throughput\n"
+    "next to min(B_path, N*m/T, m/delta): T the measured slot occupancy, delta\n"
+    "the send pipeline's initiation interval, B_path the payload rate of the\n"
+    "wire that carries the data.\n"
+    "\n"
+    "options:\n"
+    "  --stack S            ub, roce or both (default both)\n"
+    "  --burst K            burst size; repeatable or comma separated\n"
+    "                       (default 16,256,1000,10000)\n"
+    "  --payload M          bytes read per request (default 64)\n"
+    "  --slots N            request slots (default: one per request of the burst)\n"
+    "  --jetties J          UB requests come from J Jetties (default 8)\n"
+    "  --backend B          send pipelines as c (default), rtl or lockstep\n"
+    "  --config FILE        load FILE instead of the built-in paths (repeatable)\n"
+    "  --set SEC.KEY=VALUE  override a config key (repeatable)\n"
+    "  --link-ns L          one-way wire delay in ns\n"
+    "  --ub-path NAME       path the UB stack runs (default ub_async)\n"
+    "  --roce-path NAME     path the RoCE stack runs (default pcie_nic)\n"
+    "  --format FMT         table (default), csv or json\n"
+    "  --wave FILE          (one stack, one burst) dump the NIC pipelines and the\n"
+    "                       send pipeline's ports (TOP.ub_send_pipeline.* or\n"
+    "                       TOP.rc_send_pipeline.*) to FILE (.fst or .vcd); with\n"
+    "                       --backend rtl or lockstep also the Verilated RTL to\n"
+    "                       FILE's name with -rtl.fst. Open either with\n"
+    "                       waves/ub_send_pipeline.gtkw or waves/rc_send_pipeline.gtkw\n"
+    "  --seed N             seed of the Jetty choice (default 1)\n"
+    "  --step-all           step every NIC cycle (identical results, slower)\n"
+    "  --quiet              no progress output\n"
+    "  -h, --help           this text\n";
+
+static int64_t pipeline_ii(nic_block_t b)
+{
+    switch (b) {
+    case NIC_BLOCK_UB_SEND: return UBSP_II;
+    case NIC_BLOCK_RC_SEND: return RC_SEND_LOOP_CYCLES;
+    default: return 1;
+    }
+}
+
+int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, char *err,
+             int errlen)
+{
+    memset(r, 0, sizeof(*r));
+    if (path->tx_block == NIC_BLOCK_NONE) {
+        snprintf(err, (size_t)errlen,
+                 "path '%s': its transmit pipeline has no send pipeline block ([nic] tx_block)",
+                 path->name);
+        return -1;
+    }
+    latency_opts_t lo = {
+        .ops = o->burst,
+        .slots = o->slots > 0 ? o->slots : o->burst,
+        .payload = o->payload,
+        .jetties = o->jetties,
+        .seed = o->seed,
+        .backend = o->backend,
+        .rtl_wave = o->rtl_wave,
+        .block_scope = path->tx_block == NIC_BLOCK_UB_SEND ? "TOP.ub_send_pipeline"
+                                                           : "TOP.rc_send_pipeline",
+        .record_departures = 1,
+        .step_every_cycle = o->step_every_cycle,
+        .wave = o->wave,
+    };
+    latency_result_t lr;
+    if (latency_run(path, &lo, &lr, err, errlen)) {
+        latency_result_free(&lr);
+        return -1;
+    }
+    const timebase_t *tb = &lr.tb;
+    r->burst = o->burst;
+    r->slots = lo.slots;
+    r->payload = o->payload;
+    r->posted = lr.posted;
+    r->sent = lr.sent;
+    r->executed = lr.executed;
+    r->completed = lr.completed;
+    r->conserved = r->posted == o->burst && r->sent == o->burst && r->executed == o->burst &&
+                   r->completed == o->burst;
+    r->edges_stepped = lr.edges_stepped;
+    r->edges_spanned = lr.edges_spanned;
+    r->lockstep_mismatches = lr.lockstep_mismatches;
+
+    /* departures happen at clock edges: intervals are whole cycles */
+    int64_t n_int = lr.sent > 1 ? lr.sent - 1 : 0;
+    int64_t *iv = n_int ? malloc((size_t)n_int * sizeof(int64_t)) : NULL;
+    for (int64_t i = 0; i < n_int; i++) {
+        int64_t c = (lr.sent_at[i + 1] - lr.sent_at[i]) / TICKS_PER_CYCLE;
+        iv[i] = c;
+        r->hist[c < RATE_HIST_MAX ? c : RATE_HIST_MAX]++;
+    }
+    if (n_int) {
+        /* median: counting sort over the histogram would lose >= 64; sort */
+        for (int64_t i = 1; i < n_int; i++) { /* insertion sort is fine for a few 10^4 */
+            int64_t v = iv[i], j = i - 1;
+            while (j >= 0 && iv[j] > v) {
+                iv[j + 1] = iv[j];
+                j--;
+            }
+            iv[j + 1] = v;
+        }
+        r->interval_cycles = iv[(n_int - 1) / 2];
+        r->interval_ns = tb_period_ns(tb) * (double)r->interval_cycles;
+    }
+    free(iv);
+    if (lr.sent > 0 && lr.first_at_nic >= 0) {
+        double win = tb_to_ns(tb, lr.sent_at[lr.sent - 1] - lr.first_at_nic) / 1000.0;
+        r->rate_per_us = win > 0 ? (double)lr.sent / win : 0;
+        double ewin = tb_to_ns(tb, lr.last_executed_at - lr.first_at_nic) / 1000.0;
+        r->executed_per_us = ewin > 0 ? (double)lr.executed / ewin : 0;
+    }
+
+    /* the concurrency model */
+    double m = (double)o->payload;
+    r->slot_time_ns = lat_sim_total_ns(&lr);
+    double end_ns = tb_to_ns(tb, lr.end_time);
+    r->throughput_gbps = end_ns > 0 ? (double)lr.completed * m / end_ns : 0;
+    r->path_gbps = path->wire_gbytes_per_s;
+    for (int i = 0; i < path->n_stages; i++) {
+        const stage_cfg_t *st = &path->stages[i];
+        if (st->kind == STAGE_WIRE && st->payload_bytes > 0) {
+            double bytes = (double)(st->bytes - st->payload_bytes) + m;
+            r->path_gbps = path->wire_gbytes_per_s * m / bytes;
+        }
+    }
+    /* T0: one read alone, same path and payload */
+    latency_opts_t one = {.ops = 1, .slots = 1, .payload = o->payload, .backend = BACKEND_C};
+    latency_result_t l1;
+    if (latency_run(path, &one, &l1, err, errlen)) {
+        latency_result_free(&lr);
+        return -1;
+    }
+    r->idle_time_ns = lat_sim_total_ns(&l1);
+    r->slots_gbps = (double)r->slots * m / r->idle_time_ns;
+    r->delta_ns = tb_period_ns(tb) * (double)pipeline_ii(path->tx_block);
+    r->issue_gbps = m / r->delta_ns;
+    r->binding = "B_path";
+    double lim = r->path_gbps;
+    if (r->slots_gbps < lim) {
+        lim = r->slots_gbps;
+        r->binding = "N*m/T0";
+    }
+    if (r->issue_gbps < lim)
+        r->binding = "m/delta";
+    latency_result_free(&lr);
+    return 0;
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+typedef struct {
+    const char *stack;
+    const path_cfg_t *path;
+    rate_result_t r;
+} rate_row_t;
+
+static double bound_of(const rate_result_t *r)
+{
+    double b = r->path_gbps;
+    if (r->slots_gbps < b) b = r->slots_gbps;
+    if (r->issue_gbps < b) b = r->issue_gbps;
+    return b;
+}
+
+static void print_table(const rate_row_t *rows, int n, const char *backend, int64_t slots_opt,
+                        int64_t payload)
+{
+    const path_cfg_t *p0 = rows[0].path;
+    printf("ubsim rate: %lld B reads, backend %s, NIC clock %lld MHz, one-way wire %g ns, "
+           "slots %s\n\n",
+           (long long)payload, backend, (long long)p0->nic_mhz,
+           (double)p0->wire_one_way_ps / 1000.0, slots_opt > 0 ? "limited" : "one per request");
+    printf("%-5s %7s %9s %12s %12s %6s %8s %8s %9s %10s\n", "stack", "burst", "sent/us",
+           "executed/us", "interval ns", "cycles", "posted", "sent", "executed", "completed");
+    for (int i = 0; i < n; i++) {
+        const rate_result_t *r = &rows[i].r;
+        printf("%-5s %7lld %9.2f %12.2f %12.3f %6lld %8lld %8lld %9lld %10lld%s\n", rows[i].stack,
+               (long long)r->burst, r->rate_per_us, r->executed_per_us, r->interval_ns,
+               (long long)r->interval_cycles, (long long)r->posted, (long long)r->sent,
+               (long long)r->executed, (long long)r->completed,
+               r->conserved ? "" : "  << NOT CONSERVED");
+    }
+    printf("\ninter-departure intervals at the initiator's NIC (cycles: count)\n");
+    for (int i = 0; i < n; i++) {
+        const rate_result_t *r = &rows[i].r;
+        printf("  %-4s burst %6lld:", rows[i].stack, (long long)r->burst);
+        for (int c = 0; c <= RATE_HIST_MAX; c++)
+            if (r->hist[c])
+                printf(" %s%d: %lld", c == RATE_HIST_MAX ? ">=" : "", c, (long long)r->hist[c]);
+        printf("\n");
+    }
+    printf("\nthroughput: B_eff <= min(B_path, N*m/T0, m/delta)   (GB/s; T0, T in ns)\n");
+    printf("  T0: a read's slot occupancy alone; T: measured in this run (N/T is Little's law)\n");
+    printf("%-5s %7s %6s %8s %10s %9s %9s %9s %9s %9s  %s\n", "stack", "burst", "slots", "T0", "T",
+           "B_eff", "B_path", "N*m/T0", "m/delta", "bound", "binding");
+    for (int i = 0; i < n; i++) {
+        const rate_result_t *r = &rows[i].r;
+        printf("%-5s %7lld %6lld %8.1f %10.1f %9.3f %9.3f %9.3f %9.3f %9.3f  %s\n", rows[i].stack,
+               (long long)r->burst, (long long)r->slots, r->idle_time_ns, r->slot_time_ns,
+               r->throughput_gbps,
+               r->path_gbps, r->slots_gbps, r->issue_gbps, bound_of(r), r->binding);
+    }
+}
+
+static void print_csv(const rate_row_t *rows, int n)
+{
+    printf("stack,burst,slots,payload,sent_per_us,executed_per_us,interval_ns,interval_cycles,"
+           "posted,sent,executed,completed,conserved,slot_time_ns,idle_slot_time_ns,throughput_gbps,path_gbps,"
+           "slots_gbps,issue_gbps,binding\n");
+    for (int i = 0; i < n; i++) {
+        const rate_result_t *r = &rows[i].r;
+        printf("%s,%lld,%lld,%lld,%.6f,%.6f,%.6f,%lld,%lld,%lld,%lld,%lld,%d,%.6f,%.6f,%.6f,%.6f,"
+               "%.6f,%.6f,%s\n",
+               rows[i].stack, (long long)r->burst, (long long)r->slots, (long long)r->payload,
+               r->rate_per_us, r->executed_per_us, r->interval_ns, (long long)r->interval_cycles,
+               (long long)r->posted, (long long)r->sent, (long long)r->executed,
+               (long long)r->completed, r->conserved, r->slot_time_ns, r->idle_time_ns,
+               r->throughput_gbps,
+               r->path_gbps, r->slots_gbps, r->issue_gbps, r->binding);
+    }
+}
+
+static int print_json(const rate_row_t *rows, int n, const char *backend)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "backend", backend);
+    cJSON *arr = cJSON_AddArrayToObject(root, "stacks");
+    for (int i = 0; i < n; i++) {
+        const rate_result_t *r = &rows[i].r;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, o);
+        cJSON_AddStringToObject(o, "name", rows[i].stack);
+        cJSON_AddStringToObject(o, "path", rows[i].path->name);
+        cJSON_AddNumberToObject(o, "burst", (double)r->burst);
+        cJSON_AddNumberToObject(o, "slots", (double)r->slots);
+        cJSON_AddNumberToObject(o, "payload", (double)r->payload);
+        cJSON_AddNumberToObject(o, "interval_ns", r->interval_ns);
+        cJSON_AddNumberToObject(o, "interval_cycles", (double)r->interval_cycles);
+        cJSON_AddNumberToObject(o, "rate_per_us", r->rate_per_us);
+        cJSON_AddNumberToObject(o, "executed_per_us", r->executed_per_us);
+        cJSON_AddNumberToObject(o, "posted", (double)r->posted);
+        cJSON_AddNumberToObject(o, "sent", (double)r->sent);
+        cJSON_AddNumberToObject(o, "executed", (double)r->executed);
+        cJSON_AddNumberToObject(o, "completed", (double)r->completed);
+        cJSON_AddBoolToObject(o, "conserved", r->conserved);
+        cJSON *h = cJSON_AddObjectToObject(o, "interval_histogram_cycles");
+        for (int c = 0; c <= RATE_HIST_MAX; c++)
+            if (r->hist[c]) {
+                char key[16];
+                snprintf(key, sizeof(key), "%s%d", c == RATE_HIST_MAX ? ">=" : "", c);
+                cJSON_AddNumberToObject(h, key, (double)r->hist[c]);
+            }
+        cJSON_AddNumberToObject(o, "slot_time_ns", r->slot_time_ns);
+        cJSON_AddNumberToObject(o, "idle_slot_time_ns", r->idle_time_ns);
+        cJSON_AddNumberToObject(o, "throughput_gbps", r->throughput_gbps);
+        cJSON *b = cJSON_AddObjectToObject(o, "bound");
+        cJSON_AddNumberToObject(b, "path_gbps", r->path_gbps);
+        cJSON_AddNumberToObject(b, "slots_gbps", r->slots_gbps);
+        cJSON_AddNumberToObject(b, "issue_gbps", r->issue_gbps);
+        cJSON_AddNumberToObject(b, "delta_ns", r->delta_ns);
+        cJSON_AddNumberToObject(b, "min_gbps", bound_of(r));
+        cJSON_AddStringToObject(b, "binding", r->binding);
+        cJSON_AddNumberToObject(o, "nic_edges_simulated", (double)r->edges_stepped);
+        cJSON_AddNumberToObject(o, "nic_edges_spanned", (double)r->edges_spanned);
+    }
+    char *txt = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!txt)
+        return -1;
+    printf("%s\n", txt);
+    free(txt);
+    return 0;
+}
+
+/* FILE.fst / FILE.vcd -> FILE-rtl.fst */
+static void rtl_wave_name(const char *wave, char *buf, size_t len)
+{
+    const char *dot = strrchr(wave, '.');
+    size_t stem = dot ? (size_t)(dot - wave) : strlen(wave);
+    snprintf(buf, len, "%.*s-rtl.fst", (int)stem, wave);
+}
+
+int cmd_rate(int argc, char **argv)
+{
+    cli_args_t A = {argc, argv, 1, "rate"};
+    cli_config_opts_t co = {0};
+    long long bursts[CLI_MAX_LIST];
+    int n_bursts = 0;
+    long long payload = 64, slots = 0, jetties = 8, seed = 1;
+    int fmt = FMT_TABLE, step_all = 0, show_progress = isatty(2), backend = BACKEND_C;
+    int do_ub = 1, do_roce = 1;
+    const char *ub_path = "ub_async", *roce_path = "pcie_nic", *wave_path = NULL;
+
+    for (; A.i < argc; A.i++) {
+        const char *v = NULL;
+        int bad = 0;
+        const char *arg = argv[A.i];
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            fputs(usage_rate, stdout);
+            return 0;
+        } else if (cli_config_option(&A, &co, &bad)) {
+        } else if (cli_opt_value(&A, "--stack", &v, &bad)) {
+            if (bad) {
+            } else if (strcmp(v, "ub") == 0) {
+                do_ub = 1, do_roce = 0;
+            } else if (strcmp(v, "roce") == 0) {
+                do_ub = 0, do_roce = 1;
+            } else if (strcmp(v, "both") == 0) {
+                do_ub = 1, do_roce = 1;
+            } else {
+                bad = cli_usage_error(A.cmd, "--stack: expected ub, roce or both, got '%s'", v);
+            }
+        } else if (cli_opt_value(&A, "--burst", &v, &bad)) {
+            char buf[256];
+            snprintf(buf, sizeof(buf), "%s", bad ? "" : v);
+            for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !bad;
+                 t = strtok_r(NULL, ",", &save)) {
+                long long k;
+                if (cli_parse_int(t, 1, &k) || k > 100000000)
+                    bad = cli_usage_error(A.cmd, "--burst: expected whole numbers 1..100000000, got '%s'", t);
+                else if (n_bursts == CLI_MAX_LIST)
+                    bad = cli_usage_error(A.cmd, "--burst: at most %d sizes", CLI_MAX_LIST);
+                else
+                    bursts[n_bursts++] = k;
+            }
+        } else if (cli_opt_value(&A, "--payload", &v, &bad)) {
+            if (!bad && (cli_parse_int(v, 1, &payload) || payload > 1 << 20))
+                bad = cli_usage_error(A.cmd, "--payload: expected bytes 1..1048576, got '%s'", v);
+        } else if (cli_opt_value(&A, "--slots", &v, &bad)) {
+            if (!bad && cli_parse_int(v, 1, &slots))
+                bad = cli_usage_error(A.cmd, "--slots: expected a whole number >= 1, got '%s'", v);
+        } else if (cli_opt_value(&A, "--jetties", &v, &bad)) {
+            if (!bad && (cli_parse_int(v, 1, &jetties) || jetties > 1 << 20))
+                bad = cli_usage_error(A.cmd, "--jetties: expected 1..1048576, got '%s'", v);
+        } else if (cli_opt_value(&A, "--backend", &v, &bad)) {
+            if (!bad && (backend = backend_parse(v)) < 0)
+                bad = cli_usage_error(A.cmd, "--backend: expected c, rtl or lockstep, got '%s'", v);
+        } else if (cli_opt_value(&A, "--ub-path", &v, &bad)) {
+            if (!bad) ub_path = v;
+        } else if (cli_opt_value(&A, "--roce-path", &v, &bad)) {
+            if (!bad) roce_path = v;
+        } else if (cli_opt_value(&A, "--format", &v, &bad)) {
+            if (!bad && (fmt = report_format_parse(v)) < 0)
+                bad = cli_usage_error(A.cmd, "--format: expected table, csv or json, got '%s'", v);
+        } else if (cli_opt_value(&A, "--wave", &v, &bad)) {
+            if (!bad) wave_path = v;
+        } else if (cli_opt_value(&A, "--seed", &v, &bad)) {
+            if (!bad && cli_parse_int(v, 0, &seed))
+                bad = cli_usage_error(A.cmd, "--seed: expected a whole number >= 0, got '%s'", v);
+        } else if (strcmp(arg, "--step-all") == 0) {
+            step_all = 1;
+        } else if (strcmp(arg, "--progress") == 0) {
+            show_progress = 1;
+        } else if (strcmp(arg, "--quiet") == 0) {
+            show_progress = 0;
+        } else {
+            bad = cli_usage_error(A.cmd, "unknown option '%s'", arg);
+        }
+        if (bad)
+            return bad;
+    }
+    if (n_bursts == 0) {
+        static const long long def[] = {16, 256, 1000, 10000};
+        for (int i = 0; i < 4; i++)
+            bursts[n_bursts++] = def[i];
+    }
+    if (wave_path && (n_bursts != 1 || do_ub + do_roce != 1))
+        return cli_usage_error(A.cmd, "--wave: expected a single --burst and a single --stack "
+                                      "(one simulation per waveform)");
+
+    static config_t cfg;
+    int rc = cli_load_config(&cfg, &co, A.cmd);
+    if (rc)
+        return rc;
+    const char *stack_names[2] = {"ub", "roce"};
+    const char *stack_paths[2] = {ub_path, roce_path};
+    const path_cfg_t *paths[2] = {NULL, NULL};
+    for (int s = 0; s < 2; s++) {
+        if (!(s == 0 ? do_ub : do_roce))
+            continue;
+        paths[s] = config_find(&cfg, stack_paths[s]);
+        if (!paths[s]) {
+            char known[512];
+            cli_path_names(&cfg, known, sizeof(known));
+            fprintf(stderr, "ubsim rate: --%s-path: unknown path '%s' (loaded: %s)\n",
+                    stack_names[s], stack_paths[s], known);
+            return 2;
+        }
+    }
+
+    char err[512];
+    wave_t *w = NULL;
+    char rtl_wave[1024] = "";
+    if (wave_path) {
+        w = wave_open(wave_path, err, sizeof(err));
+        if (!w) {
+            fprintf(stderr, "ubsim rate: --wave: %s\n", err);
+            return 2;
+        }
+        if (backend != BACKEND_C)
+            rtl_wave_name(wave_path, rtl_wave, sizeof(rtl_wave));
+    }
+
+    rate_row_t rows[2 * CLI_MAX_LIST];
+    int n = 0, failed = 0;
+    for (int s = 0; s < 2 && !failed; s++) {
+        if (!paths[s])
+            continue;
+        for (int b = 0; b < n_bursts && !failed; b++) {
+            rate_opts_t o = {
+                .burst = bursts[b],
+                .slots = slots,
+                .payload = payload,
+                .jetties = (int)jetties,
+                .seed = (uint64_t)seed,
+                .backend = (backend_kind_t)backend,
+                .step_every_cycle = step_all,
+                .wave = w,
+                .rtl_wave = rtl_wave[0] ? rtl_wave : NULL,
+            };
+            if (show_progress)
+                fprintf(stderr, "\rubsim rate: %s, burst %lld ...        ", stack_names[s], bursts[b]);
+            rows[n].stack = stack_names[s];
+            rows[n].path = paths[s];
+            if (rate_run(paths[s], &o, &rows[n].r, err, sizeof(err))) {
+                fprintf(stderr, "%subsim rate: %s\n", show_progress ? "\n" : "", err);
+                failed = 1;
+                break;
+            }
+            n++;
+        }
+    }
+    if (show_progress)
+        fprintf(stderr, "\r%60s\r", "");
+    if (w && wave_close(w) && !failed) {
+        fprintf(stderr, "ubsim rate: --wave: could not finish writing '%s'\n", wave_path);
+        failed = 1;
+    }
+    if (failed)
+        return 1;
+    if (fmt == FMT_TABLE)
+        print_table(rows, n, backend_name((backend_kind_t)backend), slots, payload);
+    else if (fmt == FMT_CSV)
+        print_csv(rows, n);
+    else if (print_json(rows, n, backend_name((backend_kind_t)backend)))
+        return 1;
+    for (int i = 0; i < n; i++)
+        if (!rows[i].r.conserved) {
+            fprintf(stderr, "ubsim rate: conservation check failed for %s burst %lld: posted %lld, "
+                            "sent %lld, executed %lld, completed %lld\n",
+                    rows[i].stack, (long long)rows[i].r.burst, (long long)rows[i].r.posted,
+                    (long long)rows[i].r.sent, (long long)rows[i].r.executed,
+                    (long long)rows[i].r.completed);
+            return 1;
+        }
+    return 0;
+}

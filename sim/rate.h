@@ -1,0 +1,62 @@
+/* The rate scenario: bursts of reads through the UB and the RoCE RC send
+ * pipelines, counted when each request's packet leaves the initiator's NIC
+ * and again when the target executes it, with a conservation check
+ * (posted = sent = executed = completed), and the throughput a finite number
+ * of request slots allows: B_eff <= min(B_path, N*m/T0, m/delta), with T0 a
+ * read's slot occupancy on an idle system, measured by a run of its own. */
+#ifndef UB_RATE_H
+#define UB_RATE_H
+
+#include <stdint.h>
+
+#include "block.h"
+#include "config.h"
+#include "wave.h"
+
+#define RATE_HIST_MAX 64 /* intervals of 1..63 cycles, and 64 or more */
+
+typedef struct {
+    int64_t burst;     /* requests posted at time 0 */
+    int64_t slots;     /* request slots (0: as many as the burst) */
+    int64_t payload;   /* bytes per read */
+    int jetties;       /* UB: Jetties the requests come from */
+    uint64_t seed;
+    backend_kind_t backend;
+    int step_every_cycle;
+    wave_t *wave;            /* C-model waveform, or NULL */
+    const char *rtl_wave;    /* Verilator FST of the send pipeline, or NULL */
+} rate_opts_t;
+
+typedef struct {
+    int64_t burst, slots, payload;
+    int64_t posted, sent, executed, completed;
+    int conserved;           /* posted = sent = executed = completed = burst */
+    double interval_ns;      /* median inter-departure interval */
+    int64_t interval_cycles;
+    double rate_per_us;      /* sent / (last departure - first request at the NIC) */
+    double executed_per_us;  /* executed / (last execution - first request at the NIC) */
+    int64_t hist[RATE_HIST_MAX + 1]; /* hist[c]: intervals of c cycles; [64]: >= 64 */
+    /* concurrency limit: B_eff <= min(B_path, N*m/T, m/delta) */
+    double slot_time_ns;     /* T: mean slot occupancy, post to completion */
+    double idle_time_ns;     /* T0: the occupancy of one read on an idle system */
+    double throughput_gbps;  /* completed * m / time of the last completion */
+    double path_gbps;        /* B_path: payload rate of the wire carrying it */
+    double slots_gbps;       /* N*m/T0 (with the loaded T it is Little's law,
+                                which the measured B_eff always meets) */
+    double issue_gbps;       /* m/delta, delta = the send pipeline's initiation interval */
+    double delta_ns;
+    const char *binding;     /* which of the three is smallest */
+    uint64_t edges_stepped, edges_spanned;
+    uint64_t lockstep_mismatches;
+} rate_result_t;
+
+/* Runs one burst on one path (a path whose transmit pipeline ends in a send
+ * pipeline block). Returns 0, or -1 with a message. A conservation failure is
+ * not an error here: see r->conserved. */
+int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, char *err,
+             int errlen);
+
+/* `ubsim rate ...` (argv[0] is "rate"). Returns the exit status. */
+int cmd_rate(int argc, char **argv);
+
+#endif
