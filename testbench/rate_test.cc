@@ -1,0 +1,218 @@
+// The rate scenario: issue intervals and rates measured on delivered packets,
+// conservation, and the three regimes of the concurrency limit.
+#include <gtest/gtest.h>
+
+#include <string>
+
+extern "C" {
+#include "config.h"
+#include "rate.h"
+}
+
+#include "test_util.h"
+
+namespace {
+
+struct Cfg {
+    config_t cfg;
+    Cfg()
+    {
+        char err[512];
+        config_init(&cfg);
+        EXPECT_EQ(config_load_defaults(&cfg, err, sizeof err), 0) << err;
+        EXPECT_EQ(config_validate(&cfg, err, sizeof err), 0) << err;
+    }
+    const path_cfg_t *ub() { return config_find(&cfg, "ub_async"); }
+    const path_cfg_t *roce() { return config_find(&cfg, "pcie_nic"); }
+};
+
+rate_result_t run(const path_cfg_t *p, int64_t burst, backend_kind_t b = BACKEND_C,
+                  int64_t slots = 0, int64_t payload = 64, int step_all = 0, int jetties = 8)
+{
+    rate_opts_t o{};
+    o.burst = burst;
+    o.slots = slots;
+    o.payload = payload;
+    o.jetties = jetties;
+    o.seed = 1;
+    o.backend = b;
+    o.step_every_cycle = step_all;
+    rate_result_t r;
+    char err[512];
+    EXPECT_EQ(rate_run(p, &o, &r, err, sizeof err), 0) << err;
+    return r;
+}
+
+TEST(Rate, SteadyStateIntervalsAreTwoAndSixCyclesOnCAndRtl)
+{
+    Cfg C;
+    for (backend_kind_t b : {BACKEND_C, BACKEND_RTL}) {
+        rate_result_t ub = run(C.ub(), 10000, b), rc = run(C.roce(), 10000, b);
+        EXPECT_EQ(ub.interval_cycles, 2);
+        EXPECT_EQ(rc.interval_cycles, 6);
+        EXPECT_EQ(ub.hist[2], 9999);  // every departure 2 cycles after the previous
+        EXPECT_EQ(rc.hist[6], 9999);
+        EXPECT_NEAR(ub.interval_ns, 6.21, 0.005);
+        EXPECT_NEAR(rc.interval_ns, 18.63, 0.005);
+        EXPECT_NEAR(ub.rate_per_us, 161.0, 161.0 * 0.01);
+        EXPECT_NEAR(rc.rate_per_us, 53.7, 53.7 * 0.01);
+        EXPECT_TRUE(ub.conserved);
+        EXPECT_TRUE(rc.conserved);
+    }
+}
+
+TEST(Rate, ShortBurstsRampUpTowardsTheSteadyRate)
+{
+    Cfg C;
+    double prev = 0;
+    for (int64_t k : {16, 256, 1000, 10000}) {
+        rate_result_t r = run(C.ub(), k);
+        EXPECT_GT(r.rate_per_us, prev) << k;
+        prev = r.rate_per_us;
+        EXPECT_TRUE(r.conserved);
+        EXPECT_EQ(r.sent, k);
+        EXPECT_EQ(r.executed, k);
+        EXPECT_EQ(r.completed, k);
+    }
+    // a burst of K pays the pipeline fill once: about K / (K*delta + latency)
+    rate_result_t r256 = run(C.ub(), 256), r1000 = run(C.ub(), 1000);
+    EXPECT_NEAR(r256.rate_per_us, 154, 2);
+    EXPECT_NEAR(r1000.rate_per_us, 159, 1);
+}
+
+TEST(Rate, LockstepRunsTheRateScenarioWithoutMismatch)
+{
+    Cfg C;
+    for (const path_cfg_t *p : {C.ub(), C.roce()}) {
+        rate_result_t c = run(p, 2000, BACKEND_C, 0, 64);
+        rate_result_t l = run(p, 2000, BACKEND_LOCKSTEP, 0, 64);
+        EXPECT_EQ(l.lockstep_mismatches, 0u);
+        EXPECT_EQ(l.interval_cycles, c.interval_cycles);
+        EXPECT_DOUBLE_EQ(l.rate_per_us, c.rate_per_us);
+        EXPECT_DOUBLE_EQ(l.slot_time_ns, c.slot_time_ns);
+    }
+}
+
+TEST(Rate, SkippingIdleCyclesChangesNothing)
+{
+    Cfg C;
+    rate_result_t a = run(C.ub(), 300, BACKEND_C, 16, 256, 0);
+    rate_result_t b = run(C.ub(), 300, BACKEND_C, 16, 256, 1);
+    EXPECT_DOUBLE_EQ(a.rate_per_us, b.rate_per_us);
+    EXPECT_DOUBLE_EQ(a.slot_time_ns, b.slot_time_ns);
+    EXPECT_DOUBLE_EQ(a.throughput_gbps, b.throughput_gbps);
+    EXPECT_LT(a.edges_stepped, b.edges_stepped);
+}
+
+TEST(Rate, EachTermOfTheConcurrencyLimitBindsInItsRegime)
+{
+    Cfg C;
+    struct {
+        int64_t slots, payload;
+        const char *binding;
+    } cases[] = {
+        {4, 64, "N*m/T0"},     // few slots: N*m/T0
+        {256, 64, "m/delta"},  // small transfers, many slots: the issue interval
+        {256, 4096, "B_path"}, // large transfers: the wire
+    };
+    for (const path_cfg_t *p : {C.ub(), C.roce()}) {
+        for (auto &c : cases) {
+            rate_result_t r = run(p, 6000, BACKEND_C, c.slots, c.payload);
+            EXPECT_STREQ(r.binding, c.binding) << p->name << " slots " << c.slots;
+            double bound = std::min(r.path_gbps, std::min(r.slots_gbps, r.issue_gbps));
+            EXPECT_LE(r.throughput_gbps, bound * 1.001) << p->name << " " << c.binding;
+            EXPECT_GE(r.throughput_gbps, bound * 0.93) << p->name << " " << c.binding;
+            EXPECT_TRUE(r.conserved);
+        }
+    }
+}
+
+TEST(Rate, WireBackPressureLosesNothing)
+{
+    Cfg C;
+    // 4 KiB responses take ~83 ns each on the wire: the target's send
+    // pipeline is stalled by its MAC most of the time
+    rate_result_t r = run(C.ub(), 3000, BACKEND_LOCKSTEP, 0, 4096);
+    EXPECT_TRUE(r.conserved);
+    EXPECT_EQ(r.completed, 3000);
+    EXPECT_EQ(r.lockstep_mismatches, 0u);
+}
+
+TEST(RateCli, JsonHasTheDocumentedShapeAndRunsAreByteIdentical)
+{
+    std::string a, b;
+    std::string cmd = testutil::ubsim() + " rate --burst 16,256 --format json --quiet";
+    ASSERT_EQ(testutil::run(cmd, &a), 0);
+    ASSERT_EQ(testutil::run(cmd, &b), 0);
+    EXPECT_EQ(a, b);
+    for (const char *k : {"\"stacks\"", "\"name\":\t\"ub\"", "\"name\":\t\"roce\"", "\"burst\":\t16",
+                          "\"interval_ns\"", "\"rate_per_us\"", "\"posted\"", "\"sent\"",
+                          "\"executed\"", "\"completed\""})
+        EXPECT_NE(a.find(k), std::string::npos) << k;
+}
+
+TEST(RateCli, BadInputFailsClearly)
+{
+    struct {
+        const char *args;
+        const char *expect;
+    } cases[] = {
+        {"--burst 0", "--burst: expected whole numbers"},
+        {"--burst 5,x", "--burst: expected whole numbers 1..100000000, got 'x'"},
+        {"--stack ib", "--stack: expected ub, roce or both"},
+        {"--payload 0", "--payload: expected bytes"},
+        {"--slots -2", "--slots: expected a whole number >= 1"},
+        {"--backend verilog", "--backend: expected c, rtl or lockstep"},
+        {"--wave /tmp/x.vcd", "--wave: expected a single --burst and a single --stack"},
+        {"--ub-path nosuch", "unknown path 'nosuch'"},
+        {"--frobnicate", "unknown option '--frobnicate'"},
+    };
+    for (auto &c : cases) {
+        std::string out;
+        int rc = testutil::run(testutil::ubsim() + " rate --quiet " + c.args, &out, true);
+        EXPECT_EQ(rc, 2) << c.args << ": " << out;
+        EXPECT_NE(out.find(c.expect), std::string::npos) << c.args << ": " << out;
+    }
+}
+
+TEST(RateCli, ConservationFailureExitsNonZero)
+{
+    // a path whose requests are sent but never reach a target receive
+    // pipeline: nothing is "executed", so posted != executed
+    std::string ini =
+        "[path]\nname = broken\n[clock]\nnic_mhz = 322\n[wire]\none_way_ns = 10\ngbytes_per_s = 50\n"
+        "[nic]\ntx_stages = ingress:1\ntx_block = ub_send_pipeline\nrx_stages = ingress:1\n"
+        "[stage.tx]\ncategory = nic\nnic = initiator.tx\n"
+        "[stage.w]\ncategory = wire\nwire = forward\nbytes = 64\n";
+    std::string f = testutil::temp_file(ini), out;
+    int rc = testutil::run(testutil::ubsim() + " rate --quiet --stack ub --ub-path broken --burst 8 --config " + f,
+                           &out, true);
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_NE(out.find("conservation check failed for ub burst 8: posted 8, sent 8, executed 0, completed 8"),
+              std::string::npos)
+        << out;
+    std::remove(f.c_str());
+}
+
+TEST(RateCli, WavesOfTheCModelAndTheRtl)
+{
+    std::string out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() +
+                                " rate --quiet --stack ub --burst 20 --backend lockstep --wave /tmp/ubsim_rate_w.vcd",
+                            &out, true),
+              0)
+        << out;
+    std::string vcd;
+    ASSERT_EQ(testutil::run("cat /tmp/ubsim_rate_w.vcd", &vcd), 0);
+    EXPECT_NE(vcd.find("$scope module TOP $end"), std::string::npos);
+    EXPECT_NE(vcd.find("$scope module ub_send_pipeline $end"), std::string::npos);
+    EXPECT_NE(vcd.find(" wr_valid_i $end"), std::string::npos);
+    EXPECT_NE(vcd.find(" pkt_psn_o $end"), std::string::npos);
+    FILE *f = std::fopen("/tmp/ubsim_rate_w-rtl.fst", "rb");
+    ASSERT_NE(f, nullptr) << "the RTL's own FST";
+    std::fclose(f);
+    std::remove("/tmp/ubsim_rate_w.vcd");
+    std::remove("/tmp/ubsim_rate_w-rtl.fst");
+}
+
+}  // namespace
