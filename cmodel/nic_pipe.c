@@ -83,18 +83,27 @@ int nic_pipe_stage_of_slot(const nic_pipe_cfg_t *cfg, int slot)
     return -1;
 }
 
+/* Slot of request j (its stored base plus the pipeline-wide shift: when no
+ * request is held back, all advance together by bumping `shift`). */
+static inline int pos_of(const nic_pipe_t *p, int j) { return p->pos[j] + p->shift; }
+
+uint64_t nic_pipe_slot_mask(const nic_pipe_t *p)
+{
+    uint64_t m = 0;
+    for (int i = 0; i < p->count; i++) {
+        int pos = pos_of(p, (p->head + i) % NIC_PIPE_MAX_RING);
+        if (pos >= 0)
+            m |= 1ull << pos;
+    }
+    return m;
+}
+
 static void drive(const nic_pipe_t *p, nic_pipe_out_t *out)
 {
     out->in_ready = p->count <= p->depth; /* depth slots + one skid register */
     out->out_valid = 0;
     out->out_tag = 0;
-    out->slot_valid = 0;
-    for (int i = 0; i < p->count; i++) {
-        int pos = p->pos[(p->head + i) % NIC_PIPE_MAX_RING];
-        if (pos >= 0)
-            out->slot_valid |= 1ull << pos;
-    }
-    if (p->count && p->pos[p->head] == p->depth - 1) {
+    if (p->count && pos_of(p, p->head) == p->depth - 1) {
         out->out_valid = 1;
         out->out_tag = p->tag[p->head];
     }
@@ -111,6 +120,7 @@ void nic_pipe_reset(nic_pipe_t *p, nic_pipe_out_t *out)
 {
     p->head = 0;
     p->count = 0;
+    p->shift = 0;
     drive(p, out);
 }
 
@@ -119,28 +129,37 @@ void nic_pipe_step(nic_pipe_t *p, const nic_pipe_in_t *in, nic_pipe_out_t *out)
     int ready = p->count <= p->depth; /* the in_ready driven during this cycle */
     int n = p->count;
     if (n) {
-        int i = p->head;
-        /* the oldest request leaves if it is in the last slot and taken */
-        if (p->pos[i] == p->depth - 1 && in->out_ready) {
+        int head_at_end = pos_of(p, p->head) == p->depth - 1;
+        if (head_at_end && in->out_ready) { /* the oldest request is taken */
             p->head = (p->head + 1) % NIC_PIPE_MAX_RING;
             p->count--;
             n--;
         }
-        /* the rest advance one slot when the slot ahead is free after its
-         * occupant has moved */
-        int limit = p->depth; /* first slot that is not free ahead */
-        for (int k = 0; k < n; k++) {
-            int j = (p->head + k) % NIC_PIPE_MAX_RING;
-            if (p->pos[j] + 1 < limit)
-                p->pos[j]++;
-            limit = p->pos[j];
+        if (!head_at_end || in->out_ready) {
+            /* nothing is held back: every request moves one slot */
+            p->shift++;
+        } else {
+            /* the oldest is held in the last slot: the rest advance while the
+             * slot ahead is free after its occupant has moved */
+            int limit = p->depth; /* first slot that is not free ahead */
+            for (int k = 0; k < n; k++) {
+                int j = (p->head + k) % NIC_PIPE_MAX_RING;
+                int pos = pos_of(p, j);
+                if (pos + 1 < limit)
+                    pos++;
+                p->pos[j] = pos - p->shift;
+                limit = pos;
+            }
         }
+        if (p->count == 0)
+            p->shift = 0;
     }
     if (in->in_valid && ready) {
         int j = (p->head + p->count) % NIC_PIPE_MAX_RING;
         int tail = (p->head + p->count - 1 + NIC_PIPE_MAX_RING) % NIC_PIPE_MAX_RING;
         /* slot 0, or the skid register when slot 0 is still occupied */
-        p->pos[j] = (p->count && p->pos[tail] == 0) ? -1 : 0;
+        int pos = (p->count && pos_of(p, tail) == 0) ? -1 : 0;
+        p->pos[j] = pos - p->shift;
         p->tag[j] = in->in_tag;
         p->count++;
     }

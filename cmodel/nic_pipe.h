@@ -39,7 +39,6 @@ typedef struct {
     uint8_t in_ready;
     uint8_t out_valid;
     uint32_t out_tag;
-    uint64_t slot_valid; /* bit s: register slot s holds a request */
 } nic_pipe_out_t;
 
 typedef struct {
@@ -47,6 +46,7 @@ typedef struct {
     int depth;
     /* requests in flight, oldest first, in a ring */
     int head, count;
+    int shift; /* added to every stored position (see nic_pipe.c) */
     int pos[NIC_PIPE_MAX_RING]; /* slot, or -1 for the skid register */
     uint32_t tag[NIC_PIPE_MAX_RING];
 } nic_pipe_t;
@@ -59,6 +59,8 @@ int nic_pipe_depth(const nic_pipe_cfg_t *cfg);
 void nic_pipe_init(nic_pipe_t *p, const nic_pipe_cfg_t *cfg);
 void nic_pipe_reset(nic_pipe_t *p, nic_pipe_out_t *out);
 void nic_pipe_step(nic_pipe_t *p, const nic_pipe_in_t *in, nic_pipe_out_t *out);
+/* Bit s set: register slot s holds a request (for waveforms). */
+uint64_t nic_pipe_slot_mask(const nic_pipe_t *p);
 static inline int nic_pipe_empty(const nic_pipe_t *p) { return p->count == 0; }
 /* Index of the stage that owns register slot s. */
 int nic_pipe_stage_of_slot(const nic_pipe_cfg_t *cfg, int slot);

@@ -37,3 +37,33 @@ print(f"  step every cycle : {t_step:7.2f} s wall  {step['nic_edges_simulated']/
 print(f"  skipping is {t_step/t_skip:.1f}x faster than stepping; both give mean {skip['sim_ns']:.3f} ns per read")
 PY
 rm -f "$f_skip" "$f_step"
+
+# Two-node cycles per second per backend: the rate scenario keeps the send
+# pipelines busy every cycle, so every simulated edge steps the block.
+echo
+echo "rate, both stacks, two-node NIC cycles per second by backend"
+declare -A wall
+for b in c rtl lockstep; do
+    case $b in c) k=200000 ;; *) k=${BENCH_RTL_BURST:-50000} ;; esac
+    out=$(mktemp)
+    t0=$(now)
+    "$UBSIM" rate --burst "$k" --backend "$b" --format json --quiet >"$out"
+    t1=$(now)
+    $py - "$b" "$k" "$(echo "$t1 - $t0" | bc -l)" "$out" <<'PY'
+import json, sys
+b, k, t, f = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+d = json.load(open(f))["stacks"]
+edges = sum(s["nic_edges_simulated"] for s in d)
+target = {"c": "", "rtl": "(target >= 2 M/s)", "lockstep": "(target >= 1 M/s)"}[b]
+print(f"  {b:9s}: bursts of {k} on ub and roce, {edges/1e6:6.2f} M cycles in {t:6.2f} s = "
+      f"{edges/t/1e6:7.2f} M cycles/s {target}")
+open(f + ".speed", "w").write(str(edges / t))
+PY
+    wall[$b]=$(cat "$out.speed")
+    rm -f "$out" "$out.speed"
+done
+$py - "${wall[c]}" "${wall[rtl]}" "${wall[lockstep]}" <<'PY'
+import sys
+c, r, l = map(float, sys.argv[1:])
+print(f"  ratios in this run: C model {c/r:.1f}x the RTL backend, RTL {r/l:.2f}x lockstep")
+PY

@@ -283,9 +283,10 @@ static void wave_port(sim_t *s, port_t *pt)
     wave_set(w, pt->w_out_valid, (uint64_t)valid);
     if (valid)
         wave_set(w, pt->w_out_tag, tag);
-    wave_set(w, pt->w_slots, pt->pout.slot_valid);
+    uint64_t slots = nic_pipe_slot_mask(&pt->pipe_m);
+    wave_set(w, pt->w_slots, slots);
     for (int k = 0; k < pt->pipe_m.cfg.n_stages; k++)
-        wave_set(w, pt->w_stage[k], (pt->pout.slot_valid & pt->stage_mask[k]) != 0);
+        wave_set(w, pt->w_stage[k], (slots & pt->stage_mask[k]) != 0);
 }
 
 /* One NIC clock edge at time te for every port. */
