@@ -144,8 +144,11 @@ run: deps
 	$(UBSIM) latency
 
 waves: $(UBSIM)
-	$(UBSIM) latency --wave waves/read_latency.fst
-	$(UBSIM) latency --wave waves/read_latency.vcd
+	$(UBSIM) latency --wave waves/read_latency.fst >/dev/null
+	$(UBSIM) latency --wave waves/read_latency.vcd >/dev/null
+	$(UBSIM) rate --quiet --stack ub --burst 64 --backend lockstep --wave waves/ub_rate.fst >/dev/null
+	$(UBSIM) rate --quiet --stack roce --burst 64 --backend lockstep --wave waves/rc_rate.fst >/dev/null
+	@ls -l waves/*.fst waves/*.vcd
 
 bench: deps
 	@$(MAKE) --no-print-directory $(UBSIM)
