@@ -45,10 +45,11 @@ static const char *const usage_rate =
     "  --roce-path NAME     path the RoCE stack runs (default pcie_nic)\n"
     "  --format FMT         table (default), csv or json\n"
     "  --wave FILE          (one stack, one burst) dump the NIC pipelines and the\n"
-    "                       send pipeline's ports (TOP.ub_send_pipeline.* or\n"
-    "                       TOP.rc_send_pipeline.*) to FILE (.fst or .vcd); with\n"
-    "                       --backend rtl or lockstep also the Verilated RTL to\n"
-    "                       FILE's name with -rtl.fst. Open either with\n"
+    "                       send pipeline's ports to FILE (.fst or .vcd) under\n"
+    "                       the names the RTL's own FST uses (ub_send_pipeline.*\n"
+    "                       or rc_send_pipeline.*); with --backend rtl or\n"
+    "                       lockstep also the Verilated RTL to FILE's name with\n"
+    "                       -rtl.fst. Open either with\n"
     "                       waves/ub_send_pipeline.gtkw or waves/rc_send_pipeline.gtkw\n"
     "  --seed N             seed of the Jetty choice (default 1)\n"
     "  --step-all           step every NIC cycle (identical results, slower)\n"
@@ -82,8 +83,8 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
         .seed = o->seed,
         .backend = o->backend,
         .rtl_wave = o->rtl_wave,
-        .block_scope = path->tx_block == NIC_BLOCK_UB_SEND ? "TOP.ub_send_pipeline"
-                                                           : "TOP.rc_send_pipeline",
+        .block_scope = path->tx_block == NIC_BLOCK_UB_SEND ? "ub_send_pipeline"
+                                                           : "rc_send_pipeline",
         .record_departures = 1,
         .step_every_cycle = o->step_every_cycle,
         .wave = o->wave,
