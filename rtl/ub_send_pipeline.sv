@@ -4,7 +4,7 @@
 // docs/ub_send_pipeline.md for the stage map and the 24-cycle budget.
 //
 //   wr_* -> intake register -> per-Jetty queue (jetty % NumQueues)
-//        -> rotating-priority scheduler -> S0
+//        -> rotating-priority scheduler -> S0 (allocates a slot)
 //        -> S1..S4   Jetty context read (budget; context cache plugs in here)
 //        -> S5..S8   ORDER-TRACKER HOOK (pass-through for now)
 //        -> S9       TASSN read-modify-write (per Jetty context)
@@ -17,11 +17,23 @@
 //        -> S18..S20 egress
 //        -> 2-entry output skid buffer -> pkt_*_o
 //
+// Storage: a request is copied once, when the scheduler picks it, into a
+// slot of the packet memory (slot_*), and stays there until the MAC takes
+// the packet. Items leave in the order they were picked, so the slots are a
+// ring: allocated at sl_wr_q by the scheduler, freed at sl_rd_q by the
+// output buffer, whose head is always slot sl_rd_q (12 slots: the most
+// requests ever in flight). The stages S0..S20 are shift registers of
+// narrow stage fields (slot id and the few request bits the stages compute
+// with), written with fixed indices; a stage that
+// computes a header field writes it into the item's slot.
+//
 // S0..S20 advance together whenever the output buffer holds fewer than two
 // packets (a register-only condition), so pkt_ready_i reaches only the output
 // buffer. The scheduler fills S0 only while S0 is empty: one request every
 // two cycles, the rate of the two-cycle channel-state read-modify-write.
-// Every output is a register (or a register gated by a register).
+// Every output is a register (or a register selected and gated by
+// registers). No combinational logic reads an input: the inputs are used only
+// by the clocked blocks.
 module ub_send_pipeline #(
   parameter int NumQueues   = 8,   // power of two
   parameter int QueueDepth  = 4,   // power of two
@@ -75,18 +87,25 @@ module ub_send_pipeline #(
   localparam int JW = $clog2(NumJettyCtx);
   localparam int CW = $clog2(NumChannels);
 
-  // Back-end stages.
+  // Back-end stages. A stage index k names the register Sk.
   localparam int NumStages = 21;
   localparam int StTassn   = 9;
-  localparam int StTah     = 10;
-  localparam int StChan    = 11;
   localparam int StTpn     = 12;
   localparam int StPsnRd   = 13;
   localparam int StPsnWr   = 14;
   localparam int StRtph    = 15;
+  localparam int OutDepth  = 2;
 
-  // One request / packet as a flat vector: request fields, then the fields
-  // the stages fill in. The output buffer keeps the first PktW bits.
+  // Packet memory: at most 12 requests are in flight between the scheduler
+  // and the MAC. S0..S20 hold at most 11 (items are at least one stage
+  // apart); when the output buffer fills to 2 at an edge that moved S20 into
+  // it, S19 was empty before that edge, so S20 is empty after it and S0..S19
+  // hold at most 10.
+  localparam int NumSlots  = 12;
+  localparam int SW        = $clog2(NumSlots);
+  localparam logic [SW-1:0] LastSlot = SW'(NumSlots - 1);
+
+  // One request as a flat vector (intake register, queues, packet memory).
   localparam int OTag   = 0;    // 32
   localparam int OToken = 32;   // 32
   localparam int OAddr  = 64;   // 64
@@ -99,100 +118,92 @@ module ub_send_pipeline #(
   localparam int OMode  = 204;  // 3
   localparam int OOpc   = 207;  // 8
   localparam int ReqW   = 215;
-  localparam int OTassn = 215;  // 16
-  localparam int OWord  = 231;  // 3, wire order field
-  localparam int OTpn   = 234;  // 24
-  localparam int OPsn   = 258;  // 24
-  localparam int OTpmsn = 282;  // 24
-  localparam int OTpop  = 306;  // 7
-  localparam int OAck   = 313;  // 1
-  localparam int PktW   = 314;
-  localparam int OCh    = 314;  // CW, dropped at the output buffer
-  localparam int ItemW  = PktW + CW;
 
-  localparam int unsigned QDepth = QueueDepth;
+  // The stages carry only what they compute with, each field in its own
+  // shift register (stage k of field F is F_sr_q[k*W +: W]), as far as the
+  // last stage that needs it; the request keeps the rest in its slot.
+  localparam int IdLast    = StRtph - 1;    // slot id, S0..S14 (S9, S12, S13, S15 write)
+  localparam int JettyLast = StTassn - 1;   // Jetty context, S0..S8 (S9)
+  localparam int ChLast    = StPsnWr - 1;   // channel, S0..S13 (S12..S14)
+  localparam int ModeLast  = StRtph - 1;    // service mode, S0..S14 (S15)
 
   // ---------------------------------------------------------------------
   // Intake register
   // ---------------------------------------------------------------------
-  logic            in_valid_q, in_valid_d;
-  logic [ReqW-1:0] in_req_q, in_req_d;
+  logic            in_valid_q;
+  logic [ReqW-1:0] in_req_q;
   logic [QW-1:0]   in_qidx;
-  logic            drain, accept;
+  logic            drain;
 
   // ---------------------------------------------------------------------
-  // Per-Jetty queues: circular buffers in one memory, index {queue, slot}
+  // Per-Jetty queues: circular buffers in one memory, index {queue, entry}.
+  // Read / write pointers have one wrap bit more than the entry index:
+  // equal pointers = empty, equal entries with different wrap bits = full.
   // ---------------------------------------------------------------------
   logic [ReqW-1:0]              q_mem_q [NumQueues*QueueDepth];
-  logic [NumQueues*DW-1:0]      q_rd_q, q_rd_d, q_wr_q, q_wr_d;
-  logic [NumQueues*(DW+1)-1:0]  q_cnt_q, q_cnt_d;
+  logic [NumQueues*(DW+1)-1:0]  q_rd_q, q_wr_q;
   logic [NumQueues-1:0]         q_nonempty;
-  logic [DW:0]                  in_q_cnt;
-  logic [DW-1:0]                in_q_wr, g_rd;
+  logic [DW:0]                  in_q_wr, in_q_rd, g_rd;
 
   // ---------------------------------------------------------------------
   // Scheduler
   // ---------------------------------------------------------------------
-  logic [QW-1:0] rr_ptr_q, rr_ptr_d;
-  logic          any_req;
-  logic [QW-1:0] grant;
-  logic          pick;
-  logic [ItemW-1:0] pick_item;
+  logic [QW-1:0]   rr_ptr_q;
+  logic            any_req;
+  logic [QW-1:0]   grant;
+  logic            pick;
+  logic [ReqW-1:0] pick_req;
 
   // ---------------------------------------------------------------------
-  // Back end S0..S20 and per-context state
+  // Back end S0..S20: valid bits and the stage fields
   // ---------------------------------------------------------------------
-  logic [NumStages*ItemW-1:0] st_q, st_d;
-  logic [NumStages-1:0]       sv_q, sv_d;
-  logic                       be_en;
+  logic [NumStages-1:0]        sv_q;
+  logic [(IdLast+1)*SW-1:0]    id_sr_q;
+  logic [(JettyLast+1)*JW-1:0] jetty_sr_q;
+  logic [(ChLast+1)*CW-1:0]    ch_sr_q;
+  logic [(ModeLast+1)*3-1:0]   mode_sr_q;
+  logic                        be_en;
 
+  // Per-context state.
   logic [15:0]            tassn_mem_q [NumJettyCtx];
-  logic [NumJettyCtx-1:0] tassn_init_q, tassn_init_d;
+  logic [NumJettyCtx-1:0] tassn_init_q;
   logic [23:0]            psn_mem_q [NumChannels];
   logic [23:0]            tpmsn_mem_q [NumChannels];
-  logic [NumChannels-1:0] ch_init_q, ch_init_d;
+  logic [NumChannels-1:0] ch_init_q;
 
-  logic          tassn_we, ch_we;
-  logic [JW-1:0] tassn_idx;
-  logic [15:0]   tassn_rd;
-  logic [CW-1:0] rd_ch, wr_ch;
-  logic [23:0]   wr_psn, wr_tpmsn;
+  // S13 -> S14 -> S15: the PSN / TPMSN read at S13 travel two stages in
+  // their own registers (the write-back needs them, S15 needs PSN bits 3:0).
+  logic [23:0] psn13_q, tpmsn13_q;
+  logic [3:0]  psn14_lo_q;
 
   // ---------------------------------------------------------------------
-  // Output skid buffer
+  // Packet memory (no reset: a slot is read only after it was written)
   // ---------------------------------------------------------------------
-  logic [PktW-1:0] out0_q, out0_d, out1_q, out1_d;
-  logic [1:0]      out_cnt_q, out_cnt_d;
-  logic            out_pop, out_push;
-  logic [1:0]      out_cnt_pop;
-  logic [PktW-1:0] out_item;
+  logic [ReqW-1:0] slot_req_q   [NumSlots];  // written at S0
+  logic [15:0]     slot_tassn_q [NumSlots];  // written at S9
+  logic [23:0]     slot_tpn_q   [NumSlots];  // written at S12
+  logic [23:0]     slot_psn_q   [NumSlots];  // written at S13
+  logic [23:0]     slot_tpmsn_q [NumSlots];  // written at S13
+  logic [1:0]      slot_rtph_q  [NumSlots];  // written at S15: {ack, reliable}
+  logic [SW-1:0]   sl_wr_q;                  // next slot to allocate
+  logic [SW-1:0]   sl_rd_q;                  // head of the output buffer
+
+  // Output skid buffer: its entries are slots sl_rd_q and sl_rd_q + 1.
+  logic [1:0]      out_cnt_q;
 
   // ---------------------------------------------------------------------
   // Intake and queues
   // ---------------------------------------------------------------------
   assign in_qidx  = in_req_q[OJetty +: QW];
-  assign in_q_cnt = q_cnt_q[in_qidx*(DW+1) +: DW+1];
-  assign in_q_wr  = q_wr_q[in_qidx*DW +: DW];
-  assign drain    = in_valid_q && (32'(in_q_cnt) != QDepth);
+  assign in_q_wr  = q_wr_q[in_qidx*(DW+1) +: DW+1];
+  assign in_q_rd  = q_rd_q[in_qidx*(DW+1) +: DW+1];
+  // The intake drains unless its queue is full.
+  assign drain    = in_valid_q && (in_q_wr != (in_q_rd ^ {1'b1, {DW{1'b0}}}));
   // wr_ready depends on registers only.
   assign wr_ready_o = !in_valid_q || drain;
-  assign accept     = wr_valid_i && wr_ready_o;
-
-  always_comb begin
-    in_valid_d = in_valid_q;
-    in_req_d   = in_req_q;
-    if (drain) begin
-      in_valid_d = 1'b0;
-    end
-    if (accept) begin
-      in_valid_d = 1'b1;
-      in_req_d   = {wr_opcode_i, wr_mode_i, wr_order_i, wr_fence_i, wr_comp_order_i,
-                    wr_jetty_i, wr_dst_i, wr_len_i, wr_addr_i, wr_token_i, wr_tag_i};
-    end
-  end
 
   for (genvar e = 0; e < NumQueues; e++) begin : g_qne
-    assign q_nonempty[e] = |q_cnt_q[e*(DW+1) +: DW+1];
+    assign q_nonempty[e] = q_rd_q[e*(DW+1) +: DW+1] != q_wr_q[e*(DW+1) +: DW+1];
   end
 
   ub_rr_pick #(
@@ -205,183 +216,159 @@ module ub_send_pipeline #(
     .idx_o  (grant)
   );
 
-  assign be_en = (out_cnt_q != 2'd2);
-  assign pick  = be_en && !sv_q[0] && any_req;
-  assign g_rd  = q_rd_q[grant*DW +: DW];
-  assign pick_item = {{(ItemW-ReqW){1'b0}}, q_mem_q[{grant, g_rd}]};
+  assign be_en     = (out_cnt_q != 2'(OutDepth));
+  assign pick      = be_en && !sv_q[0] && any_req;
+  assign g_rd      = q_rd_q[grant*(DW+1) +: DW+1];
+  assign pick_req  = q_mem_q[{grant, g_rd[DW-1:0]}];
 
-  always_comb begin
-    q_rd_d   = q_rd_q;
-    q_wr_d   = q_wr_q;
-    q_cnt_d  = q_cnt_q;
-    rr_ptr_d = rr_ptr_q;
-    for (int e = 0; e < NumQueues; e++) begin
-      if (pick && (32'(grant) == e)) begin
-        q_rd_d[e*DW +: DW] = q_rd_q[e*DW +: DW] + 1'b1;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      in_valid_q <= 1'b0;
+      in_req_q   <= '0;
+      q_rd_q     <= '0;
+      q_wr_q     <= '0;
+      rr_ptr_q   <= '0;
+    end else begin
+      // Intake: drains into its queue, takes a new request when ready.
+      if (wr_valid_i && wr_ready_o) begin
+        in_valid_q <= 1'b1;
+        in_req_q   <= {wr_opcode_i, wr_mode_i, wr_order_i, wr_fence_i, wr_comp_order_i,
+                       wr_jetty_i, wr_dst_i, wr_len_i, wr_addr_i, wr_token_i, wr_tag_i};
+      end else if (drain) begin
+        in_valid_q <= 1'b0;
       end
-      if (drain && (32'(in_qidx) == e)) begin
-        q_wr_d[e*DW +: DW] = q_wr_q[e*DW +: DW] + 1'b1;
+      if (pick) begin
+        q_rd_q[grant*(DW+1) +: DW+1] <= g_rd + 1'b1;
+        rr_ptr_q <= grant + 1'b1;
       end
-      q_cnt_d[e*(DW+1) +: DW+1] = q_cnt_q[e*(DW+1) +: DW+1]
-          + {{DW{1'b0}}, drain && (32'(in_qidx) == e)}
-          - {{DW{1'b0}}, pick && (32'(grant) == e)};
-    end
-    if (pick) begin
-      rr_ptr_d = grant + 1'b1;
+      if (drain) begin
+        q_wr_q[in_qidx*(DW+1) +: DW+1] <= in_q_wr + 1'b1;
+      end
     end
   end
 
   always_ff @(posedge clk_i) begin
     if (drain) begin
-      q_mem_q[{in_qidx, in_q_wr}] <= in_req_q;
+      q_mem_q[{in_qidx, in_q_wr[DW-1:0]}] <= in_req_q;
     end
   end
 
   // ---------------------------------------------------------------------
   // Back end
   // ---------------------------------------------------------------------
-  // Stage k of st_q is st_q[k*ItemW +: ItemW].
-  assign tassn_idx = st_q[(StTassn-1)*ItemW + OJetty +: JW];
+  // Work of the stages, from the stage words of the items entering them.
+  logic [JW-1:0] tassn_idx;
+  logic [15:0]   tassn_rd;
+  logic          tassn_we, ch_we, rtph_rel, rtph_ack;
+  logic [CW-1:0] rd_ch, wr_ch;
+  logic [2:0]    rtph_mode;
+
+  assign tassn_idx = jetty_sr_q[(StTassn-1)*JW +: JW];
   assign tassn_rd  = tassn_init_q[tassn_idx] ? tassn_mem_q[tassn_idx] : 16'h0;
   assign tassn_we  = be_en && sv_q[StTassn-1];
-  assign rd_ch     = st_q[(StPsnRd-1)*ItemW + OCh +: CW];
-  assign wr_ch     = st_q[(StPsnWr-1)*ItemW + OCh +: CW];
-  assign wr_psn    = st_q[(StPsnWr-1)*ItemW + OPsn +: 24] + 24'd1;
-  assign wr_tpmsn  = st_q[(StPsnWr-1)*ItemW + OTpmsn +: 24] + 24'd1;
+  assign rd_ch     = ch_sr_q[(StPsnRd-1)*CW +: CW];
+  assign wr_ch     = ch_sr_q[(StPsnWr-1)*CW +: CW];
   assign ch_we     = be_en && sv_q[StPsnWr-1];
+  assign rtph_mode = mode_sr_q[(StRtph-1)*3 +: 3];
+  assign rtph_rel  = (rtph_mode == 3'd1) || (rtph_mode == 3'd2) || (rtph_mode == 3'd3);
+  assign rtph_ack  = rtph_rel && ((rtph_mode == 3'd3) || (psn14_lo_q == 4'hf));
 
-  // S15 inputs: service mode and PSN low bits of the item entering S15.
-  logic       rtph_rel;
-  logic [2:0] rtph_mode;
-  logic [3:0] rtph_psn_lo;
-  assign rtph_mode   = st_q[(StRtph-1)*ItemW + OMode +: 3];
-  assign rtph_psn_lo = st_q[(StRtph-1)*ItemW + OPsn +: 4];
-  assign rtph_rel    = (rtph_mode == 3'd1) || (rtph_mode == 3'd2) || (rtph_mode == 3'd3);
-
-  always_comb begin
-    st_d         = st_q;
-    sv_d         = sv_q;
-    tassn_init_d = tassn_init_q;
-    ch_init_d    = ch_init_q;
-    if (be_en) begin
-      sv_d = {sv_q[NumStages-2:0], pick};
-      st_d = {st_q[(NumStages-1)*ItemW-1:0], pick_item};
-      // S9: TASSN of the Jetty context (read-modify-write in one cycle).
-      st_d[StTassn*ItemW + OTassn +: 16] = tassn_rd;
-      if (tassn_we) begin
-        tassn_init_d[tassn_idx] = 1'b1;
-      end
-      // S10: transaction header: wire order field {fence, place_order}.
-      st_d[StTah*ItemW + OWord +: 3] = {st_q[(StTah-1)*ItemW + OFence],
-                                        st_q[(StTah-1)*ItemW + OOrder +: 2]};
-      // S11: transport channel of the destination.
-      st_d[StChan*ItemW + OCh +: CW] = st_q[(StChan-1)*ItemW + ODst +: CW];
-      // S12: channel TPN.
-      st_d[StTpn*ItemW + OTpn +: 24] = cfg_tpn_base_i
-          + {{(24-CW){1'b0}}, st_q[(StTpn-1)*ItemW + OCh +: CW]};
-      // S13: channel state read; a channel not used since reset starts at
-      // cfg_psn_init_i.
-      st_d[StPsnRd*ItemW + OPsn +: 24]   = ch_init_q[rd_ch] ? psn_mem_q[rd_ch]
-                                                            : cfg_psn_init_i;
-      st_d[StPsnRd*ItemW + OTpmsn +: 24] = ch_init_q[rd_ch] ? tpmsn_mem_q[rd_ch]
-                                                            : cfg_psn_init_i;
-      // S14: channel state write-back (below).
-      if (ch_we) begin
-        ch_init_d[wr_ch] = 1'b1;
-      end
-      // S15: RTPH transport opcode and ack request.
-      st_d[StRtph*ItemW + OTpop +: 7] = rtph_rel ? 7'h1 : 7'h0;
-      st_d[StRtph*ItemW + OAck]       = rtph_rel && ((rtph_mode == 3'd3) ||
-                                                     (rtph_psn_lo == 4'hf));
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (tassn_we) begin
-      tassn_mem_q[tassn_idx] <= tassn_rd + 16'd1;
-    end
-    if (ch_we) begin
-      psn_mem_q[wr_ch]   <= wr_psn;
-      tpmsn_mem_q[wr_ch] <= wr_tpmsn;
-    end
-  end
-
-  // ---------------------------------------------------------------------
-  // Output skid buffer
-  // ---------------------------------------------------------------------
-  assign out_pop     = (out_cnt_q != 2'd0) && pkt_ready_i;
-  assign out_push    = be_en && sv_q[NumStages-1];
-  assign out_item    = st_q[(NumStages-1)*ItemW +: PktW];
-  assign out_cnt_pop = out_cnt_q - {1'b0, out_pop};
-
-  always_comb begin
-    out0_d    = out0_q;
-    out1_d    = out1_q;
-    out_cnt_d = out_cnt_pop;
-    if (out_pop) begin
-      out0_d = out1_q;
-    end
-    if (out_push) begin
-      out_cnt_d = out_cnt_pop + 2'd1;
-      if (out_cnt_pop == 2'd0) begin
-        out0_d = out_item;
-      end else begin
-        out1_d = out_item;
-      end
-    end
-  end
-
-  // ---------------------------------------------------------------------
-  // Registers with reset
-  // ---------------------------------------------------------------------
+  // Valid bits, slot allocation, per-context valid bits, output buffer.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      in_valid_q   <= 1'b0;
-      in_req_q     <= '0;
-      q_rd_q       <= '0;
-      q_wr_q       <= '0;
-      q_cnt_q      <= '0;
-      rr_ptr_q     <= '0;
-      st_q         <= '0;
       sv_q         <= '0;
+      sl_wr_q      <= '0;
+      sl_rd_q      <= '0;
+      out_cnt_q    <= '0;
       tassn_init_q <= '0;
       ch_init_q    <= '0;
-      out0_q       <= '0;
-      out1_q       <= '0;
-      out_cnt_q    <= '0;
     end else begin
-      in_valid_q   <= in_valid_d;
-      in_req_q     <= in_req_d;
-      q_rd_q       <= q_rd_d;
-      q_wr_q       <= q_wr_d;
-      q_cnt_q      <= q_cnt_d;
-      rr_ptr_q     <= rr_ptr_d;
-      st_q         <= st_d;
-      sv_q         <= sv_d;
-      tassn_init_q <= tassn_init_d;
-      ch_init_q    <= ch_init_d;
-      out0_q       <= out0_d;
-      out1_q       <= out1_d;
-      out_cnt_q    <= out_cnt_d;
+      if (be_en) begin
+        sv_q <= {sv_q[NumStages-2:0], pick};
+      end
+      if (pick) begin
+        sl_wr_q <= (sl_wr_q == LastSlot) ? '0 : sl_wr_q + 1'b1;
+      end
+      // Pop (the MAC takes the head) and push (S20 moves in).
+      if ((out_cnt_q != 2'd0) && pkt_ready_i) begin
+        sl_rd_q   <= (sl_rd_q == LastSlot) ? '0 : sl_rd_q + 1'b1;
+        out_cnt_q <= out_cnt_q - 2'd1 + {1'b0, be_en && sv_q[NumStages-1]};
+      end else begin
+        out_cnt_q <= out_cnt_q + {1'b0, be_en && sv_q[NumStages-1]};
+      end
+      if (tassn_we) begin
+        tassn_init_q[tassn_idx] <= 1'b1;
+      end
+      if (ch_we) begin
+        ch_init_q[wr_ch] <= 1'b1;
+      end
+    end
+  end
+
+  // Stage words, stage-carried PSNs, per-context memories, packet memory.
+  always_ff @(posedge clk_i) begin
+    if (be_en) begin
+      // S0 takes the picked request's fields (don't-care without a pick).
+      id_sr_q    <= {id_sr_q[IdLast*SW-1:0], sl_wr_q};
+      jetty_sr_q <= {jetty_sr_q[JettyLast*JW-1:0], pick_req[OJetty +: JW]};
+      ch_sr_q    <= {ch_sr_q[ChLast*CW-1:0], pick_req[ODst +: CW]};
+      mode_sr_q  <= {mode_sr_q[ModeLast*3-1:0], pick_req[OMode +: 3]};
+      // S13: channel state read; a channel not used since reset starts at
+      // cfg_psn_init_i.
+      psn13_q    <= ch_init_q[rd_ch] ? psn_mem_q[rd_ch] : cfg_psn_init_i;
+      tpmsn13_q  <= ch_init_q[rd_ch] ? tpmsn_mem_q[rd_ch] : cfg_psn_init_i;
+      psn14_lo_q <= psn13_q[3:0];
+    end
+    // S0: the picked request moves into its slot.
+    if (pick) begin
+      slot_req_q[sl_wr_q] <= pick_req;
+    end
+    // S9: TASSN of the Jetty context (read-modify-write in one cycle).
+    if (tassn_we) begin
+      tassn_mem_q[tassn_idx] <= tassn_rd + 16'd1;
+      slot_tassn_q[id_sr_q[(StTassn-1)*SW +: SW]] <= tassn_rd;
+    end
+    // S12: channel TPN.
+    if (be_en && sv_q[StTpn-1]) begin
+      slot_tpn_q[id_sr_q[(StTpn-1)*SW +: SW]] <= cfg_tpn_base_i
+          + {{(24-CW){1'b0}}, ch_sr_q[(StTpn-1)*CW +: CW]};
+    end
+    // S13: the PSN / TPMSN read, into the slot.
+    if (be_en && sv_q[StPsnRd-1]) begin
+      slot_psn_q[id_sr_q[(StPsnRd-1)*SW +: SW]]   <= ch_init_q[rd_ch] ? psn_mem_q[rd_ch]
+                                                                    : cfg_psn_init_i;
+      slot_tpmsn_q[id_sr_q[(StPsnRd-1)*SW +: SW]] <= ch_init_q[rd_ch] ? tpmsn_mem_q[rd_ch]
+                                                                    : cfg_psn_init_i;
+    end
+    // S14: channel state write-back (+1 modulo 2^24).
+    if (ch_we) begin
+      psn_mem_q[wr_ch]   <= psn13_q + 24'd1;
+      tpmsn_mem_q[wr_ch] <= tpmsn13_q + 24'd1;
+    end
+    // S15: RTPH transport opcode (reliable or not) and ack request.
+    if (be_en && sv_q[StRtph-1]) begin
+      slot_rtph_q[id_sr_q[(StRtph-1)*SW +: SW]] <= {rtph_ack, rtph_rel};
     end
   end
 
   // ---------------------------------------------------------------------
   // Outputs: the head of the output buffer, zero while it is empty
   // ---------------------------------------------------------------------
-  logic [PktW-1:0] pkt;
+  logic [ReqW-1:0] pkt;
+  logic [1:0]      pkt_rtph;
   assign pkt_valid_o      = (out_cnt_q != 2'd0);
-  assign pkt              = pkt_valid_o ? out0_q : '0;
-  assign pkt_tp_opcode_o  = pkt[OTpop +: 7];
+  assign pkt              = pkt_valid_o ? slot_req_q[sl_rd_q] : '0;
+  assign pkt_rtph         = pkt_valid_o ? slot_rtph_q[sl_rd_q] : 2'b0;
+  assign pkt_tp_opcode_o  = {6'd0, pkt_rtph[0]};
   assign pkt_last_o       = pkt_valid_o;  // one packet per request
-  assign pkt_src_tpn_o    = pkt[OTpn +: 24];
-  assign pkt_dst_tpn_o    = pkt[OTpn +: 24];
-  assign pkt_psn_o        = pkt[OPsn +: 24];
-  assign pkt_tpmsn_o      = pkt[OTpmsn +: 24];
-  assign pkt_ack_req_o    = pkt[OAck];
+  assign pkt_src_tpn_o    = pkt_valid_o ? slot_tpn_q[sl_rd_q] : 24'd0;
+  assign pkt_dst_tpn_o    = pkt_src_tpn_o;
+  assign pkt_psn_o        = pkt_valid_o ? slot_psn_q[sl_rd_q] : 24'd0;
+  assign pkt_tpmsn_o      = pkt_valid_o ? slot_tpmsn_q[sl_rd_q] : 24'd0;
+  assign pkt_ack_req_o    = pkt_rtph[1];
   assign pkt_ta_opcode_o  = pkt[OOpc +: 8];
-  assign pkt_order_o      = pkt[OWord +: 3];
-  assign pkt_tassn_o      = pkt[OTassn +: 16];
+  assign pkt_order_o      = {pkt[OFence], pkt[OOrder +: 2]};  // wire order field
+  assign pkt_tassn_o      = pkt_valid_o ? slot_tassn_q[sl_rd_q] : 16'd0;
   assign pkt_jetty_o      = pkt[OJetty +: 20];
   assign pkt_token_o      = pkt[OToken +: 32];
   assign pkt_len_o        = pkt[OLen +: 32];
@@ -390,11 +377,5 @@ module ub_send_pipeline #(
   assign pkt_dst_o        = pkt[ODst +: 20];
   assign pkt_mode_o       = pkt[OMode +: 3];
   assign pkt_comp_order_o = pkt[OComp];
-
-  // Fields the packet does not carry: place_order and fence travel in the
-  // wire order field; the channel index is dropped at the output buffer.
-  logic unused_bits;
-  assign unused_bits = ^{pkt[OFence], pkt[OOrder +: 2],
-                         st_q[(NumStages-1)*ItemW + OCh +: CW]};
 
 endmodule

@@ -46,8 +46,8 @@ static const char *const usage_rate =
     "  --format FMT         table (default), csv or json\n"
     "  --wave FILE          (one stack, one burst) dump the NIC pipelines and the\n"
     "                       send pipeline's ports to FILE (.fst or .vcd) under\n"
-    "                       the names the RTL's own FST uses (ub_send_pipeline.*\n"
-    "                       or rc_send_pipeline.*); with --backend rtl or\n"
+    "                       the names the RTL's own FST uses (TOP.ub_send_pipeline.*\n"
+    "                       or TOP.rc_send_pipeline.*); with --backend rtl or\n"
     "                       lockstep also the Verilated RTL to FILE's name with\n"
     "                       -rtl.fst. Open either with\n"
     "                       waves/ub_send_pipeline.gtkw or waves/rc_send_pipeline.gtkw\n"
@@ -83,8 +83,8 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
         .seed = o->seed,
         .backend = o->backend,
         .rtl_wave = o->rtl_wave,
-        .block_scope = path->tx_block == NIC_BLOCK_UB_SEND ? "ub_send_pipeline"
-                                                           : "rc_send_pipeline",
+        .block_scope = path->tx_block == NIC_BLOCK_UB_SEND ? "TOP.ub_send_pipeline"
+                                                           : "TOP.rc_send_pipeline",
         .record_departures = 1,
         .step_every_cycle = o->step_every_cycle,
         .wave = o->wave,

@@ -81,7 +81,7 @@ extern "C" void *rc_send_pipeline_rtl_create(const char *fst_path, uint64_t peri
     r->half_ps = period_ps / 2 ? period_ps / 2 : 1;
     if (fst_path)
         r->ctx->traceEverOn(true);
-    r->top = new Vrc_send_pipeline{r->ctx, "rc_send_pipeline"};
+    r->top = new Vrc_send_pipeline{r->ctx, "TOP"};
     if (fst_path) {
         r->fst = new VerilatedFstC;
         r->top->trace(r->fst, 99);

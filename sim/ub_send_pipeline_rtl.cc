@@ -3,8 +3,18 @@
 //
 // One VerilatedContext per instance. step(): drive the inputs from the
 // struct, raise the clock and evaluate (the edge), read the outputs, lower
-// the clock and evaluate. With an FST path the model traces itself, dumping
-// at now_ps right after the rising edge and half a period later.
+// the clock and evaluate: exactly two evaluations per step. Verilator only
+// detects the next rising edge if it has seen the clock low, but the falling
+// evaluation is nearly free: every output is a register and no
+// combinational logic of the RTL reads an input, so Verilator has nothing to
+// compute there (no input-combinational "ico" region at all).
+//
+// Tracing costs nothing unless a trace file is given: only then is tracing
+// enabled in the context and an FST writer attached. The model traces
+// itself, dumping at now_ps right after the rising edge and half a period
+// later. The model's top scope is Verilator's default "TOP", so the ports
+// appear as TOP.ub_send_pipeline.<port>_i / _o (the names the C model's port
+// dump uses too; waves/ub_send_pipeline.gtkw shows them).
 #include <cstdint>
 #include <cstdlib>
 #include <new>
@@ -94,9 +104,10 @@ extern "C" void *ub_send_pipeline_rtl_create(const char *fst_path, uint64_t peri
     if (!s)
         return nullptr;
     s->period_ps = period_ps ? period_ps : 1;
+    s->ctx.timeprecision(-12); // trace time unit: 1 ps
     if (fst_path)
         s->ctx.traceEverOn(true);
-    s->top = new Vub_send_pipeline(&s->ctx, "ub_send_pipeline");
+    s->top = new Vub_send_pipeline(&s->ctx, "TOP");
     if (fst_path) {
         s->fst = new VerilatedFstC;
         s->top->trace(s->fst, 99);

@@ -204,6 +204,7 @@ TEST(RateCli, WavesOfTheCModelAndTheRtl)
         << out;
     std::string vcd;
     ASSERT_EQ(testutil::run("cat /tmp/ubsim_rate_w.vcd", &vcd), 0);
+    EXPECT_NE(vcd.find("$scope module TOP $end"), std::string::npos);
     EXPECT_NE(vcd.find("$scope module ub_send_pipeline $end"), std::string::npos);
     EXPECT_NE(vcd.find(" wr_valid_i $end"), std::string::npos);
     EXPECT_NE(vcd.find(" pkt_psn_o $end"), std::string::npos);
