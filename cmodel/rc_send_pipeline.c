@@ -51,6 +51,8 @@ void rc_send_pipeline_step(rc_send_pipeline_state_t *s,
 
     const uint8_t stage = s->eng_stage;
     const int pkt_ready = in->pkt_ready & 1u;
+    /* OUT refills from C6 at any edge where it is empty or its packet is
+     * taken (a plain valid/ready output register): no lost cycle. */
     const int out_free = !s->out.pkt_valid || pkt_ready;
     const int eng_leave = stage == RC_SEND_LOOP_CYCLES && out_free;
     const int eng_load = s->s0_valid && (stage == 0 || eng_leave);

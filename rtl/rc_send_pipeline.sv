@@ -116,6 +116,9 @@ module rc_send_pipeline #(
   logic [CntW-1:0] s0_npkts;
   logic            ack_req;
 
+  // OUT is a plain valid/ready output register: it takes C6's header at any
+  // edge where it is empty or its packet is taken (pkt_ready_i only steers
+  // flop enables, never an output), so a back-pressured stream loses no cycle.
   assign out_free  = !pkt_valid_q || pkt_ready_i;
   assign eng_leave = (eng_stage_q == StDone) && out_free;
   assign eng_load  = s0_valid_q && ((eng_stage_q == StIdle) || eng_leave);

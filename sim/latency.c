@@ -403,7 +403,7 @@ static int setup_rows(sim_t *s)
         case STAGE_WIRE: {
             row->calc = tb_from_ps(&s->tb, p->wire_one_way_ps);
             int64_t bytes = st->bytes;
-            if (s->payload >= 0)
+            if (s->payload >= 0 && st->payload_bytes > 0) /* this packet carries the data */
                 bytes += s->payload - st->payload_bytes;
             snprintf(r->rows[s->align_row[i]].label, sizeof(r->rows[0].label),
                      "wire serialisation, %lld B at %g GB/s", (long long)bytes,

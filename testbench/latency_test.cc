@@ -132,6 +132,27 @@ TEST(Latency, SerialisationIsBytesOverWireRate)
     }
 }
 
+TEST(Latency, PayloadOverrideResizesOnlyThePacketThatCarriesTheData)
+{
+    Paths P;
+    const path_cfg_t *p = P.get("ub_async");
+    latency_result_t r;
+    latency_opts_t o{};
+    o.ops = 1;
+    o.payload = 4096;
+    char err[512];
+    ASSERT_EQ(latency_run(p, &o, &r, err, sizeof err), 0) << err;
+    for (int i = 0; i < r.n_rows; i++) {
+        if (r.rows[i].category != CAT_SERIALISATION)
+            continue;
+        const stage_cfg_t &st = p->stages[r.rows[i].stage];
+        // the read request keeps its size; the response carries 4096 B of data
+        int64_t bytes = st.payload_bytes ? st.bytes - st.payload_bytes + 4096 : st.bytes;
+        EXPECT_NEAR(tb_to_ns(&r.tb, r.rows[i].sim_sum), (double)bytes / p->wire_gbytes_per_s, 1e-6)
+            << r.rows[i].name;
+    }
+}
+
 TEST(Latency, WireDelayMovesTotalsByTwiceTheChangeUpToAlignment)
 {
     for (const char *name : kPaths) {
