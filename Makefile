@@ -103,7 +103,7 @@ $(BUILD)/obj/sim/%_rtl.o: sim/%_rtl.cc $(BUILD)/vl/lib%.a
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
 
 VL_RT_SRCS := verilated verilated_fst_c verilated_vcd_c verilated_threads
-$(VL_RT):
+$(VL_RT): Makefile
 	@mkdir -p $(BUILD)/vl/rt
 	for f in $(VL_RT_SRCS); do \
 	  $(CXX) -std=gnu++17 $(VLRT_OPT) -w -I$(VL_INC) -I$(VL_INC)/vltstd -c $(VL_INC)/$$f.cpp -o $(BUILD)/vl/rt/$$f.o || exit 1; \
