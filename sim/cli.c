@@ -1,5 +1,10 @@
 #include "cli.h"
 
+#include <unistd.h>
+
+#include "block.h"
+#include "report.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -75,6 +80,44 @@ int cli_config_option(cli_args_t *A, cli_config_opts_t *o, int *bad)
         return 1;
     }
     return 0;
+}
+
+void cli_run_defaults(cli_run_opts_t *o, long long seed)
+{
+    o->format = FMT_TABLE;
+    o->backend = BACKEND_C;
+    o->wave = NULL;
+    o->seed = seed;
+    o->step_all = 0;
+    o->show_progress = isatty(2);
+}
+
+int cli_run_option(cli_args_t *A, cli_run_opts_t *o, int *bad)
+{
+    const char *v = NULL;
+    const char *arg = A->argv[A->i];
+    if (cli_opt_value(A, "--format", &v, bad)) {
+        if (!*bad && (o->format = report_format_parse(v)) < 0)
+            *bad = cli_usage_error(A->cmd, "--format: expected table, csv or json, got '%s'", v);
+    } else if (cli_opt_value(A, "--backend", &v, bad)) {
+        if (!*bad && (o->backend = backend_parse(v)) < 0)
+            *bad = cli_usage_error(A->cmd, "--backend: expected c, rtl or lockstep, got '%s'", v);
+    } else if (cli_opt_value(A, "--wave", &v, bad)) {
+        if (!*bad)
+            o->wave = v;
+    } else if (cli_opt_value(A, "--seed", &v, bad)) {
+        if (!*bad && cli_parse_int(v, 0, &o->seed))
+            *bad = cli_usage_error(A->cmd, "--seed: expected a whole number >= 0, got '%s'", v);
+    } else if (strcmp(arg, "--step-all") == 0) {
+        o->step_all = 1;
+    } else if (strcmp(arg, "--progress") == 0) {
+        o->show_progress = 1;
+    } else if (strcmp(arg, "--quiet") == 0) {
+        o->show_progress = 0;
+    } else {
+        return 0;
+    }
+    return 1;
 }
 
 int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd)

@@ -37,6 +37,21 @@ typedef struct {
  * them (with *bad set on a usage error). */
 int cli_config_option(cli_args_t *A, cli_config_opts_t *o, int *bad);
 
+/* Options every simulation command shares: how it runs and reports. */
+typedef struct {
+    int format;        /* report_format_t */
+    int backend;       /* backend_kind_t */
+    const char *wave;  /* --wave FILE, or NULL */
+    long long seed;
+    int step_all;
+    int show_progress; /* default: stderr is a terminal */
+} cli_run_opts_t;
+
+void cli_run_defaults(cli_run_opts_t *o, long long seed);
+/* Handles --format, --backend, --wave, --seed, --step-all, --progress and
+ * --quiet; returns 1 if argv[i] was one of them (*bad set on a usage error). */
+int cli_run_option(cli_args_t *A, cli_run_opts_t *o, int *bad);
+
 /* Loads the configs (the built-in ones when none was given), applies --set
  * and --link-ns and validates. On failure prints the reason and returns 2. */
 int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd);

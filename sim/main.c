@@ -82,9 +82,9 @@ static int cmd_latency(int argc, char **argv)
     cli_config_opts_t co = {0};
     const char *paths[CLI_MAX_LIST];
     int n_paths = 0;
-    const char *wave_path = NULL;
-    long long ops = 1, seed;
-    int fmt = FMT_TABLE, step_all = 0, show_progress = isatty(2), backend = BACKEND_C;
+    long long ops = 1;
+    cli_run_opts_t ro;
+    cli_run_defaults(&ro, 0);
 
     for (; A.i < argc; A.i++) {
         const char *v = NULL;
@@ -93,7 +93,7 @@ static int cmd_latency(int argc, char **argv)
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             fputs(usage_latency, stdout);
             return 0;
-        } else if (cli_config_option(&A, &co, &bad)) {
+        } else if (cli_config_option(&A, &co, &bad) || cli_run_option(&A, &ro, &bad)) {
         } else if (cli_opt_value(&A, "--path", &v, &bad)) {
             if (!bad && n_paths == CLI_MAX_LIST)
                 bad = cli_usage_error(A.cmd, "--path: at most %d", CLI_MAX_LIST);
@@ -102,24 +102,6 @@ static int cmd_latency(int argc, char **argv)
         } else if (cli_opt_value(&A, "--ops", &v, &bad)) {
             if (!bad && cli_parse_int(v, 1, &ops))
                 bad = cli_usage_error(A.cmd, "--ops: expected a whole number >= 1, got '%s'", v);
-        } else if (cli_opt_value(&A, "--format", &v, &bad)) {
-            if (!bad && (fmt = report_format_parse(v)) < 0)
-                bad = cli_usage_error(A.cmd, "--format: expected table, csv or json, got '%s'", v);
-        } else if (cli_opt_value(&A, "--backend", &v, &bad)) {
-            if (!bad && (backend = backend_parse(v)) < 0)
-                bad = cli_usage_error(A.cmd, "--backend: expected c, rtl or lockstep, got '%s'", v);
-        } else if (cli_opt_value(&A, "--wave", &v, &bad)) {
-            if (!bad)
-                wave_path = v;
-        } else if (cli_opt_value(&A, "--seed", &v, &bad)) {
-            if (!bad && cli_parse_int(v, 0, &seed))
-                bad = cli_usage_error(A.cmd, "--seed: expected a whole number >= 0, got '%s'", v);
-        } else if (strcmp(arg, "--step-all") == 0) {
-            step_all = 1;
-        } else if (strcmp(arg, "--progress") == 0) {
-            show_progress = 1;
-        } else if (strcmp(arg, "--quiet") == 0) {
-            show_progress = 0;
         } else {
             bad = cli_usage_error(A.cmd, "unknown option '%s'", arg);
         }
@@ -154,8 +136,8 @@ static int cmd_latency(int argc, char **argv)
     }
 
     wave_t *w = NULL;
-    if (wave_path) {
-        w = wave_open(wave_path, err, sizeof(err));
+    if (ro.wave) {
+        w = wave_open(ro.wave, err, sizeof(err));
         if (!w) {
             fprintf(stderr, "ubsim latency: --wave: %s\n", err);
             return 2;
@@ -181,10 +163,10 @@ static int cmd_latency(int argc, char **argv)
             .ops = ops,
             .slots = 1,
             .payload = -1,
-            .backend = (backend_kind_t)backend,
-            .step_every_cycle = step_all,
+            .backend = (backend_kind_t)ro.backend,
+            .step_every_cycle = ro.step_all,
             .wave = w,
-            .progress = show_progress ? progress : NULL,
+            .progress = ro.show_progress ? progress : NULL,
             .progress_ctx = &pctx,
         };
         sims[i] = latency_create(sel[i], &o[i], &res[i], err, sizeof(err));
@@ -194,7 +176,7 @@ static int cmd_latency(int argc, char **argv)
     for (int i = 0; i < n_sel && rc == 0; i++) {
         o[i].wave_offset_ps = offset_ps;
         rc = latency_simulate(sims[i]) ? 1 : 0;
-        if (rc == 0 && show_progress && ops >= 65536)
+        if (rc == 0 && ro.show_progress && ops >= 65536)
             fprintf(stderr, "\rubsim: %s: %lld / %lld ops, done\n", sel[i]->name, ops, ops);
         offset_ps += (uint64_t)(res[i].end_time / sel[i]->nic_mhz) + 100000;
     }
@@ -209,11 +191,11 @@ static int cmd_latency(int argc, char **argv)
         return 1;
     }
     if (w && wave_close(w)) {
-        fprintf(stderr, "ubsim latency: --wave: could not finish writing '%s'\n", wave_path);
+        fprintf(stderr, "ubsim latency: --wave: could not finish writing '%s'\n", ro.wave);
         free(res);
         return 1;
     }
-    rc = report_latency(stdout, (report_format_t)fmt, sel, res, n_sel) ? 1 : 0;
+    rc = report_latency(stdout, (report_format_t)ro.format, sel, res, n_sel) ? 1 : 0;
     free(res);
     return rc;
 }

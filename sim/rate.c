@@ -313,10 +313,11 @@ int cmd_rate(int argc, char **argv)
     cli_config_opts_t co = {0};
     long long bursts[CLI_MAX_LIST];
     int n_bursts = 0;
-    long long payload = 64, slots = 0, jetties = 8, seed = 1;
-    int fmt = FMT_TABLE, step_all = 0, show_progress = isatty(2), backend = BACKEND_C;
+    long long payload = 64, slots = 0, jetties = 8;
+    cli_run_opts_t ro;
+    cli_run_defaults(&ro, 1);
     int do_ub = 1, do_roce = 1;
-    const char *ub_path = "ub_async", *roce_path = "pcie_nic", *wave_path = NULL;
+    const char *ub_path = "ub_async", *roce_path = "pcie_nic";
 
     for (; A.i < argc; A.i++) {
         const char *v = NULL;
@@ -325,7 +326,7 @@ int cmd_rate(int argc, char **argv)
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             fputs(usage_rate, stdout);
             return 0;
-        } else if (cli_config_option(&A, &co, &bad)) {
+        } else if (cli_config_option(&A, &co, &bad) || cli_run_option(&A, &ro, &bad)) {
         } else if (cli_opt_value(&A, "--stack", &v, &bad)) {
             if (bad) {
             } else if (strcmp(v, "ub") == 0) {
@@ -359,27 +360,10 @@ int cmd_rate(int argc, char **argv)
         } else if (cli_opt_value(&A, "--jetties", &v, &bad)) {
             if (!bad && (cli_parse_int(v, 1, &jetties) || jetties > 1 << 20))
                 bad = cli_usage_error(A.cmd, "--jetties: expected 1..1048576, got '%s'", v);
-        } else if (cli_opt_value(&A, "--backend", &v, &bad)) {
-            if (!bad && (backend = backend_parse(v)) < 0)
-                bad = cli_usage_error(A.cmd, "--backend: expected c, rtl or lockstep, got '%s'", v);
         } else if (cli_opt_value(&A, "--ub-path", &v, &bad)) {
             if (!bad) ub_path = v;
         } else if (cli_opt_value(&A, "--roce-path", &v, &bad)) {
             if (!bad) roce_path = v;
-        } else if (cli_opt_value(&A, "--format", &v, &bad)) {
-            if (!bad && (fmt = report_format_parse(v)) < 0)
-                bad = cli_usage_error(A.cmd, "--format: expected table, csv or json, got '%s'", v);
-        } else if (cli_opt_value(&A, "--wave", &v, &bad)) {
-            if (!bad) wave_path = v;
-        } else if (cli_opt_value(&A, "--seed", &v, &bad)) {
-            if (!bad && cli_parse_int(v, 0, &seed))
-                bad = cli_usage_error(A.cmd, "--seed: expected a whole number >= 0, got '%s'", v);
-        } else if (strcmp(arg, "--step-all") == 0) {
-            step_all = 1;
-        } else if (strcmp(arg, "--progress") == 0) {
-            show_progress = 1;
-        } else if (strcmp(arg, "--quiet") == 0) {
-            show_progress = 0;
         } else {
             bad = cli_usage_error(A.cmd, "unknown option '%s'", arg);
         }
@@ -391,7 +375,7 @@ int cmd_rate(int argc, char **argv)
         for (int i = 0; i < 4; i++)
             bursts[n_bursts++] = def[i];
     }
-    if (wave_path && (n_bursts != 1 || do_ub + do_roce != 1))
+    if (ro.wave && (n_bursts != 1 || do_ub + do_roce != 1))
         return cli_usage_error(A.cmd, "--wave: expected a single --burst and a single --stack "
                                       "(one simulation per waveform)");
 
@@ -418,14 +402,14 @@ int cmd_rate(int argc, char **argv)
     char err[512];
     wave_t *w = NULL;
     char rtl_wave[1024] = "";
-    if (wave_path) {
-        w = wave_open(wave_path, err, sizeof(err));
+    if (ro.wave) {
+        w = wave_open(ro.wave, err, sizeof(err));
         if (!w) {
             fprintf(stderr, "ubsim rate: --wave: %s\n", err);
             return 2;
         }
-        if (backend != BACKEND_C)
-            rtl_wave_name(wave_path, rtl_wave, sizeof(rtl_wave));
+        if (ro.backend != BACKEND_C)
+            rtl_wave_name(ro.wave, rtl_wave, sizeof(rtl_wave));
     }
 
     rate_row_t rows[2 * CLI_MAX_LIST];
@@ -439,37 +423,37 @@ int cmd_rate(int argc, char **argv)
                 .slots = slots,
                 .payload = payload,
                 .jetties = (int)jetties,
-                .seed = (uint64_t)seed,
-                .backend = (backend_kind_t)backend,
-                .step_every_cycle = step_all,
+                .seed = (uint64_t)ro.seed,
+                .backend = (backend_kind_t)ro.backend,
+                .step_every_cycle = ro.step_all,
                 .wave = w,
                 .rtl_wave = rtl_wave[0] ? rtl_wave : NULL,
             };
-            if (show_progress)
+            if (ro.show_progress)
                 fprintf(stderr, "\rubsim rate: %s, burst %lld ...        ", stack_names[s], bursts[b]);
             rows[n].stack = stack_names[s];
             rows[n].path = paths[s];
             if (rate_run(paths[s], &o, &rows[n].r, err, sizeof(err))) {
-                fprintf(stderr, "%subsim rate: %s\n", show_progress ? "\n" : "", err);
+                fprintf(stderr, "%subsim rate: %s\n", ro.show_progress ? "\n" : "", err);
                 failed = 1;
                 break;
             }
             n++;
         }
     }
-    if (show_progress)
+    if (ro.show_progress)
         fprintf(stderr, "\r%60s\r", "");
     if (w && wave_close(w) && !failed) {
-        fprintf(stderr, "ubsim rate: --wave: could not finish writing '%s'\n", wave_path);
+        fprintf(stderr, "ubsim rate: --wave: could not finish writing '%s'\n", ro.wave);
         failed = 1;
     }
     if (failed)
         return 1;
-    if (fmt == FMT_TABLE)
-        print_table(rows, n, backend_name((backend_kind_t)backend), slots, payload);
-    else if (fmt == FMT_CSV)
+    if (ro.format == FMT_TABLE)
+        print_table(rows, n, backend_name((backend_kind_t)ro.backend), slots, payload);
+    else if (ro.format == FMT_CSV)
         print_csv(rows, n);
-    else if (print_json(rows, n, backend_name((backend_kind_t)backend)))
+    else if (print_json(rows, n, backend_name((backend_kind_t)ro.backend)))
         return 1;
     for (int i = 0; i < n; i++)
         if (!rows[i].r.conserved) {
