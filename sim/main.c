@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "config.h"
@@ -64,10 +63,6 @@ static const char *const usage_latency =
     "  -h, --help           this text\n"
     "\n"
     "The config directory is $UBSIM_CONFIG_DIR, else " UBSIM_CONFIG_DIR ".\n";
-
-typedef struct {
-    int isatty;
-} progress_ctx_t;
 
 static void progress(void *ctx, const char *path, int64_t done, int64_t total)
 {
@@ -154,7 +149,6 @@ static int cmd_latency(int argc, char **argv)
      * ends. */
     latency_opts_t *o = calloc((size_t)n_sel, sizeof(*o));
     latency_sim_t **sims = calloc((size_t)n_sel, sizeof(*sims));
-    progress_ctx_t pctx = {isatty(2)};
     rc = (o && sims) ? 0 : 1;
     if (rc)
         snprintf(err, sizeof(err), "out of memory");
@@ -167,7 +161,6 @@ static int cmd_latency(int argc, char **argv)
             .step_every_cycle = ro.step_all,
             .wave = w,
             .progress = ro.show_progress ? progress : NULL,
-            .progress_ctx = &pctx,
         };
         sims[i] = latency_create(sel[i], &o[i], &res[i], err, sizeof(err));
         rc = sims[i] ? 0 : 1;
