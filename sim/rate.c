@@ -7,9 +7,7 @@
 
 #include "cli.h"
 #include "latency.h"
-#include "rc_send_pipeline.h"
 #include "report.h"
-#include "ub_send_pipeline.h"
 
 static const char *const usage_rate =
     "usage: ubsim rate [options]\n"
@@ -25,9 +23,10 @@ static const char *const usage_rate =
     "\n"
     "With a finite number of request slots N (a slot is held from submission\n"
     "until the completion is handled), it also shows the measured throughput\n"
-    "next to min(B_path, N*m/T, m/delta): T the measured slot occupancy, delta\n"
-    "the send pipeline's initiation interval, B_path the payload rate of the\n"
-    "wire that carries the data.\n"
+    "next to min(B_path, N*m/T0, m/delta): T0 the slot occupancy of one read\n"
+    "alone, delta the steady departure interval of an unthrottled burst (both\n"
+    "measured by runs of their own), B_path the payload rate of the wire that\n"
+    "carries the data.\n"
     "\n"
     "options:\n"
     "  --stack S            ub, roce or both (default both)\n"
@@ -55,13 +54,31 @@ static const char *const usage_rate =
     "  --quiet              no progress output\n"
     "  -h, --help           this text\n";
 
-static int64_t pipeline_ii(nic_block_t b)
+/* Histogram (may be NULL) and median of the intervals between departures, in
+ * cycles; departures happen at clock edges, so intervals are whole cycles. */
+static int64_t departure_intervals(const latency_result_t *lr, int64_t *hist)
 {
-    switch (b) {
-    case NIC_BLOCK_UB_SEND: return UBSP_II;
-    case NIC_BLOCK_RC_SEND: return RC_SEND_LOOP_CYCLES;
-    default: return 1;
+    int64_t n = lr->sent > 1 ? lr->sent - 1 : 0;
+    if (n == 0)
+        return 0;
+    int64_t counts[RATE_HIST_MAX + 1] = {0};
+    int64_t longest = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t c = (lr->sent_at[i + 1] - lr->sent_at[i]) / TICKS_PER_CYCLE;
+        counts[c < RATE_HIST_MAX ? c : RATE_HIST_MAX]++;
+        if (c > longest)
+            longest = c;
     }
+    if (hist)
+        memcpy(hist, counts, sizeof(counts));
+    /* the median, from the histogram while it lies below the overflow bin */
+    int64_t seen = 0, want = (n + 1) / 2;
+    for (int c = 0; c < RATE_HIST_MAX; c++) {
+        seen += counts[c];
+        if (seen >= want)
+            return c;
+    }
+    return longest; /* beyond the histogram: at least RATE_HIST_MAX */
 }
 
 int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, char *err,
@@ -107,28 +124,8 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     r->edges_spanned = lr.edges_spanned;
     r->lockstep_mismatches = lr.lockstep_mismatches;
 
-    /* departures happen at clock edges: intervals are whole cycles */
-    int64_t n_int = lr.sent > 1 ? lr.sent - 1 : 0;
-    int64_t *iv = n_int ? malloc((size_t)n_int * sizeof(int64_t)) : NULL;
-    for (int64_t i = 0; i < n_int; i++) {
-        int64_t c = (lr.sent_at[i + 1] - lr.sent_at[i]) / TICKS_PER_CYCLE;
-        iv[i] = c;
-        r->hist[c < RATE_HIST_MAX ? c : RATE_HIST_MAX]++;
-    }
-    if (n_int) {
-        /* median: counting sort over the histogram would lose >= 64; sort */
-        for (int64_t i = 1; i < n_int; i++) { /* insertion sort is fine for a few 10^4 */
-            int64_t v = iv[i], j = i - 1;
-            while (j >= 0 && iv[j] > v) {
-                iv[j + 1] = iv[j];
-                j--;
-            }
-            iv[j + 1] = v;
-        }
-        r->interval_cycles = iv[(n_int - 1) / 2];
-        r->interval_ns = tb_period_ns(tb) * (double)r->interval_cycles;
-    }
-    free(iv);
+    r->interval_cycles = departure_intervals(&lr, r->hist);
+    r->interval_ns = tb_period_ns(tb) * (double)r->interval_cycles;
     if (lr.sent > 0 && lr.first_at_nic >= 0) {
         double win = tb_to_ns(tb, lr.sent_at[lr.sent - 1] - lr.first_at_nic) / 1000.0;
         r->rate_per_us = win > 0 ? (double)lr.sent / win : 0;
@@ -158,7 +155,17 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     }
     r->idle_time_ns = lat_sim_total_ns(&l1);
     r->slots_gbps = (double)r->slots * m / r->idle_time_ns;
-    r->delta_ns = tb_period_ns(tb) * (double)pipeline_ii(path->tx_block);
+    /* delta: the steady interval of an unthrottled burst of the same reads */
+    latency_opts_t burst = {.ops = 64, .slots = 64, .payload = o->payload, .backend = o->backend,
+                            .record_departures = 1};
+    latency_result_t lb;
+    if (latency_run(path, &burst, &lb, err, errlen)) {
+        latency_result_free(&lb);
+        latency_result_free(&lr);
+        return -1;
+    }
+    r->delta_ns = tb_period_ns(tb) * (double)departure_intervals(&lb, NULL);
+    latency_result_free(&lb);
     r->issue_gbps = m / r->delta_ns;
     r->binding = "B_path";
     double lim = r->path_gbps;

@@ -43,7 +43,8 @@ typedef struct {
     double path_gbps;        /* B_path: payload rate of the wire carrying it */
     double slots_gbps;       /* N*m/T0 (with the loaded T it is Little's law,
                                 which the measured B_eff always meets) */
-    double issue_gbps;       /* m/delta, delta = the send pipeline's initiation interval */
+    double issue_gbps;       /* m/delta, delta = the departure interval measured on an
+                                unthrottled burst of 64 of the same reads */
     double delta_ns;
     const char *binding;     /* which of the three is smallest */
     uint64_t edges_stepped, edges_spanned;
