@@ -185,6 +185,8 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
         if (s->kind != STAGE_DELAY)
             s->kinds_given++;
         s->kind = STAGE_DELAY;
+        snprintf(s->kind_file, sizeof(s->kind_file), "%s", L->file);
+        s->kind_line = L->line;
     } else if (strcmp(key, "nic") == 0) {
         int node = -1, pipe = -1;
         if (strcmp(val, "initiator.tx") == 0) node = NODE_INITIATOR, pipe = PIPE_TX;
@@ -199,6 +201,8 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
         if (s->kind != STAGE_NIC)
             s->kinds_given++;
         s->kind = STAGE_NIC;
+        snprintf(s->kind_file, sizeof(s->kind_file), "%s", L->file);
+        s->kind_line = L->line;
     } else if (strcmp(key, "wire") == 0) {
         if (strcmp(val, "forward") == 0) s->wire_dir = WIRE_FORWARD;
         else if (strcmp(val, "back") == 0) s->wire_dir = WIRE_BACK;
@@ -206,6 +210,8 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
         if (s->kind != STAGE_WIRE)
             s->kinds_given++;
         s->kind = STAGE_WIRE;
+        snprintf(s->kind_file, sizeof(s->kind_file), "%s", L->file);
+        s->kind_line = L->line;
     } else if (strcmp(key, "bytes") == 0) {
         int64_t b;
         if (parse_int(val, &b) || b < 1 || b > 1 << 20)
@@ -249,8 +255,8 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
                 FAIL("[wire] one_way_ns: %s, got '%s'", why, val);
         } else if (strcmp(key, "gbytes_per_s") == 0) {
             double d;
-            if (parse_double(val, &d) || d <= 0 || d > 1e6)
-                FAIL("[wire] gbytes_per_s: expected a rate in GB/s above 0, got '%s'", val);
+            if (parse_double(val, &d) || d < 0.001 || d > 1e6)
+                FAIL("[wire] gbytes_per_s: expected a rate of 0.001..1000000 GB/s, got '%s'", val);
             p->wire_gbytes_per_s = d;
         } else {
             FAIL("[wire]: unknown key '%s' (expected one_way_ns, gbytes_per_s)", key);
@@ -317,35 +323,74 @@ typedef struct {
     const char *text; /* string source, or NULL */
     FILE *f;
     loader_t *L;
+    char *buf;        /* getline's buffer */
+    size_t cap;
 } reader_t;
 
+/* A section header is checked when it is read, so that an unknown section is
+ * reported even when it has no keys (inih only reports keys). */
+static int check_section(loader_t *L, const char *line)
+{
+    const char *end = strchr(line, ']');
+    if (!end)
+        return 0; /* inih reports the syntax error */
+    int n = (int)(end - line - 1);
+    const char *name = line + 1;
+    if ((n == 4 && !strncmp(name, "path", 4)) || (n == 5 && !strncmp(name, "clock", 5)) ||
+        (n == 4 && !strncmp(name, "wire", 4)) || (n == 3 && !strncmp(name, "nic", 3)) ||
+        (n > 6 && !strncmp(name, "stage.", 6)))
+        return 0;
+    FAIL("unknown section [%.*s] (expected path, clock, wire, nic or stage.NAME)", n, name);
+}
+
+/* Hands inih one whole line at a time and counts lines, so that messages
+ * carry the right line number; a line inih could not hold is an error. */
 static char *reader(char *str, int num, void *stream)
 {
     reader_t *r = stream;
-    char *res;
+    loader_t *L = r->L;
+    const char *line;
+    size_t len;
+    if (L->failed)
+        return NULL;
     if (r->f) {
-        res = fgets(str, num, r->f);
+        ssize_t got = getline(&r->buf, &r->cap, r->f);
+        if (got < 0)
+            return NULL;
+        line = r->buf;
+        len = (size_t)got;
     } else {
         if (!*r->text)
             return NULL;
-        int i = 0;
-        while (i < num - 1 && r->text[0]) {
-            str[i++] = *r->text;
-            if (*r->text++ == '\n')
-                break;
+        line = r->text;
+        const char *nl = strchr(r->text, '\n');
+        len = nl ? (size_t)(nl - r->text) + 1 : strlen(r->text);
+        r->text += len;
+    }
+    L->line++;
+    size_t content = len;
+    while (content && (line[content - 1] == '\n' || line[content - 1] == '\r'))
+        content--;
+    if (content + 2 > (size_t)num) {
+        if (!L->failed) {
+            snprintf(L->err, (size_t)L->errlen, "%s:%d: line longer than %d characters", L->file,
+                     L->line, num - 2);
+            L->failed = 1;
         }
-        str[i] = 0;
-        res = str;
+        return NULL;
     }
-    if (res) {
-        r->L->line++;
-        const char *c = res;
-        while (*c == ' ' || *c == '\t')
-            c++;
-        if (*c == '[')
-            r->L->section_line = r->L->line;
+    memcpy(str, line, content);
+    str[content] = '\n';
+    str[content + 1] = 0;
+    const char *c = str;
+    while (*c == ' ' || *c == '\t')
+        c++;
+    if (*c == '[') {
+        L->section_line = L->line;
+        if (check_section(L, c))
+            return NULL;
     }
-    return res;
+    return str;
 }
 
 static int load(config_t *c, const char *name, FILE *f, const char *text, char *err, int errlen)
@@ -353,6 +398,7 @@ static int load(config_t *c, const char *name, FILE *f, const char *text, char *
     loader_t L = {.cfg = c, .file = name, .err = err, .errlen = errlen};
     reader_t r = {.text = text, .f = f, .L = &L};
     int rc = ini_parse_stream(reader, &r, handler, &L);
+    free(r.buf);
     if (L.failed)
         return -1;
     if (rc > 0) {
@@ -445,9 +491,12 @@ int config_validate(const config_t *c, char *err, int errlen)
             VFAIL(p->file, p->line, "expected at least one [stage.NAME] section");
         for (int j = 0; j < p->n_stages; j++) {
             const stage_cfg_t *s = &p->stages[j];
-            if (s->kinds_given != 1)
-                VFAIL(s->file, s->line, "[stage.%s]: expected exactly one of delay_ns, nic, wire "
-                      "(got %d)", s->name, s->kinds_given);
+            if (s->kinds_given == 0)
+                VFAIL(s->file, s->line, "[stage.%s]: expected one of delay_ns, nic, wire",
+                      s->name);
+            if (s->kinds_given > 1)
+                VFAIL(s->kind_file, s->kind_line, "[stage.%s]: expected exactly one of delay_ns, "
+                      "nic, wire, but another is given here", s->name);
             if (s->category == CAT_NONE)
                 VFAIL(s->file, s->line, "[stage.%s]: expected a category", s->name);
             if (s->kind == STAGE_WIRE && s->bytes < 0)

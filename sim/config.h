@@ -63,6 +63,8 @@ typedef struct {
     category_t category;
     stage_kind_t kind;
     int kinds_given;   /* how many of delay_ns / nic / wire were given */
+    char kind_file[CFG_FILE_LEN]; /* where the last of them was given */
+    int kind_line;
     int64_t delay_ps;  /* STAGE_DELAY */
     int node, pipe;    /* STAGE_NIC */
     int wire_dir;      /* STAGE_WIRE */

@@ -12,6 +12,7 @@
 enum { EV_STAGE_DONE = 1 };
 
 #define NPORTS 4 /* node * 2 + pipe */
+#define STUCK_CYCLES 10000 /* idle-but-busy ports for this long: requests were lost */
 
 /* One NIC pipeline: its configured stages, optionally followed by a
  * modelled block, and the requests waiting at its input. */
@@ -45,6 +46,7 @@ typedef struct {
 typedef struct {
     int64_t op;
     int stage;
+    int at_port;  /* the NIC port holding this request, or -1 */
     tick_t op_start, stage_start, nic_start;
     tick_t *meas; /* n_rows */
 } opslot_t;
@@ -70,6 +72,7 @@ struct latency_sim {
     int64_t *free_slots, n_free;
     tick_t *totals;
     int64_t posted, done;
+    int64_t last_progress; /* edge index of the last request moving in or out of a port */
     int failed;
     char *err;
     int errlen;
@@ -102,6 +105,7 @@ static void post_op(sim_t *s, tick_t t)
     opslot_t *o = &s->slots[k];
     o->op = s->posted++;
     o->op_start = t;
+    o->at_port = -1;
     memset(o->meas, 0, (size_t)s->res->n_rows * sizeof(tick_t));
     s->res->posted++;
     start_stage(s, k, 0, t);
@@ -289,25 +293,72 @@ static void wave_port(sim_t *s, port_t *pt)
         wave_set(w, pt->w_stage[k], (slots & pt->stage_mask[k]) != 0);
 }
 
-/* One NIC clock edge at time te for every port. */
+/* Runs every event due by time t (in time order). */
+static void drain_events(sim_t *s, tick_t t)
+{
+    while (!s->failed && !eventq_empty(&s->q) && eventq_next_time(&s->q) <= t) {
+        event_t e = eventq_pop(&s->q);
+        stage_done(s, (int64_t)e.arg, e.time);
+    }
+}
+
+/* The consumer takes the request tagged `tag` from port k at edge te. */
+static void take(sim_t *s, int k, uint32_t tag, tick_t te)
+{
+    if (tag >= (uint64_t)s->n_slots || s->slots[tag].at_port != k) {
+        char msg[200];
+        snprintf(msg, sizeof(msg),
+                 "cycle %lld: the %s NIC's %s pipeline emitted tag %u, which is not a request in "
+                 "flight there (a packet was duplicated or corrupted)",
+                 (long long)(te / TICKS_PER_CYCLE), k / 2 == NODE_INITIATOR ? "initiator" : "target",
+                 k % 2 == PIPE_TX ? "transmit" : "receive", tag);
+        fail(s, msg);
+        return;
+    }
+    opslot_t *o = &s->slots[tag];
+    o->at_port = -1;
+    s->last_progress = te / TICKS_PER_CYCLE;
+    if (o->stage == s->send_stage) {
+        if (s->res->sent_at)
+            s->res->sent_at[s->res->sent] = te;
+        s->res->sent++;
+    }
+    if (o->stage == s->exec_stage) {
+        s->res->executed++;
+        s->res->last_executed_at = te;
+    }
+    o->stage_start = o->nic_start;
+    stage_done(s, tag, te);
+}
+
+/* One NIC clock edge at time te for every port. First the consumers take
+ * what the ports offer, and whatever that hands on at this very instant
+ * (zero-delay stages, a NIC feeding a NIC) reaches its next port before that
+ * port samples its input; then every port steps. */
 static void clock_edge(sim_t *s, tick_t te, int step_all)
 {
-    int64_t leaving[NPORTS];
-    int n_leaving = 0;
+    int out_ready[NPORTS], took[NPORTS], stepped[NPORTS];
     uint64_t now_ps = (uint64_t)(te / s->tb.mhz);
     if (s->opts->wave)
         wave_time(s->opts->wave, wave_ps(s, te));
     for (int k = 0; k < NPORTS; k++) {
         port_t *pt = &s->port[k];
-        if (!step_all && !port_busy(pt))
-            continue; /* an idle pipeline with no input keeps its state */
+        stepped[k] = step_all || port_busy(pt);
+        took[k] = 0;
         /* the consumer (the MAC, or the next stage) is ready this cycle if
          * the link it feeds is free by this edge */
-        int out_ready = pt->feeds_wire < 0 || s->link_free[pt->feeds_wire] <= te;
+        out_ready[k] = pt->feeds_wire < 0 || s->link_free[pt->feeds_wire] <= te;
         uint32_t tag;
-        if (port_out_valid(pt, &tag) && out_ready)
-            leaving[n_leaving++] = tag; /* taken at this edge */
-
+        if (stepped[k] && port_out_valid(pt, &tag) && out_ready[k]) {
+            took[k] = 1;
+            take(s, k, tag, te);
+        }
+    }
+    drain_events(s, te);
+    for (int k = 0; k < NPORTS && !s->failed; k++) {
+        port_t *pt = &s->port[k];
+        if (!stepped[k] && !port_busy(pt))
+            continue; /* an idle pipeline with no input keeps its state */
         nic_pipe_in_t in = {0, 0, 1};
         if (pt->q_n && pt->q_arrival[pt->q_head] <= te) {
             in.in_valid = 1;
@@ -318,15 +369,12 @@ static void clock_edge(sim_t *s, tick_t te, int step_all)
             /* stage pipeline -> block handshake, on last cycle's wires */
             int handoff = pt->pout.out_valid && block_in_ready(pt);
             in.out_ready = (uint8_t)block_in_ready(pt);
-            block_inputs(s, pt, pt->pout.out_valid, pt->pout.out_tag, out_ready);
-            if (handoff)
-                pt->blk_inflight++;
-            if (port_out_valid(pt, &tag) && out_ready)
-                pt->blk_inflight--;
+            block_inputs(s, pt, pt->pout.out_valid, pt->pout.out_tag, out_ready[k]);
+            pt->blk_inflight += handoff - took[k];
             if (block_step(pt->blk, &pt->bin, &pt->bout, now_ps))
                 fail(s, "lockstep mismatch between the C model and the RTL (see the report above)");
         } else {
-            in.out_ready = (uint8_t)out_ready;
+            in.out_ready = (uint8_t)out_ready[k];
         }
         nic_pipe_step(&pt->pipe_m, &in, &pt->pout);
         if (accepted) {
@@ -335,25 +383,13 @@ static void clock_edge(sim_t *s, tick_t te, int step_all)
             tick_t edge = tb_edge_time(tb_edge_at_or_after(arrival));
             o->meas[s->align_row[o->stage]] = edge - arrival;
             o->nic_start = edge; /* any further wait for the pipeline is NIC time */
+            o->at_port = k;
+            s->last_progress = te / TICKS_PER_CYCLE;
             pt->q_head = (pt->q_head + 1) % pt->q_cap;
             pt->q_n--;
         }
         if (s->opts->wave)
             wave_port(s, pt);
-    }
-    for (int n = 0; n < n_leaving; n++) {
-        opslot_t *o = &s->slots[leaving[n]];
-        if (o->stage == s->send_stage) {
-            if (s->res->sent_at)
-                s->res->sent_at[s->res->sent] = te;
-            s->res->sent++;
-        }
-        if (o->stage == s->exec_stage) {
-            s->res->executed++;
-            s->res->last_executed_at = te;
-        }
-        o->stage_start = o->nic_start;
-        stage_done(s, leaving[n], te);
     }
 }
 
@@ -461,6 +497,8 @@ static int setup_ports(sim_t *s)
             pt->kind = p->tx_block;
             const block_class_t *cls =
                 pt->kind == NIC_BLOCK_UB_SEND ? &ub_send_pipeline_class : &rc_send_pipeline_class;
+            if (s->opts->tx_class)
+                cls = s->opts->tx_class;
             char mismatch[128];
             snprintf(mismatch, sizeof(mismatch), "%s_%s_%s_mismatch.vcd", p->name,
                      node == NODE_INITIATOR ? "nodeA" : "nodeB", cls->name);
@@ -634,10 +672,7 @@ int latency_simulate(latency_sim_t *s)
     int64_t k = 0;
     for (;;) {
         tick_t te = tb_edge_time(k);
-        while (!eventq_empty(&s->q) && eventq_next_time(&s->q) <= te) {
-            event_t e = eventq_pop(&s->q);
-            stage_done(s, (int64_t)e.arg, e.time);
-        }
+        drain_events(s, te);
         if (s->failed)
             break;
         int busy = 0;
@@ -652,6 +687,11 @@ int latency_simulate(latency_sim_t *s)
                 continue;
             }
         }
+        /* nothing left to wait for but the ports, and they have moved nothing
+         * for a long time: requests are stuck inside (a lost packet) */
+        if (eventq_empty(&s->q) && s->link_free[0] <= te && s->link_free[1] <= te &&
+            k - s->last_progress > STUCK_CYCLES)
+            break;
         clock_edge(s, te, opts->step_every_cycle);
         res->edges_stepped++;
         k++;
@@ -664,9 +704,13 @@ int latency_simulate(latency_sim_t *s)
     if (s->failed)
         return -1;
     if (s->done != opts->ops) {
-        snprintf(s->err, (size_t)s->errlen, "path '%s': %lld of %lld ops completed",
-                 s->path->name, (long long)s->done, (long long)opts->ops);
-        return -1;
+        snprintf(s->err, (size_t)s->errlen,
+                 "path '%s': only %lld of %lld reads completed (posted %lld, sent %lld, "
+                 "executed %lld): requests were lost",
+                 s->path->name, (long long)s->done, (long long)opts->ops, (long long)res->posted,
+                 (long long)res->sent, (long long)res->executed);
+        res->ops = s->done;
+        return -2;
     }
     res->ops = opts->ops;
     res->edges_spanned = (uint64_t)tb_edge_at_or_after(res->end_time);

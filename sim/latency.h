@@ -36,6 +36,8 @@ typedef struct {
                               and `seed` */
     uint64_t seed;
     backend_kind_t backend; /* for the modelled blocks */
+    const block_class_t *tx_class; /* replaces the built-in class of the
+                                      path's tx_block (same ports), or NULL */
     const char *rtl_wave;  /* Verilator FST of the initiator's transmit block
                               (RTL or lockstep backends), or NULL */
     const char *block_scope; /* waveform scope of the initiator's transmit
@@ -90,11 +92,13 @@ typedef struct {
 typedef struct latency_sim latency_sim_t;
 latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts,
                               latency_result_t *res, char *err, int errlen);
-int latency_simulate(latency_sim_t *sim);
+int latency_simulate(latency_sim_t *sim); /* returns as latency_run */
 void latency_destroy(latency_sim_t *sim);
 
-/* Runs the path (create, simulate, destroy). Returns 0, or -1 with a message
- * (out of memory, a lockstep mismatch, ops that never complete). */
+/* Runs the path (create, simulate, destroy). Returns 0; -1 with a message
+ * (out of memory, a lockstep mismatch, a packet that is not in flight where
+ * it appears); or -2 with a message when the simulation ran dry before every
+ * read completed (requests were lost: the counts in `res` say where). */
 int latency_run(const path_cfg_t *path, const latency_opts_t *opts, latency_result_t *res,
                 char *err, int errlen);
 /* Frees what a result owns (sent_at). */

@@ -49,7 +49,10 @@ static const char *const usage_latency =
     "                       (default 1)\n"
     "  --format FMT         table (default), csv or json\n"
     "  --wave FILE          dump the NIC pipelines and per-stage events to FILE\n"
-    "                       (.fst or .vcd); open with waves/read_latency.gtkw\n"
+    "                       (.fst or .vcd); open with waves/read_latency.gtkw.\n"
+    "                       With --backend rtl or lockstep the initiator's send\n"
+    "                       pipeline RTL also traces itself to FILE's name with\n"
+    "                       -<path>-rtl.fst (waves/<block>.gtkw opens it)\n"
     "  --backend B          the modelled blocks (send pipelines) run as c (the C\n"
     "                       model, default), rtl (the Verilated RTL) or lockstep\n"
     "                       (both, every output port compared every cycle; the\n"
@@ -148,6 +151,7 @@ static int cmd_latency(int argc, char **argv)
      * runs; in the waveform each path starts 100 ns after the previous one
      * ends. */
     latency_opts_t *o = calloc((size_t)n_sel, sizeof(*o));
+    static char rtl_waves[CFG_MAX_PATHS][1024];
     latency_sim_t **sims = calloc((size_t)n_sel, sizeof(*sims));
     rc = (o && sims) ? 0 : 1;
     if (rc)
@@ -162,6 +166,14 @@ static int cmd_latency(int argc, char **argv)
             .wave = w,
             .progress = ro.show_progress ? progress : NULL,
         };
+        if (ro.wave && ro.backend != BACKEND_C && sel[i]->tx_block != NIC_BLOCK_NONE) {
+            /* the RTL traces itself too: FILE-<path>-rtl.fst */
+            const char *dot = strrchr(ro.wave, '.');
+            int stem = dot ? (int)(dot - ro.wave) : (int)strlen(ro.wave);
+            snprintf(rtl_waves[i], sizeof(rtl_waves[i]), "%.*s-%s-rtl.fst", stem, ro.wave,
+                     sel[i]->name);
+            o[i].rtl_wave = rtl_waves[i];
+        }
         sims[i] = latency_create(sel[i], &o[i], &res[i], err, sizeof(err));
         rc = sims[i] ? 0 : 1;
     }

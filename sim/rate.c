@@ -51,6 +51,7 @@ static const char *const usage_rate =
     "                       waves/ub_send_pipeline.gtkw or waves/rc_send_pipeline.gtkw\n"
     "  --seed N             seed of the Jetty choice (default 1)\n"
     "  --step-all           step every NIC cycle (identical results, slower)\n"
+    "  --progress           progress on stderr (default: when stderr is a terminal)\n"
     "  --quiet              no progress output\n"
     "  -h, --help           this text\n";
 
@@ -93,7 +94,7 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     }
     latency_opts_t lo = {
         .ops = o->burst,
-        .slots = o->slots > 0 ? o->slots : o->burst,
+        .slots = o->slots > 0 && o->slots < o->burst ? o->slots : o->burst, /* in use */
         .payload = o->payload,
         .jetties = o->jetties,
         .seed = o->seed,
@@ -106,10 +107,12 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
         .wave = o->wave,
     };
     latency_result_t lr;
-    if (latency_run(path, &lo, &lr, err, errlen)) {
+    int rc = latency_run(path, &lo, &lr, err, errlen);
+    if (rc == -1) {
         latency_result_free(&lr);
         return -1;
     }
+    /* rc == -2: requests were lost; the counts below show it */
     const timebase_t *tb = &lr.tb;
     r->burst = o->burst;
     r->slots = lo.slots;
@@ -157,7 +160,7 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     r->slots_gbps = (double)r->slots * m / r->idle_time_ns;
     /* delta: the steady interval of an unthrottled burst of the same reads */
     latency_opts_t burst = {.ops = 64, .slots = 64, .payload = o->payload, .backend = o->backend,
-                            .record_departures = 1};
+                            .jetties = o->jetties, .seed = o->seed, .record_departures = 1};
     latency_result_t lb;
     if (latency_run(path, &burst, &lb, err, errlen)) {
         latency_result_free(&lb);
@@ -207,11 +210,15 @@ static void print_table(const rate_row_t *rows, int n, const char *backend, int6
            "executed/us", "interval ns", "cycles", "posted", "sent", "executed", "completed");
     for (int i = 0; i < n; i++) {
         const rate_result_t *r = &rows[i].r;
-        printf("%-5s %7lld %9.2f %12.2f %12.3f %6lld %8lld %8lld %9lld %10lld%s\n", rows[i].stack,
-               (long long)r->burst, r->rate_per_us, r->executed_per_us, r->interval_ns,
-               (long long)r->interval_cycles, (long long)r->posted, (long long)r->sent,
-               (long long)r->executed, (long long)r->completed,
-               r->conserved ? "" : "  << NOT CONSERVED");
+        char iv[16] = "-", cy[16] = "-"; /* one request has no interval */
+        if (r->sent > 1) {
+            snprintf(iv, sizeof(iv), "%.3f", r->interval_ns);
+            snprintf(cy, sizeof(cy), "%lld", (long long)r->interval_cycles);
+        }
+        printf("%-5s %7lld %9.2f %12.2f %12s %6s %8lld %8lld %9lld %10lld%s\n", rows[i].stack,
+               (long long)r->burst, r->rate_per_us, r->executed_per_us, iv, cy,
+               (long long)r->posted, (long long)r->sent, (long long)r->executed,
+               (long long)r->completed, r->conserved ? "" : "  << NOT CONSERVED");
     }
     printf("\ninter-departure intervals at the initiator's NIC (cycles: count)\n");
     for (int i = 0; i < n; i++) {
@@ -350,8 +357,8 @@ int cmd_rate(int argc, char **argv)
             for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !bad;
                  t = strtok_r(NULL, ",", &save)) {
                 long long k;
-                if (cli_parse_int(t, 1, &k) || k > 100000000)
-                    bad = cli_usage_error(A.cmd, "--burst: expected whole numbers 1..100000000, got '%s'", t);
+                if (cli_parse_int(t, 1, &k) || k > 2000000)
+                    bad = cli_usage_error(A.cmd, "--burst: expected whole numbers 1..2000000, got '%s'", t);
                 else if (n_bursts == CLI_MAX_LIST)
                     bad = cli_usage_error(A.cmd, "--burst: at most %d sizes", CLI_MAX_LIST);
                 else

@@ -68,9 +68,16 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
         derived_ns(r, &align, &ser);
         double calc = tb_to_ns(&r->tb, r->calc_total), sim = lat_sim_total_ns(r);
         fprintf(f, "  %3s  %-60s %-15s %10.3f %10.3f\n", "", "total", "", calc, sim);
+        /* every tick of the measured total is in some row; whatever the
+         * configured rows took beyond their configured values (waiting for
+         * a busy pipeline) is named too, so the equation always holds */
+        double other = sim - calc - align - ser;
         fprintf(f, "       calculated %.0f ns; measured %.3f ns = calculated + clock alignment "
-                   "%.3f + wire serialisation %.3f\n",
+                   "%.3f + wire serialisation %.3f",
                 calc, sim, align, ser);
+        if (other > 0.0005 || other < -0.0005)
+            fprintf(f, " + waiting in busy stages %.3f", other);
+        fprintf(f, "\n");
         if (r->ops > 1)
             fprintf(f, "       per op: mean %.3f, p50 %.3f, p99 %.3f, min %.3f, max %.3f ns\n", sim,
                     tb_to_ns(&r->tb, r->p50), tb_to_ns(&r->tb, r->p99),

@@ -4,7 +4,7 @@
  * clock in MHz, so one NIC cycle is exactly 1,000,000 ticks and one
  * picosecond is exactly f ticks: both clock edges and every delay given in
  * whole picoseconds land on integer ticks, and nothing is ever rounded. At
- * 322 MHz an int64 holds about 28 s of simulated time. */
+ * 322 MHz an int64 holds about 28,000 s (nearly 8 hours) of simulated time. */
 #ifndef UB_TIMEBASE_H
 #define UB_TIMEBASE_H
 

@@ -218,6 +218,24 @@ TEST(Latency, SendPipelineBlocksGiveTheSameBreakdownOnEveryBackend)
     }
 }
 
+TEST(Latency, ZeroDelayHandOffsCostNothingHidden)
+{
+    // with the target's memory stages at 0 ns, the receive pipeline hands the
+    // request straight to the transmit pipeline at a clock edge: no
+    // alignment, and no cycle hidden in the NIC rows
+    Paths P({"stage.dram.delay_ns=0", "stage.bus_target_mem.delay_ns=0"});
+    for (const char *name : {"ub_async", "ub_load"}) {
+        latency_result_t r = run(P.get(name), 5);
+        for (int i = 0; i < r.n_rows; i++) {
+            if (!r.rows[i].derived) {
+                EXPECT_EQ(r.rows[i].sim_sum, 5 * r.rows[i].calc) << name << " " << r.rows[i].name;
+            }
+        }
+        EXPECT_EQ(r.sim_sum - 5 * r.calc_total,
+                  derived_sum(r, CAT_ALIGNMENT) + derived_sum(r, CAT_SERIALISATION));
+    }
+}
+
 TEST(Latency, DependentOpsStartWhenThePreviousCompletes)
 {
     Paths P;
@@ -267,12 +285,22 @@ TEST(LatencyCli, BadConfigsFailWithFileLineAndWhatWasExpected)
                              "gbytes_per_s = 50\n";  // 7 lines
     BadCase cases[] = {
         {"unknown key", head + "[stage.a]\ncategory = software\ndelay_nz = 5\n", "unknown key 'delay_nz'", 10},
-        {"unknown section", head + "[stges.a]\ndelay_ns = 5\n", "unknown section [stges.a]", 9},
+        {"unknown section", head + "[stges.a]\ndelay_ns = 5\n", "unknown section [stges.a]", 8},
+        {"empty unknown section", head + "[bogus]\n[stage.a]\ncategory = software\ndelay_ns = 1\n",
+         "unknown section [bogus]", 8},
+        {"empty stage name", head + "[stage.]\n", "unknown section [stage.]", 8},
+        {"long line", head + "[stage.a]\ncategory = software\nlabel = " + std::string(300, 'x') +
+                          "\ndelay_ns = -1\n", "line longer than", 10},
+        {"line after a long comment", head + "; " + std::string(300, '-') + "\n[stage.a]\n"
+                                      "category = software\ndelay_ns = -1\n", "line longer than", 8},
+        {"tiny wire rate", "[path]\nname = t\n[wire]\ngbytes_per_s = 1e-300\n",
+         "expected a rate of 0.001..1000000 GB/s", 4},
         {"wrong type", head + "[stage.a]\ncategory = software\ndelay_ns = fast\n", "expected a number of ns", 10},
         {"negative delay", head + "[stage.a]\ncategory = software\ndelay_ns = -3\n", "expected a delay >= 0", 10},
         {"bad category", head + "[stage.a]\ncategory = sofware\ndelay_ns = 3\n", "expected one of software", 9},
-        {"no kind", head + "[stage.a]\ncategory = software\n", "expected exactly one of delay_ns, nic, wire", 8},
-        {"two kinds", head + "[stage.a]\ncategory = software\ndelay_ns = 1\nwire = back\nbytes = 3\n", "expected exactly one", 8},
+        {"no kind", head + "[stage.a]\ncategory = software\n", "expected one of delay_ns, nic, wire", 8},
+        {"two kinds", head + "[stage.a]\ncategory = software\ndelay_ns = 1\nwire = back\nbytes = 3\n",
+         "expected exactly one of delay_ns, nic, wire, but another is given here", 11},
         {"bad clock", "[path]\nname = t\n[clock]\nnic_mhz = 3.5\n", "expected a whole number of MHz", 4},
         {"no path first", "[clock]\nnic_mhz = 322\n", "expected '[path]'", 2},
         {"syntax", head + "this is not ini\n", "expected '[section]'", 8},
@@ -291,6 +319,20 @@ TEST(LatencyCli, BadConfigsFailWithFileLineAndWhatWasExpected)
         }
         std::remove(f.c_str());
     }
+}
+
+TEST(LatencyCli, AConflictInALaterFileIsReportedThere)
+{
+    std::string over = testutil::temp_file("[path]\nname = ub_load\n\n[stage.dram]\nnic = target.tx\n");
+    std::string out;
+    int rc = testutil::run(testutil::ubsim() + " latency --config " + std::string(UBSIM_CONFIG_DIR) +
+                               "/ub_load.ini --config " + over,
+                           &out, true);
+    EXPECT_EQ(rc, 2) << out;
+    EXPECT_NE(out.find(over + ":5: path 'ub_load': [stage.dram]: expected exactly one"),
+              std::string::npos)
+        << out;
+    std::remove(over.c_str());
 }
 
 TEST(LatencyCli, BadCommandLinesFailClearly)
@@ -338,6 +380,20 @@ TEST(LatencyCli, HelpIsComplete)
     for (const char *o : {"--config", "--path", "--set", "--link-ns", "--ops", "--format", "--wave",
                           "--step-all", "--seed", "--progress", "--quiet"})
         EXPECT_NE(out.find(o), std::string::npos) << o;
+}
+
+TEST(LatencyCli, TheRtlTracesItselfNextToTheWaveform)
+{
+    std::string out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() +
+                                " latency --path ub_async --backend rtl --wave /tmp/ubsim_lat_rtl.vcd",
+                            &out),
+              0);
+    FILE *f = std::fopen("/tmp/ubsim_lat_rtl-ub_async-rtl.fst", "rb");
+    ASSERT_NE(f, nullptr);
+    std::fclose(f);
+    std::remove("/tmp/ubsim_lat_rtl-ub_async-rtl.fst");
+    std::remove("/tmp/ubsim_lat_rtl.vcd");
 }
 
 TEST(LatencyCli, WaveformsAreWritten)

@@ -158,7 +158,7 @@ TEST(RateCli, BadInputFailsClearly)
         const char *expect;
     } cases[] = {
         {"--burst 0", "--burst: expected whole numbers"},
-        {"--burst 5,x", "--burst: expected whole numbers 1..100000000, got 'x'"},
+        {"--burst 5,x", "--burst: expected whole numbers 1..2000000, got 'x'"},
         {"--stack ib", "--stack: expected ub, roce or both"},
         {"--payload 0", "--payload: expected bytes"},
         {"--slots -2", "--slots: expected a whole number >= 1"},
@@ -213,6 +213,101 @@ TEST(RateCli, WavesOfTheCModelAndTheRtl)
     std::fclose(f);
     std::remove("/tmp/ubsim_rate_w.vcd");
     std::remove("/tmp/ubsim_rate_w-rtl.fst");
+}
+
+}  // namespace
+
+// ---- a send pipeline that loses or repeats a packet is caught ---------------
+
+extern "C" {
+#include "latency.h"
+#include "ub_send_pipeline.h"
+}
+
+namespace {
+
+enum class Fault { kDrop, kRepeat };
+Fault g_fault;
+int g_taken;  // packets the faulty block has let go
+
+struct Faulty {
+    ub_send_pipeline_state_t st;
+    ub_send_pipeline_out_t last;
+    int replay;
+};
+
+void *faulty_create(const char *, uint64_t)
+{
+    Faulty *f = new Faulty();
+    ub_send_pipeline_reset(&f->st);
+    return f;
+}
+void faulty_reset(void *self) { ub_send_pipeline_reset(&static_cast<Faulty *>(self)->st); }
+void faulty_destroy(void *self) { delete static_cast<Faulty *>(self); }
+void faulty_step(void *self, const void *in_, void *out_, uint64_t)
+{
+    Faulty *f = static_cast<Faulty *>(self);
+    const auto *in = static_cast<const ub_send_pipeline_in_t *>(in_);
+    auto *out = static_cast<ub_send_pipeline_out_t *>(out_);
+    bool taken = f->last.pkt_valid && in->pkt_ready;
+    if (taken && ++g_taken == 5 && g_fault == Fault::kRepeat)
+        f->replay = 1;  // offer the 5th packet once more
+    ub_send_pipeline_step(&f->st, in, out);
+    if (f->replay == 1 && taken) {
+        ub_send_pipeline_out_t again = f->last;
+        f->replay = 2;
+        f->last = *out;
+        *out = again;
+        out->wr_ready = f->last.wr_ready;
+        return;
+    }
+    f->last = *out;
+    if (g_fault == Fault::kDrop && out->pkt_valid && g_taken == 7 && in->pkt_ready)
+        out->pkt_valid = 0;  // the 8th packet vanishes: the block thinks it is gone
+}
+
+block_class_t faulty_class()
+{
+    block_class_t c = ub_send_pipeline_class;
+    c.name = "faulty_ub_send_pipeline";
+    c.c = block_impl_t{faulty_create, faulty_reset, faulty_step, faulty_destroy};
+    return c;
+}
+
+TEST(RateFaults, ALostPacketIsReportedWithTheCounts)
+{
+    Cfg C;
+    block_class_t cls = faulty_class();
+    g_fault = Fault::kDrop;
+    g_taken = 0;
+    latency_opts_t o{};
+    o.ops = 16;
+    o.slots = 16;
+    o.tx_class = &cls;
+    latency_result_t r;
+    char err[512];
+    EXPECT_EQ(latency_run(C.ub(), &o, &r, err, sizeof err), -2);
+    EXPECT_NE(std::string(err).find("requests were lost"), std::string::npos) << err;
+    EXPECT_EQ(r.posted, 16);
+    EXPECT_LT(r.completed, 16);
+    latency_result_free(&r);
+}
+
+TEST(RateFaults, ARepeatedPacketIsCaughtWhereItAppears)
+{
+    Cfg C;
+    block_class_t cls = faulty_class();
+    g_fault = Fault::kRepeat;
+    g_taken = 0;
+    latency_opts_t o{};
+    o.ops = 16;
+    o.slots = 16;
+    o.tx_class = &cls;
+    latency_result_t r;
+    char err[512];
+    EXPECT_EQ(latency_run(C.ub(), &o, &r, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("not a request in flight there"), std::string::npos) << err;
+    latency_result_free(&r);
 }
 
 }  // namespace
