@@ -95,15 +95,17 @@ $(BUILD)/vl/lib%.a: rtl/%.sv $(RTL_SRCS) Makefile
 	@mkdir -p $(BUILD)/vl/$*
 	$(VERILATOR) --cc --trace-fst --trace-structs -Wall -O3 -y rtl --prefix V$* --top-module $* \
 	  -Mdir $(BUILD)/vl/$* rtl/$*.sv
+	rm -f $(BUILD)/vl/$*/*.o $(BUILD)/vl/$*/*.a
 	$(MAKE) -s -C $(BUILD)/vl/$* -f V$*.mk OPT_FAST="-O2" OPT_SLOW="-O1" \
 	  CXX="$(CXX)" CXXFLAGS="$(if $(filter 1,$(SAN)),$(LDSAN) -fno-sanitize=alignment -g -fno-omit-frame-pointer)" \
 	  V$*__ALL.a >/dev/null
 	cp $(BUILD)/vl/$*/V$*__ALL.a $@
 
-# Shim C++ objects see their block's generated headers.
+# Shim C++ objects see their block's generated headers (and instantiate
+# Verilator's trace templates: not alignment-checked, as above).
 $(BUILD)/obj/sim/%_rtl.o: sim/%_rtl.cc $(BUILD)/vl/lib%.a
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
 
 VL_RT_SRCS := verilated verilated_fst_c verilated_vcd_c verilated_threads
 $(VL_RT): Makefile
