@@ -371,8 +371,17 @@ static void clock_edge(sim_t *s, tick_t te, int step_all)
             in.out_ready = (uint8_t)block_in_ready(pt);
             block_inputs(s, pt, pt->pout.out_valid, pt->pout.out_tag, out_ready[k]);
             pt->blk_inflight += handoff - took[k];
-            if (block_step(pt->blk, &pt->bin, &pt->bout, now_ps))
-                fail(s, "lockstep mismatch between the C model and the RTL (see the report above)");
+            if (block_step(pt->blk, &pt->bin, &pt->bout, now_ps)) {
+                char msg[200];
+                snprintf(msg, sizeof(msg),
+                         "lockstep mismatch between the C model and the RTL of the %s NIC's %s at "
+                         "NIC cycle %lld (%.3f ns; the block's own cycle count is in the report "
+                         "above)",
+                         k / 2 == NODE_INITIATOR ? "initiator" : "target",
+                         nic_block_name(pt->kind), (long long)(te / TICKS_PER_CYCLE),
+                         tb_to_ns(&s->tb, te));
+                fail(s, msg);
+            }
         } else {
             in.out_ready = (uint8_t)out_ready[k];
         }
