@@ -14,6 +14,8 @@
 extern "C" {
 #include "block.h"
 #include "wave.h"
+
+#include "test_util.h"
 }
 
 namespace {
@@ -216,22 +218,14 @@ TEST(Block, LockstepAgreesAndReportsFirstDifference)
     EXPECT_EQ(first_bad, 5);
     EXPECT_EQ(block_mismatches(b), 1u);
     block_free(b);
-    std::rewind(rep);
-    char buf[4096];
-    size_t n = std::fread(buf, 1, sizeof buf - 1, rep);
-    buf[n] = 0;
-    std::fclose(rep);
-    std::string r(buf);
+    std::string r = testutil::slurp(rep);
     EXPECT_NE(r.find("lockstep mismatch: cycle 5, block toy_counter, port odd_o: C=0x0 RTL=0x1"),
               std::string::npos)
         << r;
     EXPECT_NE(r.find(wave), std::string::npos) << r;
     FILE *w = std::fopen(wave.c_str(), "r");
     ASSERT_NE(w, nullptr);
-    std::string vcd;
-    while ((n = std::fread(buf, 1, sizeof buf, w)) > 0)
-        vcd.append(buf, n);
-    std::fclose(w);
+    std::string vcd = testutil::slurp(w);
     EXPECT_NE(vcd.find("inc_i"), std::string::npos);
     EXPECT_NE(vcd.find("odd_o"), std::string::npos);
     EXPECT_NE(vcd.find("rtl"), std::string::npos);
@@ -258,12 +252,7 @@ TEST(Block, TraceWritesEveryStep)
     block_free(b);
     FILE *f = std::fopen(path.c_str(), "r");
     ASSERT_NE(f, nullptr);
-    std::string vcd;
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-        vcd.append(buf, n);
-    std::fclose(f);
+    std::string vcd = testutil::slurp(f);
     EXPECT_NE(vcd.find("count_o"), std::string::npos);
     EXPECT_NE(vcd.find("inc_i"), std::string::npos);
     EXPECT_NE(vcd.find("#8000"), std::string::npos) << vcd;

@@ -274,20 +274,29 @@ block_class_t faulty_class()
     return c;
 }
 
-TEST(RateFaults, ALostPacketIsReportedWithTheCounts)
+// Runs 16 reads through the faulty block; returns latency_run's status.
+int run_faulty(Fault fault, latency_result_t *r, std::string *err)
 {
     Cfg C;
     block_class_t cls = faulty_class();
-    g_fault = Fault::kDrop;
+    g_fault = fault;
     g_taken = 0;
     latency_opts_t o{};
     o.ops = 16;
     o.slots = 16;
     o.tx_class = &cls;
+    char buf[512] = "";
+    int rc = latency_run(C.ub(), &o, r, buf, sizeof buf);
+    *err = buf;
+    return rc;
+}
+
+TEST(RateFaults, ALostPacketIsReportedWithTheCounts)
+{
     latency_result_t r;
-    char err[512];
-    EXPECT_EQ(latency_run(C.ub(), &o, &r, err, sizeof err), -2);
-    EXPECT_NE(std::string(err).find("requests were lost"), std::string::npos) << err;
+    std::string err;
+    EXPECT_EQ(run_faulty(Fault::kDrop, &r, &err), -2);
+    EXPECT_NE(err.find("requests were lost"), std::string::npos) << err;
     EXPECT_EQ(r.posted, 16);
     EXPECT_LT(r.completed, 16);
     latency_result_free(&r);
@@ -295,18 +304,10 @@ TEST(RateFaults, ALostPacketIsReportedWithTheCounts)
 
 TEST(RateFaults, ARepeatedPacketIsCaughtWhereItAppears)
 {
-    Cfg C;
-    block_class_t cls = faulty_class();
-    g_fault = Fault::kRepeat;
-    g_taken = 0;
-    latency_opts_t o{};
-    o.ops = 16;
-    o.slots = 16;
-    o.tx_class = &cls;
     latency_result_t r;
-    char err[512];
-    EXPECT_EQ(latency_run(C.ub(), &o, &r, err, sizeof err), -1);
-    EXPECT_NE(std::string(err).find("not a request in flight there"), std::string::npos) << err;
+    std::string err;
+    EXPECT_EQ(run_faulty(Fault::kRepeat, &r, &err), -1);
+    EXPECT_NE(err.find("not a request in flight there"), std::string::npos) << err;
     latency_result_free(&r);
 }
 

@@ -41,6 +41,19 @@ inline std::string temp_file(const std::string &text, const char *suffix = ".ini
     return path;
 }
 
+// Everything from the start of an open stream to its end, as text; closes it.
+inline std::string slurp(FILE *f)
+{
+    std::string s;
+    std::rewind(f);
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+        s.append(buf, n);
+    std::fclose(f);
+    return s;
+}
+
 inline bool short_run() { return std::getenv("UBSIM_TEST_SHORT") != nullptr; }
 
 }  // namespace testutil

@@ -22,6 +22,8 @@ extern "C" {
 #include "block.h"
 #include "ub_send_pipeline.h"
 #include "ub_wire.h"
+
+#include "test_util.h"
 }
 
 namespace {
@@ -586,12 +588,7 @@ TEST(UbSendPipeline, LockstepCatchesInjectedBug)
     }
     EXPECT_EQ(first, (int64_t)kBugCycle);
     EXPECT_EQ(block_mismatches(h.b), 1u);
-    std::rewind(rep);
-    char buf[4096];
-    size_t n = std::fread(buf, 1, sizeof buf - 1, rep);
-    buf[n] = 0;
-    std::fclose(rep);
-    std::string r(buf);
+    std::string r = testutil::slurp(rep);
     std::printf("%s", r.c_str());
     EXPECT_NE(r.find("lockstep mismatch: cycle 5000, block ub_send_pipeline_buggy, port pkt_psn_o: C=0x"),
               std::string::npos)
@@ -599,10 +596,7 @@ TEST(UbSendPipeline, LockstepCatchesInjectedBug)
     EXPECT_NE(r.find(wave), std::string::npos) << r;
     FILE *f = std::fopen(wave.c_str(), "rb");
     ASSERT_NE(f, nullptr) << "mismatch waveform not written";
-    std::string vcd;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-        vcd.append(buf, n);
-    std::fclose(f);
+    std::string vcd = testutil::slurp(f);
     for (const char *s : {"$scope module in", "$scope module c", "$scope module rtl",
                           "wr_tag_i", "pkt_psn_o", "pkt_ready_i"})
         EXPECT_NE(vcd.find(s), std::string::npos) << s;
