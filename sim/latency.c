@@ -31,6 +31,7 @@ typedef struct {
         rc_send_pipeline_out_t rc;
     } bout;                      /* block wires during the current cycle */
     int64_t blk_inflight;        /* requests inside the block */
+    int64_t inside;              /* requests waiting at, or inside, the port */
     int feeds_wire;              /* link direction its output feeds, or -1 */
     /* requests waiting at the input: op slot and arrival time */
     uint32_t *q_slot;
@@ -73,6 +74,7 @@ struct latency_sim {
     tick_t *totals;
     int64_t posted, done;
     int64_t last_progress; /* edge index of the last request moving in or out of a port */
+    int64_t inside;        /* requests waiting at, or inside, any port */
     int failed;
     char *err;
     int errlen;
@@ -142,6 +144,8 @@ static void enqueue(sim_t *s, port_t *pt, int64_t k, tick_t t)
         return;
     }
     int64_t j = (pt->q_head + pt->q_n++) % pt->q_cap;
+    pt->inside++;
+    s->inside++;
     pt->q_slot[j] = (uint32_t)k;
     pt->q_arrival[j] = t;
     if (s->opts->wave) /* the request waits at the input from now on */
@@ -197,10 +201,8 @@ static void stage_done(sim_t *s, int64_t k, tick_t t)
 
 /* ---- NIC ports ------------------------------------------------------------- */
 
-static int port_busy(const port_t *pt)
-{
-    return pt->q_n > 0 || !nic_pipe_empty(&pt->pipe_m) || pt->blk_inflight > 0;
-}
+/* A port with nothing waiting or inside keeps its state when stepped. */
+static int port_busy(const port_t *pt) { return pt->inside > 0; }
 
 /* The port's output as the consumer sees it this cycle. */
 static int port_out_valid(const port_t *pt, uint32_t *tag)
@@ -317,6 +319,8 @@ static void take(sim_t *s, int k, uint32_t tag, tick_t te)
     }
     opslot_t *o = &s->slots[tag];
     o->at_port = -1;
+    s->port[k].inside--;
+    s->inside--;
     s->last_progress = te / TICKS_PER_CYCLE;
     if (o->stage == s->send_stage) {
         if (s->res->sent_at)
@@ -684,10 +688,7 @@ int latency_simulate(latency_sim_t *s)
         drain_events(s, te);
         if (s->failed)
             break;
-        int busy = 0;
-        for (int p = 0; p < NPORTS; p++)
-            busy |= port_busy(&s->port[p]);
-        if (!busy) {
+        if (s->inside == 0) {
             if (eventq_empty(&s->q))
                 break;
             if (!opts->step_every_cycle) {
