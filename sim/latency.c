@@ -30,7 +30,6 @@ typedef struct {
         ub_send_pipeline_out_t ub;
         rc_send_pipeline_out_t rc;
     } bout;                      /* block wires during the current cycle */
-    int64_t blk_inflight;        /* requests inside the block */
     int64_t inside;              /* requests waiting at, or inside, the port */
     int feeds_wire;              /* link direction its output feeds, or -1 */
     /* requests waiting at the input: op slot and arrival time */
@@ -72,7 +71,6 @@ struct latency_sim {
     tick_t *meas_mem;
     int64_t *free_slots, n_free;
     tick_t *totals;
-    int64_t posted, done;
     int64_t last_progress; /* edge index of the last request moving in or out of a port */
     int64_t inside;        /* requests waiting at, or inside, any port */
     int failed;
@@ -105,11 +103,10 @@ static void post_op(sim_t *s, tick_t t)
 {
     int64_t k = s->free_slots[--s->n_free];
     opslot_t *o = &s->slots[k];
-    o->op = s->posted++;
+    o->op = s->res->posted++;
     o->op_start = t;
     o->at_port = -1;
     memset(o->meas, 0, (size_t)s->res->n_rows * sizeof(tick_t));
-    s->res->posted++;
     start_stage(s, k, 0, t);
 }
 
@@ -129,11 +126,10 @@ static void finish_op(sim_t *s, int64_t k, tick_t t)
     r->sim_sum += total;
     r->end_time = t;
     r->completed++;
-    s->done++;
-    if (s->opts->progress && (s->done & 0xffff) == 0)
-        s->opts->progress(s->opts->progress_ctx, s->path->name, s->done, s->opts->ops);
+    if (s->opts->progress && (r->completed & 0xffff) == 0)
+        s->opts->progress(s->opts->progress_ctx, s->path->name, r->completed, s->opts->ops);
     s->free_slots[s->n_free++] = k;
-    if (s->posted < s->opts->ops)
+    if (r->posted < s->opts->ops)
         post_op(s, t);
 }
 
@@ -341,22 +337,19 @@ static void take(sim_t *s, int k, uint32_t tag, tick_t te)
  * port samples its input; then every port steps. */
 static void clock_edge(sim_t *s, tick_t te, int step_all)
 {
-    int out_ready[NPORTS], took[NPORTS], stepped[NPORTS];
+    int out_ready[NPORTS], stepped[NPORTS];
     uint64_t now_ps = (uint64_t)(te / s->tb.mhz);
     if (s->opts->wave)
         wave_time(s->opts->wave, wave_ps(s, te));
     for (int k = 0; k < NPORTS; k++) {
         port_t *pt = &s->port[k];
         stepped[k] = step_all || port_busy(pt);
-        took[k] = 0;
         /* the consumer (the MAC, or the next stage) is ready this cycle if
          * the link it feeds is free by this edge */
         out_ready[k] = pt->feeds_wire < 0 || s->link_free[pt->feeds_wire] <= te;
         uint32_t tag;
-        if (stepped[k] && port_out_valid(pt, &tag) && out_ready[k]) {
-            took[k] = 1;
+        if (stepped[k] && port_out_valid(pt, &tag) && out_ready[k])
             take(s, k, tag, te);
-        }
     }
     drain_events(s, te);
     for (int k = 0; k < NPORTS && !s->failed; k++) {
@@ -371,10 +364,8 @@ static void clock_edge(sim_t *s, tick_t te, int step_all)
         int accepted = in.in_valid && pt->pout.in_ready;
         if (pt->blk) {
             /* stage pipeline -> block handshake, on last cycle's wires */
-            int handoff = pt->pout.out_valid && block_in_ready(pt);
             in.out_ready = (uint8_t)block_in_ready(pt);
             block_inputs(s, pt, pt->pout.out_valid, pt->pout.out_tag, out_ready[k]);
-            pt->blk_inflight += handoff - took[k];
             if (block_step(pt->blk, &pt->bin, &pt->bout, now_ps)) {
                 char msg[200];
                 snprintf(msg, sizeof(msg),
@@ -680,7 +671,7 @@ int latency_simulate(latency_sim_t *s)
         for (int p = 0; p < NPORTS; p++)
             wave_port(s, &s->port[p]);
     }
-    while (s->n_free > 0 && s->posted < opts->ops)
+    while (s->n_free > 0 && res->posted < opts->ops)
         post_op(s, 0);
     int64_t k = 0;
     for (;;) {
@@ -713,13 +704,14 @@ int latency_simulate(latency_sim_t *s)
             res->lockstep_mismatches += block_mismatches(s->port[p].blk);
     if (s->failed)
         return -1;
-    if (s->done != opts->ops) {
+    if (res->completed != opts->ops) {
         snprintf(s->err, (size_t)s->errlen,
                  "path '%s': only %lld of %lld reads completed (posted %lld, sent %lld, "
                  "executed %lld): requests were lost",
-                 s->path->name, (long long)s->done, (long long)opts->ops, (long long)res->posted,
+                 s->path->name, (long long)res->completed, (long long)opts->ops,
+                 (long long)res->posted,
                  (long long)res->sent, (long long)res->executed);
-        res->ops = s->done;
+        res->ops = res->completed;
         return -2;
     }
     res->ops = opts->ops;
