@@ -171,13 +171,15 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     latency_result_free(&lb);
     r->issue_gbps = m / r->delta_ns;
     r->binding = "B_path";
-    double lim = r->path_gbps;
-    if (r->slots_gbps < lim) {
-        lim = r->slots_gbps;
+    r->bound_gbps = r->path_gbps;
+    if (r->slots_gbps < r->bound_gbps) {
+        r->bound_gbps = r->slots_gbps;
         r->binding = "N*m/T0";
     }
-    if (r->issue_gbps < lim)
+    if (r->issue_gbps < r->bound_gbps) {
+        r->bound_gbps = r->issue_gbps;
         r->binding = "m/delta";
+    }
     latency_result_free(&lr);
     return 0;
 }
@@ -189,14 +191,6 @@ typedef struct {
     const path_cfg_t *path;
     rate_result_t r;
 } rate_row_t;
-
-static double bound_of(const rate_result_t *r)
-{
-    double b = r->path_gbps;
-    if (r->slots_gbps < b) b = r->slots_gbps;
-    if (r->issue_gbps < b) b = r->issue_gbps;
-    return b;
-}
 
 static void print_table(const rate_row_t *rows, int n, const char *backend, int64_t slots_opt,
                         int64_t payload)
@@ -238,7 +232,7 @@ static void print_table(const rate_row_t *rows, int n, const char *backend, int6
         printf("%-5s %7lld %6lld %8.1f %10.1f %9.3f %9.3f %9.3f %9.3f %9.3f  %s\n", rows[i].stack,
                (long long)r->burst, (long long)r->slots, r->idle_time_ns, r->slot_time_ns,
                r->throughput_gbps,
-               r->path_gbps, r->slots_gbps, r->issue_gbps, bound_of(r), r->binding);
+               r->path_gbps, r->slots_gbps, r->issue_gbps, r->bound_gbps, r->binding);
     }
 }
 
@@ -298,7 +292,7 @@ static int print_json(const rate_row_t *rows, int n, const char *backend)
         cJSON_AddNumberToObject(b, "slots_gbps", r->slots_gbps);
         cJSON_AddNumberToObject(b, "issue_gbps", r->issue_gbps);
         cJSON_AddNumberToObject(b, "delta_ns", r->delta_ns);
-        cJSON_AddNumberToObject(b, "min_gbps", bound_of(r));
+        cJSON_AddNumberToObject(b, "min_gbps", r->bound_gbps);
         cJSON_AddStringToObject(b, "binding", r->binding);
         cJSON_AddNumberToObject(o, "nic_edges_simulated", (double)r->edges_stepped);
         cJSON_AddNumberToObject(o, "nic_edges_spanned", (double)r->edges_spanned);

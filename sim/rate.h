@@ -46,7 +46,8 @@ typedef struct {
     double issue_gbps;       /* m/delta, delta = the departure interval measured on an
                                 unthrottled burst of 64 of the same reads */
     double delta_ns;
-    const char *binding;     /* which of the three is smallest */
+    double bound_gbps;       /* the smallest of the three */
+    const char *binding;     /* which one it is */
     uint64_t edges_stepped, edges_spanned;
     uint64_t lockstep_mismatches;
 } rate_result_t;

@@ -120,6 +120,7 @@ TEST(Rate, EachTermOfTheConcurrencyLimitBindsInItsRegime)
             rate_result_t r = run(p, 6000, BACKEND_C, c.slots, c.payload);
             EXPECT_STREQ(r.binding, c.binding) << p->name << " slots " << c.slots;
             double bound = std::min(r.path_gbps, std::min(r.slots_gbps, r.issue_gbps));
+            EXPECT_DOUBLE_EQ(r.bound_gbps, bound);
             EXPECT_LE(r.throughput_gbps, bound * 1.001) << p->name << " " << c.binding;
             EXPECT_GE(r.throughput_gbps, bound * 0.93) << p->name << " " << c.binding;
             EXPECT_TRUE(r.conserved);
