@@ -66,6 +66,7 @@ struct latency_sim {
     int send_stage, exec_stage;         /* stages counted as sent / executed */
     int64_t payload;
     int jetties;
+    uint32_t idle_jetty; /* the Jetty input while no request is offered */
     int64_t n_slots;
     opslot_t *slots;
     tick_t *meas_mem;
@@ -234,40 +235,56 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-/* Fills the block's work request from the op in the stage pipeline's last
- * slot (valid or not: an idle request has wr_valid = 0). */
-static void block_inputs(sim_t *s, port_t *pt, int wr_valid, uint32_t slot, int out_ready)
+/* The block's inputs that are the same for every request of the run. */
+static void block_fixed_inputs(sim_t *s, port_t *pt)
 {
-    int64_t op = wr_valid ? s->slots[slot].op : 0;
     uint32_t len = (uint32_t)(s->payload >= 0 ? s->payload : 64);
+    memset(&pt->bin, 0, sizeof(pt->bin));
     if (pt->kind == NIC_BLOCK_UB_SEND) {
         ub_send_pipeline_in_t *in = &pt->bin.ub;
-        in->wr_valid = (uint8_t)wr_valid;
         in->wr_opcode = pt->node == NODE_INITIATOR ? UB_TA_READ : UB_TA_READ_RESP;
         in->wr_mode = URMA_OT;
         in->wr_order = UB_ORDER_NO;
-        in->wr_fence = 0;
-        in->wr_comp_order = 0;
-        in->wr_jetty = s->jetties == 1 ? 0 : (uint32_t)(mix64((uint64_t)op ^ s->opts->seed) % (uint64_t)s->jetties);
         in->wr_dst = pt->node == NODE_INITIATOR ? 1 : 0; /* the other node */
         in->wr_len = len;
-        in->wr_addr = (uint64_t)op * 64u;
         in->wr_token = 0x5eed;
-        in->wr_tag = wr_valid ? slot : 0;
-        in->pkt_ready = (uint8_t)out_ready;
-        in->cfg_psn_init = 0;
         in->cfg_tpn_base = 0x100;
     } else {
         rc_send_pipeline_in_t *in = &pt->bin.rc;
-        in->wr_valid = (uint8_t)wr_valid;
         in->wr_qpn = 1; /* one connection */
         in->wr_opcode = pt->node == NODE_INITIATOR ? RC_OP_READ_REQUEST : 0x10 /* READ RESPONSE ONLY */;
         in->wr_len = len;
-        in->wr_addr = (uint64_t)op * 64u;
         in->wr_rkey = 0x5eed;
-        in->wr_tag = wr_valid ? slot : 0;
+    }
+}
+
+/* The Jetty a request comes from. */
+static uint32_t jetty_of(const sim_t *s, int64_t op)
+{
+    if (s->jetties == 1)
+        return 0;
+    return (uint32_t)(mix64((uint64_t)op ^ s->opts->seed) % (uint64_t)s->jetties);
+}
+
+/* Sets the block's per-request inputs from the op in the stage pipeline's
+ * last slot (valid or not: an idle request has wr_valid = 0 and op 0). */
+static void block_inputs(sim_t *s, port_t *pt, int wr_valid, uint32_t slot, int out_ready)
+{
+    int64_t op = wr_valid ? s->slots[slot].op : 0;
+    uint32_t tag = wr_valid ? slot : 0;
+    if (pt->kind == NIC_BLOCK_UB_SEND) {
+        ub_send_pipeline_in_t *in = &pt->bin.ub;
+        in->wr_valid = (uint8_t)wr_valid;
+        in->wr_jetty = wr_valid ? jetty_of(s, op) : s->idle_jetty;
+        in->wr_addr = (uint64_t)op * 64u;
+        in->wr_tag = tag;
         in->pkt_ready = (uint8_t)out_ready;
-        in->cfg_psn_init = 0;
+    } else {
+        rc_send_pipeline_in_t *in = &pt->bin.rc;
+        in->wr_valid = (uint8_t)wr_valid;
+        in->wr_addr = (uint64_t)op * 64u;
+        in->wr_tag = tag;
+        in->pkt_ready = (uint8_t)out_ready;
     }
 }
 
@@ -520,6 +537,7 @@ static int setup_ports(sim_t *s)
             }
             block_reset(pt->blk);
             /* one idle edge gives the wires after reset (it changes nothing) */
+            block_fixed_inputs(s, pt);
             block_inputs(s, pt, 0, 0, 1);
             block_step(pt->blk, &pt->bin, &pt->bout, 0);
         }
@@ -611,6 +629,7 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
     res->tb = s->tb;
     s->payload = opts->payload > 0 ? opts->payload : -1;
     s->jetties = opts->jetties > 0 ? opts->jetties : 1;
+    s->idle_jetty = jetty_of(s, 0);
     s->n_slots = opts->slots > 0 ? opts->slots : 1;
     if (s->n_slots > opts->ops)
         s->n_slots = opts->ops;
