@@ -148,6 +148,13 @@ int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd)
     return 0;
 }
 
+void cli_wave_sibling(const char *wave, const char *suffix, char *buf, size_t len)
+{
+    const char *dot = strrchr(wave, '.');
+    int stem = dot ? (int)(dot - wave) : (int)strlen(wave);
+    snprintf(buf, len, "%.*s%s", stem, wave, suffix);
+}
+
 void cli_path_names(const config_t *cfg, char *buf, int len)
 {
     buf[0] = 0;

@@ -2,6 +2,8 @@
 #ifndef UB_CLI_H
 #define UB_CLI_H
 
+#include <stddef.h>
+
 #include "config.h"
 
 #define CLI_MAX_LIST 32
@@ -51,6 +53,9 @@ void cli_run_defaults(cli_run_opts_t *o, long long seed);
 /* Handles --format, --backend, --wave, --seed, --step-all, --progress and
  * --quiet; returns 1 if argv[i] was one of them (*bad set on a usage error). */
 int cli_run_option(cli_args_t *A, cli_run_opts_t *o, int *bad);
+
+/* FILE.fst -> FILE<suffix>: where a run's second waveform goes. */
+void cli_wave_sibling(const char *wave, const char *suffix, char *buf, size_t len);
 
 /* Loads the configs (the built-in ones when none was given), applies --set
  * and --link-ns and validates. On failure prints the reason and returns 2. */

@@ -168,10 +168,9 @@ static int cmd_latency(int argc, char **argv)
         };
         if (ro.wave && ro.backend != BACKEND_C && sel[i]->tx_block != NIC_BLOCK_NONE) {
             /* the RTL traces itself too: FILE-<path>-rtl.fst */
-            const char *dot = strrchr(ro.wave, '.');
-            int stem = dot ? (int)(dot - ro.wave) : (int)strlen(ro.wave);
-            snprintf(rtl_waves[i], sizeof(rtl_waves[i]), "%.*s-%s-rtl.fst", stem, ro.wave,
-                     sel[i]->name);
+            char suffix[CFG_NAME_LEN + 16];
+            snprintf(suffix, sizeof(suffix), "-%s-rtl.fst", sel[i]->name);
+            cli_wave_sibling(ro.wave, suffix, rtl_waves[i], sizeof(rtl_waves[i]));
             o[i].rtl_wave = rtl_waves[i];
         }
         sims[i] = latency_create(sel[i], &o[i], &res[i], err, sizeof(err));

@@ -306,14 +306,6 @@ static int print_json(const rate_row_t *rows, int n, const char *backend)
     return 0;
 }
 
-/* FILE.fst / FILE.vcd -> FILE-rtl.fst */
-static void rtl_wave_name(const char *wave, char *buf, size_t len)
-{
-    const char *dot = strrchr(wave, '.');
-    size_t stem = dot ? (size_t)(dot - wave) : strlen(wave);
-    snprintf(buf, len, "%.*s-rtl.fst", (int)stem, wave);
-}
-
 int cmd_rate(int argc, char **argv)
 {
     cli_args_t A = {argc, argv, 1, "rate"};
@@ -416,7 +408,7 @@ int cmd_rate(int argc, char **argv)
             return 2;
         }
         if (ro.backend != BACKEND_C)
-            rtl_wave_name(ro.wave, rtl_wave, sizeof(rtl_wave));
+            cli_wave_sibling(ro.wave, "-rtl.fst", rtl_wave, sizeof(rtl_wave));
     }
 
     rate_row_t rows[2 * CLI_MAX_LIST];
