@@ -40,14 +40,15 @@ PKG_CFLAGS = $(shell pkg-config --cflags inih libcjson 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs inih libcjson 2>/dev/null) -lz -pthread
 
 CONFIG_DIR := $(CURDIR)/configs
-CPPFLAGS  := -Icmodel -Isim -DUBSIM_CONFIG_DIR='"$(CONFIG_DIR)"'
+SIM_DIRS  := sim/core sim/rtl sim/workload sim/app
+CPPFLAGS  := -Icmodel $(addprefix -I,$(SIM_DIRS)) -DUBSIM_SOURCE_DIR='"$(CURDIR)"' -DUBSIM_CONFIG_DIR='"$(CONFIG_DIR)"'
 CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -Werror
 CXXFLAGS  := -std=gnu++17 $(OPT) -Wall -Wextra -Werror
 
 # --- sources ---------------------------------------------------------------
-C_SRCS    := $(wildcard cmodel/*.c) $(filter-out sim/main.c,$(wildcard sim/*.c))
-SHIM_SRCS := $(wildcard sim/*_rtl.cc)
-RTL_TOPS  := $(patsubst sim/%_rtl.cc,%,$(SHIM_SRCS))
+C_SRCS    := $(wildcard cmodel/*.c) $(filter-out sim/app/main.c,$(foreach d,$(SIM_DIRS),$(wildcard $(d)/*.c)))
+SHIM_SRCS := $(wildcard sim/rtl/*_rtl.cc)
+RTL_TOPS  := $(patsubst sim/rtl/%_rtl.cc,%,$(SHIM_SRCS))
 RTL_SRCS  := $(wildcard rtl/*.sv)
 TEST_SRCS := $(wildcard testbench/*.cc)
 
@@ -103,7 +104,7 @@ $(BUILD)/vl/lib%.a: rtl/%.sv $(RTL_SRCS) Makefile
 
 # Shim C++ objects see their block's generated headers (and instantiate
 # Verilator's trace templates: not alignment-checked, as above).
-$(BUILD)/obj/sim/%_rtl.o: sim/%_rtl.cc $(BUILD)/vl/lib%.a
+$(BUILD)/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/lib%.a
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
 
@@ -119,11 +120,11 @@ $(LIB): $(C_OBJS) $(SHIM_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/obj/sim/main.o: sim/main.c
+$(BUILD)/obj/sim/app/main.o: sim/app/main.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(UBSIM): $(BUILD)/obj/sim/main.o $(LIB) $(VL_LIBS) $(VL_RT)
+$(UBSIM): $(BUILD)/obj/sim/app/main.o $(LIB) $(VL_LIBS) $(VL_RT)
 	$(CXX) $< $(LINK_LIBS) -o $@
 
 # --- tests -----------------------------------------------------------------

@@ -10,7 +10,7 @@
  * slot 0 catches the request accepted in a cycle where slot 0 stays occupied.
  * out_* is the last slot: no combinational path from inputs to outputs.
  *
- * Cycle semantics (shared by every block, see sim/block.h): step() applies
+ * Cycle semantics (shared by every block, see sim/core/block.h): step() applies
  * one rising edge with `in` and writes `out`, the wires during the next cycle.
  * A request accepted at edge n is taken by the consumer at edge n + depth. */
 #ifndef UB_NIC_PIPE_H

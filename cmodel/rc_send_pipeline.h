@@ -14,7 +14,7 @@
  *   OUT output register (pkt_valid), held until pkt_ready
  * Idle latency: accepted at step n -> pkt_valid in the outputs of step n+7.
  *
- * Cycle semantics follow sim/block.h: step() applies one rising edge with the
+ * Cycle semantics follow sim/core/block.h: step() applies one rising edge with the
  * inputs `in` and writes the outputs of the cycle after it. A handshake on a
  * valid/ready pair happens at the edge of step n when the valid (from the
  * inputs or the previous outputs) and the ready (from the previous outputs or
@@ -125,7 +125,7 @@ uint8_t rc_send_ack_req(uint8_t opcode);
 
 extern const block_class_t rc_send_pipeline_class;
 
-/* RTL backend, implemented by sim/rc_send_pipeline_rtl.cc over the Verilated
+/* RTL backend, implemented by sim/rtl/rc_send_pipeline_rtl.cc over the Verilated
  * rtl/rc_send_pipeline.sv. */
 void *rc_send_pipeline_rtl_create(const char *fst_path, uint64_t period_ps);
 void rc_send_pipeline_rtl_reset(void *self);

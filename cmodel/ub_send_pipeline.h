@@ -5,7 +5,7 @@
  * UBSP_NUM_QUEUES, QueueDepth = UBSP_QUEUE_DEPTH, NumJettyCtx =
  * UBSP_NUM_JETTY_CTX, NumChannels = UBSP_NUM_CHANNELS).
  *
- * Cycle semantics follow sim/block.h: step() applies one rising edge with
+ * Cycle semantics follow sim/core/block.h: step() applies one rising edge with
  * the inputs `in` and writes the outputs of the cycle after it. A request is
  * accepted at the edge of step n when in->wr_valid is 1 and the wr_ready of
  * the previous step's outputs was 1. A packet is taken at the edge of step n
@@ -147,7 +147,7 @@ int ub_send_pipeline_busy(const ub_send_pipeline_state_t *s);
 
 extern const block_class_t ub_send_pipeline_class;
 
-/* The RTL shim (sim/ub_send_pipeline_rtl.cc, Verilated rtl/). */
+/* The RTL shim (sim/rtl/ub_send_pipeline_rtl.cc, Verilated rtl/). */
 void *ub_send_pipeline_rtl_create(const char *fst_path, uint64_t period_ps);
 void ub_send_pipeline_rtl_reset(void *self);
 void ub_send_pipeline_rtl_step(void *self, const void *in, void *out,

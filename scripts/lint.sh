@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make lint`: every RTL file must be clean under Verilator's -Wall lint, and
-# every top-level block (an RTL file with a simulator shim sim/<block>_rtl.cc)
+# every top-level block (an RTL file with a simulator shim sim/rtl/<block>_rtl.cc)
 # must synthesize with yosys without a warning. Cell counts land in build/lint/<block>.cells.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,7 @@ for f in "${files[@]}"; do
 done
 
 printf '%-24s %10s %10s\n' "block" "cells" "flip-flops"
-for shim in sim/*_rtl.cc; do
+for shim in sim/rtl/*_rtl.cc; do
     m=$(basename "$shim" _rtl.cc)
     [ -f "rtl/$m.sv" ] || { echo "lint: $shim has no rtl/$m.sv"; fail=1; continue; }
     log="$out/$m.yosys"

@@ -1,4 +1,4 @@
-// Tests of the generic block machinery (sim/block.c): backend names, port
+// Tests of the generic block machinery (sim/core/block.c): backend names, port
 // access for every width, backend selection errors, lockstep comparison and
 // tracing, using a tiny counter block whose "RTL" is a second C function.
 #include <gtest/gtest.h>

@@ -43,7 +43,7 @@ struct Pkt {
 };
 
 // One pipeline instance behind the block API plus a work-request source and a
-// packet sink that follow the valid/ready rules of sim/block.h.
+// packet sink that follow the valid/ready rules of sim/core/block.h.
 class Dut {
 public:
     explicit Dut(backend_kind_t kind) {

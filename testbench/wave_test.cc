@@ -1,4 +1,4 @@
-// Tests for the waveform writer (sim/wave.c): VCD text, FST read back through
+// Tests for the waveform writer (sim/core/wave.c): VCD text, FST read back through
 // the FST reader bundled with Verilator, and error handling.
 #include <gtest/gtest.h>
 
