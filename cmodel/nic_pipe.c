@@ -165,3 +165,16 @@ void nic_pipe_step(nic_pipe_t *p, const nic_pipe_in_t *in, nic_pipe_out_t *out)
     }
     drive(p, out);
 }
+
+void nic_pipe_advance(nic_pipe_t *p, int64_t n)
+{
+    if (p->count && n > 0)
+        p->shift += (int)n;
+}
+
+int64_t nic_pipe_edges_to_output(const nic_pipe_t *p)
+{
+    if (!p->count)
+        return -1;
+    return (int64_t)(p->depth - 1 - pos_of(p, p->head));
+}

@@ -59,6 +59,13 @@ int nic_pipe_depth(const nic_pipe_cfg_t *cfg);
 void nic_pipe_init(nic_pipe_t *p, const nic_pipe_cfg_t *cfg);
 void nic_pipe_reset(nic_pipe_t *p, nic_pipe_out_t *out);
 void nic_pipe_step(nic_pipe_t *p, const nic_pipe_in_t *in, nic_pipe_out_t *out);
+/* Fast-forward: n edges with nothing entering and the output not reached
+ * (n < nic_pipe_edges_to_output) move every request n slots on, exactly as
+ * n steps with in_valid = 0 would. */
+void nic_pipe_advance(nic_pipe_t *p, int64_t n);
+/* Edges until the oldest request is in the last slot (0 when it is there,
+ * -1 when the pipeline is empty). */
+int64_t nic_pipe_edges_to_output(const nic_pipe_t *p);
 /* Bit s set: register slot s holds a request (for waveforms). */
 uint64_t nic_pipe_slot_mask(const nic_pipe_t *p);
 static inline int nic_pipe_empty(const nic_pipe_t *p) { return p->count == 0; }

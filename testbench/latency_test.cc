@@ -112,7 +112,7 @@ TEST(Latency, ClockAlignmentIsBelowOneCyclePerCrossing)
             if (r.rows[i].category != CAT_ALIGNMENT)
                 continue;
             // summed over 50 ops: each crossing waits less than one cycle
-            EXPECT_LT(r.rows[i].sim_sum, 50 * TICKS_PER_CYCLE) << name << " " << r.rows[i].name;
+            EXPECT_LT(r.rows[i].sim_sum, 50 * r.tb.cycle) << name << " " << r.rows[i].name;
             EXPECT_GE(r.rows[i].sim_sum, 0);
         }
     }
@@ -164,7 +164,7 @@ TEST(Latency, WireDelayMovesTotalsByTwiceTheChangeUpToAlignment)
             tick_t align_change = derived_sum(rb, CAT_ALIGNMENT) - derived_sum(ra, CAT_ALIGNMENT);
             // exactly 2·ΔL plus the change in clock alignment, which is reported
             EXPECT_EQ(moved, two_dl + align_change) << name << " dl=" << dl;
-            EXPECT_LT(std::llabs(align_change), 4 * TICKS_PER_CYCLE);
+            EXPECT_LT(std::llabs(align_change), 4 * ra.tb.cycle);
         }
     }
 }
@@ -213,7 +213,7 @@ TEST(Latency, SendPipelineBlocksGiveTheSameBreakdownOnEveryBackend)
             const stage_cfg_t &st = p->stages[c.rows[i].stage];
             if (c.rows[i].derived || st.kind != STAGE_NIC || st.pipe != PIPE_TX)
                 continue;
-            EXPECT_EQ(c.rows[i].sim_sum, 40 * w.cycles * TICKS_PER_CYCLE) << w.name;
+            EXPECT_EQ(c.rows[i].sim_sum, 40 * w.cycles * c.tb.cycle) << w.name;
         }
     }
 }
@@ -245,7 +245,7 @@ TEST(Latency, DependentOpsStartWhenThePreviousCompletes)
     EXPECT_LE(r.p50, r.p99);
     EXPECT_LE(r.p99, r.max);
     // the phase of the clock moves from op to op, so alignment varies
-    EXPECT_LT(r.max - r.min, 4 * TICKS_PER_CYCLE);
+    EXPECT_LT(r.max - r.min, 4 * r.tb.cycle);
 }
 
 // ---- the ubsim command line ------------------------------------------------

@@ -30,7 +30,7 @@ static void row_label(const path_cfg_t *p, const latency_result_t *r, int i, cha
     const lat_row_t *row = &r->rows[i];
     const stage_cfg_t *st = &p->stages[row->stage];
     if (!row->derived && st->kind == STAGE_NIC)
-        snprintf(buf, n, "%s [%lld cy]", row->label, (long long)(row->calc / TICKS_PER_CYCLE));
+        snprintf(buf, n, "%s [%lld cy]", row->label, (long long)(row->calc / r->tb.cycle));
     else
         snprintf(buf, n, "%s", row->label);
 }

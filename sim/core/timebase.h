@@ -1,10 +1,13 @@
-/* The simulator's time base.
+/* The simulator's time base: exact integer time for any set of clocks.
  *
- * Time is an integer count of ticks. One tick is 1/f ps, where f is the NIC
- * clock in MHz, so one NIC cycle is exactly 1,000,000 ticks and one
- * picosecond is exactly f ticks: both clock edges and every delay given in
- * whole picoseconds land on integer ticks, and nothing is ever rounded. At
- * 322 MHz an int64 holds about 28,000 s (nearly 8 hours) of simulated time. */
+ * Time is an integer count of ticks. With clock domains of f1..fn MHz, one
+ * picosecond is L ticks, where L is the least common multiple of f1..fn; a
+ * period of the fi domain is then 10^6 * L / fi ticks, an integer. Every clock
+ * edge and every delay given in whole picoseconds lands on an integer tick,
+ * so nothing is rounded and domains never drift apart. With a single 322 MHz
+ * NIC clock, L = 322 and a NIC cycle is exactly 1,000,000 ticks; an int64
+ * then holds about 28,000 s of simulated time (less with more domains: the
+ * range is 2^63 / L ps). */
 #ifndef UB_TIMEBASE_H
 #define UB_TIMEBASE_H
 
@@ -12,20 +15,31 @@
 
 typedef int64_t tick_t;
 
-#define TICKS_PER_CYCLE ((tick_t)1000000)
+#define TICK_NEVER INT64_MAX
 
 typedef struct {
-    int64_t mhz;           /* NIC clock, MHz (ticks per ps) */
+    int64_t per_ps;   /* ticks per picosecond (L) */
+    tick_t cycle;     /* one cycle of the reference (NIC) clock, in ticks */
 } timebase_t;
 
-static inline tick_t tb_from_ps(const timebase_t *tb, int64_t ps) { return ps * tb->mhz; }
-static inline double tb_to_ns(const timebase_t *tb, tick_t t) { return (double)t / ((double)tb->mhz * 1000.0); }
-static inline double tb_to_ps(const timebase_t *tb, tick_t t) { return (double)t / (double)tb->mhz; }
-static inline double tb_period_ns(const timebase_t *tb) { return 1000.0 / (double)tb->mhz; }
-/* The first clock edge at or after t (edges at k * TICKS_PER_CYCLE). */
-static inline int64_t tb_edge_at_or_after(tick_t t) {
-    return t <= 0 ? 0 : (t + TICKS_PER_CYCLE - 1) / TICKS_PER_CYCLE;
+/* A time base for the reference clock ref_mhz and n_other other clocks
+ * (MHz). Returns 0, or -1 when a frequency is not positive or L overflows. */
+int tb_init(timebase_t *tb, int64_t ref_mhz, const int64_t *other_mhz, int n_other);
+/* One period of a clock of mhz MHz on this time base (mhz must divide
+ * 10^6 * per_ps, as it does for every clock given to tb_init). */
+static inline tick_t tb_period(const timebase_t *tb, int64_t mhz) { return 1000000 * tb->per_ps / mhz; }
+
+static inline tick_t tb_from_ps(const timebase_t *tb, int64_t ps) { return ps * tb->per_ps; }
+static inline double tb_to_ns(const timebase_t *tb, tick_t t) { return (double)t / ((double)tb->per_ps * 1000.0); }
+static inline double tb_to_ps(const timebase_t *tb, tick_t t) { return (double)t / (double)tb->per_ps; }
+static inline double tb_period_ns(const timebase_t *tb) { return tb_to_ns(tb, tb->cycle); }
+
+/* The first edge at or after t of a clock with this period and phase. */
+static inline tick_t clk_edge_at_or_after(tick_t t, tick_t period, tick_t phase)
+{
+    if (t <= phase)
+        return phase;
+    return phase + (t - phase + period - 1) / period * period;
 }
-static inline tick_t tb_edge_time(int64_t k) { return k * TICKS_PER_CYCLE; }
 
 #endif

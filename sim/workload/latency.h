@@ -1,19 +1,19 @@
-/* The two-node engine: remote reads walking a path stage by stage.
+/* The read scenario: remote reads walking a path, built as a netlist of
+ * components and channels (sim/net/path_net.h) between a host that posts
+ * reads and takes their completions.
  *
- * Node A (initiator) and node B (target) each have a NIC with a transmit and
- * a receive pipeline, clocked at the path's NIC clock. A transmit pipeline may
- * end in a modelled block (the UB or RC send pipeline, run as C, RTL or both
- * in lockstep). Everything outside the NICs (host software, PCIe, on-chip
- * bus, DRAM) is a fixed delay; the wire is a link per direction with a
- * serialisation rate and a propagation delay, and a NIC transmit pipeline
- * feeding it is back-pressured while the link is busy.
+ * At most `slots` reads are in flight: the host posts a read when a slot is
+ * free, and the read holds it until its completion comes back. slots = 1
+ * gives dependent reads back to back (`ubsim latency`); a larger value gives
+ * a burst (`ubsim rate`).
  *
- * A read walks the path's stages in order; each stage is timestamped at its
- * boundaries, and the rows of the breakdown are those differences. Waiting
- * for a NIC clock edge and putting a packet on the wire are rows of their
- * own. At most `slots` reads are in flight: a read is posted when a slot is
- * free and holds it until its completion. slots = 1 gives dependent reads
- * back to back (`ubsim latency`); a larger value gives a burst (`ubsim rate`).
+ * The breakdown is measured from probe records only: every part of the path
+ * records when a read leaves it (and a NIC when the read waited for its clock
+ * edge, a wire when the packet was serialised), and the rows are the
+ * differences between consecutive records of the same read. Waiting for a
+ * NIC clock edge and putting a packet on the wire are rows of their own.
+ * Totals go into an exact streaming histogram; departures from the
+ * initiator's NIC into a histogram of intervals.
  */
 #ifndef UB_LATENCY_H
 #define UB_LATENCY_H
@@ -22,6 +22,7 @@
 
 #include "block.h"
 #include "config.h"
+#include "hist.h"
 #include "timebase.h"
 #include "wave.h"
 
@@ -43,7 +44,6 @@ typedef struct {
     const char *block_scope; /* waveform scope of the initiator's transmit
                                 block's ports, or NULL for
                                 "<path>.nodeA.nic_tx.<block>" */
-    int record_departures; /* keep every request's departure time */
     int step_every_cycle;  /* 1: step every NIC cycle; 0: skip idle cycles */
     wave_t *wave;          /* waveform, or NULL */
     uint64_t wave_offset_ps; /* where this path starts in the waveform */
@@ -53,6 +53,7 @@ typedef struct {
 } latency_opts_t;
 
 #define LAT_MAX_ROWS (CFG_MAX_STAGES * 2)
+#define LAT_DEP_HIST 64 /* departure intervals of 0..63 cycles, and 64 or more */
 
 typedef struct {
     char name[CFG_NAME_LEN + 16];
@@ -74,7 +75,7 @@ typedef struct {
                             completion: the slot occupancy) */
     tick_t min, max, p50, p99; /* per-op measured totals */
     tick_t end_time;     /* when the last op completed */
-    uint64_t edges_stepped;  /* NIC clock edges actually simulated */
+    uint64_t edges_stepped;  /* clock edges the components ran (a cost) */
     uint64_t edges_spanned;  /* NIC clock edges of simulated time */
     /* conservation: each read is posted, its request packet is sent (leaves
      * the initiator's transmit pipeline), executed (leaves the target's
@@ -82,7 +83,9 @@ typedef struct {
     int64_t posted, sent, executed, completed;
     tick_t first_at_nic;  /* first request reaching the initiator's tx pipeline */
     tick_t last_executed_at; /* the last request leaving the target's rx pipeline */
-    tick_t *sent_at;      /* departure times, in order (record_departures) */
+    tick_t last_sent_at;  /* the last departure from the initiator's NIC */
+    int64_t dep_hist[LAT_DEP_HIST + 1]; /* intervals between departures, cycles */
+    int64_t dep_longest;  /* the longest interval, cycles */
     uint64_t lockstep_mismatches;
 } latency_result_t;
 
@@ -101,7 +104,7 @@ void latency_destroy(latency_sim_t *sim);
  * read completed (requests were lost: the counts in `res` say where). */
 int latency_run(const path_cfg_t *path, const latency_opts_t *opts, latency_result_t *res,
                 char *err, int errlen);
-/* Frees what a result owns (sent_at). */
+/* Frees what a result owns (nothing today; kept for callers). */
 void latency_result_free(latency_result_t *res);
 
 /* Mean of a row or of the total over all ops, in ns. */

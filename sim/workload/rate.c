@@ -57,29 +57,23 @@ static const char *const usage_rate =
 
 /* Histogram (may be NULL) and median of the intervals between departures, in
  * cycles; departures happen at clock edges, so intervals are whole cycles. */
+/* Histogram (may be NULL) and median of the intervals between departures, in
+ * cycles; departures happen at clock edges, so intervals are whole cycles. */
 static int64_t departure_intervals(const latency_result_t *lr, int64_t *hist)
 {
     int64_t n = lr->sent > 1 ? lr->sent - 1 : 0;
     if (n == 0)
         return 0;
-    int64_t counts[RATE_HIST_MAX + 1] = {0};
-    int64_t longest = 0;
-    for (int64_t i = 0; i < n; i++) {
-        int64_t c = (lr->sent_at[i + 1] - lr->sent_at[i]) / TICKS_PER_CYCLE;
-        counts[c < RATE_HIST_MAX ? c : RATE_HIST_MAX]++;
-        if (c > longest)
-            longest = c;
-    }
     if (hist)
-        memcpy(hist, counts, sizeof(counts));
+        memcpy(hist, lr->dep_hist, sizeof(lr->dep_hist));
     /* the median, from the histogram while it lies below the overflow bin */
     int64_t seen = 0, want = (n + 1) / 2;
-    for (int c = 0; c < RATE_HIST_MAX; c++) {
-        seen += counts[c];
+    for (int c = 0; c < LAT_DEP_HIST; c++) {
+        seen += lr->dep_hist[c];
         if (seen >= want)
             return c;
     }
-    return longest; /* beyond the histogram: at least RATE_HIST_MAX */
+    return lr->dep_longest; /* beyond the histogram: at least LAT_DEP_HIST */
 }
 
 int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, char *err,
@@ -102,7 +96,6 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
         .rtl_wave = o->rtl_wave,
         .block_scope = path->tx_block == NIC_BLOCK_UB_SEND ? "TOP.ub_send_pipeline"
                                                            : "TOP.rc_send_pipeline",
-        .record_departures = 1,
         .step_every_cycle = o->step_every_cycle,
         .wave = o->wave,
     };
@@ -130,7 +123,7 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     r->interval_cycles = departure_intervals(&lr, r->hist);
     r->interval_ns = tb_period_ns(tb) * (double)r->interval_cycles;
     if (lr.sent > 0 && lr.first_at_nic >= 0) {
-        double win = tb_to_ns(tb, lr.sent_at[lr.sent - 1] - lr.first_at_nic) / 1000.0;
+        double win = tb_to_ns(tb, lr.last_sent_at - lr.first_at_nic) / 1000.0;
         r->rate_per_us = win > 0 ? (double)lr.sent / win : 0;
         double ewin = tb_to_ns(tb, lr.last_executed_at - lr.first_at_nic) / 1000.0;
         r->executed_per_us = ewin > 0 ? (double)lr.executed / ewin : 0;
@@ -160,7 +153,7 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     r->slots_gbps = (double)r->slots * m / r->idle_time_ns;
     /* delta: the steady interval of an unthrottled burst of the same reads */
     latency_opts_t burst = {.ops = 64, .slots = 64, .payload = o->payload, .backend = o->backend,
-                            .jetties = o->jetties, .seed = o->seed, .record_departures = 1};
+                            .jetties = o->jetties, .seed = o->seed};
     latency_result_t lb;
     if (latency_run(path, &burst, &lb, err, errlen)) {
         latency_result_free(&lb);

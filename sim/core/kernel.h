@@ -1,0 +1,126 @@
+/* The simulation kernel: components, clock domains and the loop that runs
+ * them.
+ *
+ * A component is a part with state, input and output channels, and either a
+ * clock (a clock domain: period and phase in ticks) or none (event-timed: it
+ * acts at exact times, like a fixed delay or a wire). It is run in two
+ * phases at each instant it is due:
+ *
+ *   eval(now)    decide from the values as they were before this instant:
+ *                its own registers and the visible heads of its input
+ *                channels (it may pop them);
+ *   commit(now)  update its registers, push onto its output channels, emit
+ *                probe records; return the next time it can act without new
+ *                input (its next_wake): the next edge while it is busy, a
+ *                deadline while a timer runs, TICK_NEVER when quiescent.
+ *
+ * A push wakes the consumer at the time the message becomes visible (at the
+ * consumer's first edge at or after it, for a clocked consumer), so a
+ * component that sleeps misses nothing. The kernel jumps from one due time to
+ * the next: idle stretches cost nothing, and timers are seen because they
+ * are wake-up times.
+ *
+ * At one instant, event-timed components run first, one at a time in the
+ * order they were scheduled (a zero-delay chain settles at once); then every
+ * clocked component due at that instant evaluates, and then every one of
+ * them commits. Outputs of clocked components are registers, so their pushes
+ * are visible at their next edge at the earliest, and the order in which
+ * clocked components are visited never matters.
+ *
+ * A component that is the only one due before some later time (the kernel's
+ * horizon) may run all its own edges up to that time in one call (`run`): it
+ * cannot interact with anyone before then. A pipeline with nothing entering
+ * or leaving is advanced in one jump this way, or stepped edge by edge inside
+ * its own loop (blocks that cannot jump, such as the Verilated RTL), without
+ * any per-edge kernel work. */
+#ifndef UB_KERNEL_H
+#define UB_KERNEL_H
+
+#include <stdint.h>
+
+#include "chan.h"
+#include "timebase.h"
+
+typedef struct clockdom {
+    char name[32];
+    int64_t mhz;
+    tick_t period;   /* ticks */
+    tick_t phase;    /* the first edge */
+} clockdom_t;
+
+/* The first edge of clock k at or after t. */
+static inline tick_t clock_edge_at_or_after(const clockdom_t *k, tick_t t)
+{
+    return clk_edge_at_or_after(t, k->period, k->phase);
+}
+
+typedef struct comp comp_t;
+typedef struct kernel kernel_t;
+
+typedef struct {
+    void (*eval)(comp_t *c, tick_t now);
+    tick_t (*commit)(comp_t *c, tick_t now);
+    /* optional: run every own edge from `now` (due) up to but excluding
+     * `horizon`, stopping early after an edge that pushed a message or after
+     * which the component is not due at the next edge; returns next_wake.
+     * *edges is incremented per edge run. */
+    tick_t (*run)(comp_t *c, tick_t now, tick_t horizon, uint64_t *edges);
+    void (*destroy)(comp_t *c);
+} comp_ops_t;
+
+struct comp {
+    char name[64];
+    const comp_ops_t *ops;
+    const clockdom_t *clk;   /* NULL: event-timed */
+    kernel_t *k;
+    tick_t wake;             /* when it is due next (TICK_NEVER: not scheduled) */
+    uint64_t seq;            /* scheduling order among equal times */
+    int64_t heap_at;         /* its position in the kernel's heap, or -1 */
+    int in_due;              /* it is in this instant's due list */
+    tick_t next;             /* what its last commit asked for */
+};
+
+/* Probe records: (point, request id, time). Components emit them; reports,
+ * histograms and waveforms are computed from them by sinks. */
+typedef void (*probe_fn)(void *ctx, int point, uint32_t id, tick_t t);
+
+struct kernel {
+    timebase_t tb;
+    comp_t **heap;
+    int64_t n, cap;
+    uint64_t next_seq;
+    comp_t **due;            /* clocked components of the current instant */
+    int64_t n_due, cap_due;
+    tick_t now;
+    int in_clocked_phase;
+    int stop;                /* set by a component: the run ends after this instant */
+    int step_all;            /* clocked components are due at every edge */
+    uint64_t clocked_edges;  /* component-edges run (a cost figure) */
+    uint64_t instants;       /* clock edges run (an edge a component ran
+                                inside `run` counts as one) */
+    probe_fn probe;          /* may be NULL */
+    void *probe_ctx;
+    int failed;
+    char err[512];
+};
+
+void kernel_init(kernel_t *k);
+void kernel_free(kernel_t *k);
+/* Adds c (its name, ops and clock set) and schedules it at `wake`. */
+int kernel_add(kernel_t *k, comp_t *c, tick_t wake);
+/* Schedules c at t (or earlier, if it is due earlier already). For a
+ * clocked component t is moved to its first edge at or after t, and never
+ * to an instant it has already run. */
+void kernel_wake(comp_t *c, tick_t t);
+/* Runs until no component is due, until a component calls kernel_stop, or
+ * until a failure; returns 0 or -1 (k->err says why). */
+int kernel_run(kernel_t *k);
+static inline void kernel_stop(kernel_t *k) { k->stop = 1; }
+void kernel_fail(kernel_t *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void kernel_probe(kernel_t *k, int point, uint32_t id, tick_t t)
+{
+    if (k->probe)
+        k->probe(k->probe_ctx, point, id, t);
+}
+
+#endif

@@ -1,0 +1,36 @@
+/* Typed messages: what travels through a channel.
+ *
+ * Every message belongs to one request (`id`, the initiator's request slot,
+ * and `op`, the request's number) and carries the time from which its
+ * consumer may see it. What else it carries depends on its kind: a request
+ * record (length, Jetty, address derived from the op), a packet with the
+ * header fields the send pipeline assigned (PSN, TPN, TASSN), a memory
+ * access, or a completion record. */
+#ifndef UB_MSG_H
+#define UB_MSG_H
+
+#include <stdint.h>
+
+#include "timebase.h"
+
+typedef enum {
+    MSG_REQUEST = 1,   /* a work request on its way to the NIC */
+    MSG_PACKET,        /* a packet on the wire or in a NIC */
+    MSG_MEM,           /* a memory access at the target */
+    MSG_COMPLETION,    /* a completion record on its way to the host */
+} msg_kind_t;
+
+typedef struct {
+    tick_t t;          /* the consumer may take it from this time on */
+    uint64_t op;       /* request number */
+    uint32_t id;       /* request id while in flight (the request slot) */
+    uint32_t len;      /* bytes the request moves */
+    uint32_t jetty;    /* the Jetty (UB) the request was posted on */
+    uint8_t kind;      /* msg_kind_t */
+    uint8_t last;      /* packet: last of its message */
+    uint16_t tassn;    /* packet: transaction sequence number */
+    uint32_t psn;      /* packet: packet sequence number (24 bits) */
+    uint32_t tpn;      /* packet: destination transport channel number (24 bits) */
+} msg_t;
+
+#endif

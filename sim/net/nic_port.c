@@ -1,0 +1,434 @@
+/* A NIC pipeline as a component at the NIC clock (see parts.h).
+ *
+ * At each edge it runs, in the two phases of the kernel:
+ *   eval    takes the request at the head of its input channel if it is
+ *           visible and the stage pipeline's in_ready (a register) is high;
+ *   commit  learns whether the consumer took the offered output at this
+ *           edge, steps the block (if any) and the stage pipeline with those
+ *           handshakes, and offers a new output when the output register
+ *           fills. It emits a probe when a request has waited for the clock
+ *           edge (at that edge) and when the request leaves the port.
+ *
+ * While requests are inside it is due at every edge; a stage pipeline with
+ * no block, nothing entering and nothing reaching its output is jumped over
+ * in one step (unless a waveform is being written). When it is the only
+ * component due before the kernel's horizon it runs its edges in a loop of
+ * its own (`run`). A request that never comes out (a block that lost it) is
+ * given up on after STUCK_EDGES edges of inside-but-idle: the run then ends
+ * short of its reads, which the caller reports. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parts.h"
+
+#define STUCK_EDGES 100000 /* edges with requests inside and nothing moving */
+
+/* ---- the table of requests inside, by id ---- */
+
+static int tab_grow(nic_port_t *p);
+
+static nic_slot_t *tab_find(nic_port_t *p, uint32_t id)
+{
+    for (uint32_t i = (id * 2654435761u) & p->tab_mask;; i = (i + 1) & p->tab_mask) {
+        if (!p->tab[i].used)
+            return NULL;
+        if (p->tab[i].id == id)
+            return &p->tab[i];
+    }
+}
+
+static int tab_put(nic_port_t *p, const msg_t *m)
+{
+    if ((uint64_t)(p->inside + 1) * 2 > (uint64_t)p->tab_mask + 1 && tab_grow(p))
+        return -1;
+    uint32_t i = (m->id * 2654435761u) & p->tab_mask;
+    while (p->tab[i].used) {
+        if (p->tab[i].id == m->id)
+            return -1; /* already inside */
+        i = (i + 1) & p->tab_mask;
+    }
+    p->tab[i].used = 1;
+    p->tab[i].id = m->id;
+    p->tab[i].m = *m;
+    p->inside++;
+    return 0;
+}
+
+/* Removes slot s, keeping every probe sequence unbroken. */
+static void tab_del(nic_port_t *p, nic_slot_t *s)
+{
+    uint32_t i = (uint32_t)(s - p->tab);
+    p->tab[i].used = 0;
+    p->inside--;
+    for (uint32_t j = (i + 1) & p->tab_mask; p->tab[j].used; j = (j + 1) & p->tab_mask) {
+        nic_slot_t e = p->tab[j];
+        p->tab[j].used = 0;
+        uint32_t k = (e.id * 2654435761u) & p->tab_mask;
+        while (p->tab[k].used)
+            k = (k + 1) & p->tab_mask;
+        p->tab[k] = e;
+    }
+}
+
+static int tab_grow(nic_port_t *p)
+{
+    uint32_t ncap = (p->tab_mask + 1) * 2;
+    nic_slot_t *old = p->tab;
+    uint32_t oldcap = p->tab_mask + 1;
+    p->tab = calloc(ncap, sizeof(*p->tab));
+    if (!p->tab) {
+        p->tab = old;
+        return -1;
+    }
+    p->tab_mask = ncap - 1;
+    p->inside = 0;
+    for (uint32_t i = 0; i < oldcap; i++)
+        if (old[i].used)
+            tab_put(p, &old[i].m);
+    free(old);
+    return 0;
+}
+
+/* ---- the block's inputs ---- */
+
+/* A well-mixed 64-bit hash (splitmix64's finaliser). */
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static uint32_t jetty_of(const nic_block_use_t *u, uint64_t op)
+{
+    if (u->jetties <= 1)
+        return 0;
+    return (uint32_t)(mix64(op ^ u->seed) % (uint64_t)u->jetties);
+}
+
+static void block_fixed_inputs(nic_port_t *p)
+{
+    const nic_block_use_t *u = &p->use;
+    uint32_t len = (uint32_t)(u->payload >= 0 ? u->payload : 64);
+    memset(&p->bin, 0, sizeof(p->bin));
+    if (u->kind == NIC_BLOCK_UB_SEND) {
+        ub_send_pipeline_in_t *in = &p->bin.ub;
+        in->wr_opcode = u->initiator ? UB_TA_READ : UB_TA_READ_RESP;
+        in->wr_mode = URMA_OT;
+        in->wr_order = UB_ORDER_NO;
+        in->wr_dst = u->initiator ? 1 : 0; /* the other node */
+        in->wr_len = len;
+        in->wr_token = 0x5eed;
+        in->cfg_tpn_base = 0x100;
+    } else {
+        rc_send_pipeline_in_t *in = &p->bin.rc;
+        in->wr_qpn = 1; /* one connection */
+        in->wr_opcode = u->initiator ? RC_OP_READ_REQUEST : 0x10 /* READ RESPONSE ONLY */;
+        in->wr_len = len;
+        in->wr_rkey = 0x5eed;
+    }
+}
+
+/* The block's per-request inputs, from the request in the stage pipeline's
+ * last slot (or idle values). */
+static void block_inputs(nic_port_t *p, const msg_t *m, int out_ready)
+{
+    uint64_t op = m ? m->op : 0;
+    if (p->use.kind == NIC_BLOCK_UB_SEND) {
+        ub_send_pipeline_in_t *in = &p->bin.ub;
+        in->wr_valid = m != NULL;
+        in->wr_jetty = m ? jetty_of(&p->use, op) : p->idle_jetty;
+        in->wr_addr = op * 64u;
+        in->wr_tag = m ? m->id : 0;
+        in->pkt_ready = (uint8_t)out_ready;
+    } else {
+        rc_send_pipeline_in_t *in = &p->bin.rc;
+        in->wr_valid = m != NULL;
+        in->wr_addr = op * 64u;
+        in->wr_tag = m ? m->id : 0;
+        in->pkt_ready = (uint8_t)out_ready;
+    }
+}
+
+/* The port's output register: valid, and the id it holds. */
+static int out_valid(const nic_port_t *p, uint32_t *id)
+{
+    switch (p->use.kind) {
+    case NIC_BLOCK_UB_SEND:
+        *id = p->bout.ub.pkt_tag;
+        return p->bout.ub.pkt_valid;
+    case NIC_BLOCK_RC_SEND:
+        *id = p->bout.rc.pkt_tag;
+        return p->bout.rc.pkt_valid;
+    default:
+        *id = p->pout.out_tag;
+        return p->pout.out_valid;
+    }
+}
+
+/* ---- waveform ---- */
+
+static void wave_wires(nic_port_t *p, tick_t t)
+{
+    wave_t *w = p->wave;
+    wave_time(w, p->wave_offset_ps + (uint64_t)(t / p->wave_per_ps));
+    uint32_t id;
+    int valid = out_valid(p, &id);
+    const msg_t *h = chan_peek(p->in, t);
+    wave_set(w, p->w_in_valid, h != NULL);
+    if (h)
+        wave_set(w, p->w_in_tag, h->id);
+    wave_set(w, p->w_in_ready, p->pout.in_ready);
+    wave_set(w, p->w_out_valid, (uint64_t)valid);
+    if (valid)
+        wave_set(w, p->w_out_tag, id);
+    uint64_t slots = nic_pipe_slot_mask(&p->pipe);
+    wave_set(w, p->w_slots, slots);
+    for (int k = 0; k < p->pipe.cfg.n_stages; k++)
+        wave_set(w, p->w_stage[k], (slots & p->stage_mask[k]) != 0);
+}
+
+/* ---- one edge ---- */
+
+static void nic_eval(comp_t *c, tick_t now)
+{
+    nic_port_t *p = (nic_port_t *)c;
+    p->acc_valid = 0;
+    if (p->pout.in_ready && chan_peek(p->in, now)) {
+        p->acc = chan_pop(p->in, now);
+        p->acc_valid = 1;
+    }
+}
+
+/* Edges the port slept through while its stage pipeline moved on by itself
+ * (nothing entered, nothing reached the output): they are applied at once. */
+static void catch_up(nic_port_t *p, tick_t now)
+{
+    if (p->last_edge >= 0 && p->inside > 0) {
+        int64_t skipped = (now - p->last_edge) / p->c.clk->period - 1;
+        if (skipped > 0)
+            nic_pipe_advance(&p->pipe, skipped);
+    }
+    p->last_edge = now;
+}
+
+static tick_t next_wake(nic_port_t *p, tick_t now)
+{
+    tick_t period = p->c.clk->period;
+    if (p->lost)
+        return TICK_NEVER;
+    tick_t in_t = chan_next_time(p->in, now);
+    if (p->inside == 0)
+        return in_t == TICK_NEVER ? TICK_NEVER : (in_t > now ? in_t : now + period);
+    if (p->blk || p->offer || !p->fast_forward)
+        return now + period;
+    /* a bare stage pipeline: due when its oldest request reaches the output,
+     * or when the input has something to take */
+    int64_t k = nic_pipe_edges_to_output(&p->pipe);
+    tick_t t = now + (k > 1 ? k : 1) * period;
+    if (in_t != TICK_NEVER && p->pout.in_ready) {
+        tick_t ti = in_t > now ? in_t : now + period;
+        if (ti < t)
+            t = ti;
+    }
+    return t;
+}
+
+static tick_t nic_commit(comp_t *c, tick_t now)
+{
+    nic_port_t *p = (nic_port_t *)c;
+    kernel_t *k = c->k;
+    catch_up(p, now);
+    p->pushed = 0;
+    /* the consumer's side of the handshake at this edge */
+    int taken = 0;
+    if (p->offer && chan_taken_at(p->out, now)) {
+        uint32_t id;
+        out_valid(p, &id);
+        nic_slot_t *s = tab_find(p, id); /* the take was recorded by the channel */
+        if (s)
+            tab_del(p, s);
+        p->offer = 0;
+        taken = 1;
+    }
+    int out_ready = taken || (!p->offer && (!p->out_wire || wire_ready(p->out_wire, now)));
+    int moved = taken || p->acc_valid;
+
+    nic_pipe_in_t in = {0, 0, 1};
+    if (p->acc_valid) {
+        in.in_valid = 1;
+        in.in_tag = p->acc.id;
+    }
+    if (p->blk) {
+        const msg_t *m = NULL;
+        if (p->pout.out_valid) {
+            nic_slot_t *s = tab_find(p, p->pout.out_tag);
+            m = s ? &s->m : NULL;
+        }
+        in.out_ready = p->use.kind == NIC_BLOCK_UB_SEND ? p->bout.ub.wr_ready : p->bout.rc.wr_ready;
+        block_inputs(p, m, out_ready);
+        if (block_step(p->blk, &p->bin, &p->bout, (uint64_t)(now / k->tb.per_ps))) {
+            kernel_fail(k,
+                        "lockstep mismatch between the C model and the RTL of the %s NIC's %s at "
+                        "NIC cycle %lld (%.3f ns; the block's own cycle count is in the report "
+                        "above)",
+                        p->where, nic_block_name(p->use.kind), (long long)(now / c->clk->period),
+                        (double)now / (double)k->tb.per_ps / 1000.0);
+            return TICK_NEVER;
+        }
+    } else {
+        in.out_ready = (uint8_t)out_ready;
+    }
+    nic_pipe_step(&p->pipe, &in, &p->pout);
+    if (p->acc_valid) {
+        /* it waited for this port's clock edge from when it became visible */
+        tick_t edge = clock_edge_at_or_after(c->clk, p->acc.t);
+        kernel_probe(k, p->align_point, p->acc.id, edge);
+        if (tab_put(p, &p->acc)) {
+            kernel_fail(k, "cycle %lld: request %u entered the %s NIC's pipeline twice",
+                        (long long)(now / c->clk->period), p->acc.id, p->where);
+            return TICK_NEVER;
+        }
+        p->acc_valid = 0;
+    }
+    uint32_t id;
+    if (!p->offer && out_valid(p, &id)) {
+        nic_slot_t *s = tab_find(p, id);
+        if (!s) {
+            kernel_fail(k,
+                        "cycle %lld: the %s NIC's pipeline emitted tag %u, which is not a request "
+                        "in flight there (a packet was duplicated or corrupted)",
+                        (long long)(now / c->clk->period), p->where, id);
+            return TICK_NEVER;
+        }
+        msg_t m = s->m;
+        if (p->use.kind == NIC_BLOCK_UB_SEND) {
+            m.kind = MSG_PACKET;
+            m.psn = p->bout.ub.pkt_psn;
+            m.tpn = p->bout.ub.pkt_dst_tpn;
+            m.tassn = p->bout.ub.pkt_tassn;
+            m.last = p->bout.ub.pkt_last;
+        } else if (p->use.kind == NIC_BLOCK_RC_SEND) {
+            m.kind = MSG_PACKET;
+            m.psn = p->bout.rc.pkt_psn;
+            m.tpn = p->bout.rc.pkt_dqpn;
+            m.last = 1;
+        }
+        m.t = now + c->clk->period; /* a register: seen from the next edge */
+        if (chan_push(p->out, &m, now)) {
+            kernel_fail(k, "internal: %s: no room in '%s'", c->name, p->out->name);
+            return TICK_NEVER;
+        }
+        p->offer = 1;
+        p->pushed = 1;
+        moved = 1;
+    }
+    if (p->wave)
+        wave_wires(p, now);
+    /* requests inside that never move again were lost by the block */
+    if (p->inside > 0 && !moved && !p->offer) {
+        if (++p->stalled_edges > STUCK_EDGES)
+            p->lost = 1;
+    } else {
+        p->stalled_edges = 0;
+    }
+    return next_wake(p, now);
+}
+
+static tick_t nic_run(comp_t *c, tick_t now, tick_t horizon, uint64_t *edges)
+{
+    nic_port_t *p = (nic_port_t *)c;
+    tick_t period = c->clk->period;
+    for (;;) {
+        nic_eval(c, now);
+        tick_t next = nic_commit(c, now);
+        (*edges)++;
+        if (p->pushed || c->k->failed || next != now + period || next >= horizon)
+            return next;
+        now = next;
+    }
+}
+
+static const comp_ops_t nic_ops = {.eval = nic_eval, .commit = nic_commit, .run = nic_run};
+
+int nic_port_init(nic_port_t *p, const char *name, const clockdom_t *clk, const nic_pipe_cfg_t *pc,
+                  chan_t *in, chan_t *out, int align_point, int nic_point, const char *where)
+{
+    memset(p, 0, sizeof(*p));
+    snprintf(p->c.name, sizeof(p->c.name), "%s", name);
+    p->c.ops = &nic_ops;
+    p->c.clk = clk;
+    p->in = in;
+    p->out = out;
+    in->dst = &p->c;
+    out->src = &p->c;
+    out->pop_point = nic_point;
+    nic_pipe_init(&p->pipe, pc);
+    nic_pipe_reset(&p->pipe, &p->pout);
+    p->align_point = align_point;
+    p->nic_point = nic_point;
+    p->where = where;
+    p->last_edge = -1;
+    p->fast_forward = 1;
+    p->tab_mask = 63;
+    p->tab = calloc(p->tab_mask + 1, sizeof(*p->tab));
+    return p->tab ? 0 : -1;
+}
+
+void nic_port_attach(nic_port_t *p, block_inst_t *blk, const nic_block_use_t *use)
+{
+    p->blk = blk;
+    p->use = *use;
+    p->idle_jetty = jetty_of(use, 0);
+    block_reset(blk);
+    /* one idle edge gives the wires after reset (it changes nothing) */
+    block_fixed_inputs(p);
+    block_inputs(p, NULL, 1);
+    block_step(blk, &p->bin, &p->bout, 0);
+}
+
+void nic_port_wave(nic_port_t *p, wave_t *w, uint64_t offset_ps, int64_t per_ps, const char *sc,
+                   const char *block_scope)
+{
+    char name[256];
+    p->wave = w;
+    p->wave_offset_ps = offset_ps;
+    p->wave_per_ps = per_ps;
+    p->fast_forward = 0;
+#define SIG(field, nm, width)                        \
+    snprintf(name, sizeof(name), "%s.%s", sc, nm);   \
+    p->field = wave_add(w, name, width)
+    SIG(w_in_valid, "in_valid_i", 1);
+    SIG(w_in_ready, "in_ready_o", 1);
+    SIG(w_in_tag, "in_tag_i", 32);
+    SIG(w_out_valid, "out_valid_o", 1);
+    SIG(w_out_tag, "out_tag_o", 32);
+    SIG(w_slots, "slot_valid", p->pipe.depth > 0 ? p->pipe.depth : 1);
+#undef SIG
+    int slot = 0;
+    for (int k = 0; k < p->pipe.cfg.n_stages; k++) {
+        snprintf(name, sizeof(name), "%s.st%02d_%s_valid", sc, k, p->pipe.cfg.stage_name[k]);
+        p->w_stage[k] = wave_add(w, name, 1);
+        p->stage_mask[k] = 0;
+        for (int c = 0; c < p->pipe.cfg.stage_cycles[k]; c++)
+            p->stage_mask[k] |= 1ull << slot++;
+    }
+    if (p->blk)
+        block_trace(p->blk, w, block_scope);
+}
+
+void nic_port_wave_now(nic_port_t *p, tick_t t)
+{
+    if (p->wave)
+        wave_wires(p, t);
+}
+
+void nic_port_free(nic_port_t *p)
+{
+    if (p->blk)
+        block_free(p->blk);
+    free(p->tab);
+    p->tab = NULL;
+}

@@ -1,0 +1,131 @@
+/* The parts a read path is built from, each a component (sim/core/kernel.h)
+ * joined to the next by channels:
+ *
+ *   delay     a fixed delay outside the NIC (verbs library, PCIe, on-chip
+ *             bus, DRAM): event-timed; its input channel has the configured
+ *             latency, and it hands each request on the moment it is due.
+ *   wire      one direction of a link: serialises a packet at the link rate
+ *             (waiting while the link is busy) and delivers it after the
+ *             propagation delay.
+ *   nic_port  a NIC pipeline at the NIC clock: the configured stage
+ *             pipeline, optionally followed by a modelled block (a send
+ *             pipeline, run as C, RTL or both in lockstep), with valid/ready
+ *             at both ends. Its output register is offered to the next part
+ *             through a channel of depth 1.
+ *
+ * Each part emits probe records at its boundaries; the point numbers are
+ * given by whoever builds the netlist (sim/net/path_net.c). */
+#ifndef UB_PARTS_H
+#define UB_PARTS_H
+
+#include <stdint.h>
+
+#include "block.h"
+#include "config.h"
+#include "kernel.h"
+#include "nic_pipe.h"
+#include "rc_send_pipeline.h"
+#include "ub_send_pipeline.h"
+#include "wave.h"
+
+/* ---- delay ---- */
+typedef struct {
+    comp_t c;
+    chan_t *in, *out;
+    chan_t line;        /* requests in the delay, visible when due */
+    int point;          /* probe when a request is due */
+} delay_comp_t;
+
+int delay_init(delay_comp_t *d, const char *name, chan_t *in, chan_t *out, tick_t delay, int point,
+               int64_t max_inside);
+void delay_free(delay_comp_t *d);
+
+/* ---- wire ---- */
+typedef struct {
+    comp_t c;
+    chan_t *in, *out;
+    chan_t flight;       /* packets on the wire, visible at their arrival */
+    const clockdom_t *in_clk; /* the producer's clock: it hands over only at
+                                 its edges, and only while the link is free */
+    tick_t ser, prop;    /* serialisation and propagation, ticks */
+    tick_t link_free;
+    int ser_point, arrive_point;
+} wire_comp_t;
+
+int wire_init(wire_comp_t *w, const char *name, chan_t *in, chan_t *out, const clockdom_t *in_clk,
+              tick_t ser, tick_t prop, int ser_point, int arrive_point, int64_t max_flight);
+void wire_free(wire_comp_t *w);
+/* Whether the link takes a packet handed over at `now` (for the producer's
+ * ready wire while it offers nothing). */
+int wire_ready(const wire_comp_t *w, tick_t now);
+
+/* ---- nic_port ---- */
+typedef struct {
+    uint32_t id;
+    msg_t m;
+    int used;
+} nic_slot_t;
+
+/* Inputs of a modelled block that hold for every request of a run. */
+typedef struct {
+    nic_block_t kind;
+    int initiator;       /* the initiator's NIC (requests) or the target's (responses) */
+    int64_t payload;     /* bytes per request, or < 0 for 64 */
+    int jetties;         /* requests spread over this many Jetties (>= 1) */
+    uint64_t seed;
+} nic_block_use_t;
+
+typedef struct nic_port {
+    comp_t c;
+    chan_t *in, *out;
+    const wire_comp_t *out_wire; /* the consumer, when it is a wire (its ready) */
+    nic_pipe_t pipe;
+    nic_pipe_out_t pout;
+    nic_block_use_t use;
+    block_inst_t *blk;
+    union {
+        ub_send_pipeline_in_t ub;
+        rc_send_pipeline_in_t rc;
+    } bin;
+    union {
+        ub_send_pipeline_out_t ub;
+        rc_send_pipeline_out_t rc;
+    } bout;
+    uint32_t idle_jetty;
+    /* requests inside (pipe and block), by id */
+    nic_slot_t *tab;
+    uint32_t tab_mask;
+    int64_t inside;
+    int offer;           /* the output register is offered on `out` */
+    int align_point, nic_point;
+    /* stepping */
+    tick_t last_edge;    /* the last edge it ran (-1: none) */
+    int fast_forward;    /* may jump the stage pipeline over idle edges */
+    int pushed;          /* it pushed during the current edge */
+    int64_t stalled_edges; /* edges with requests inside and nothing moving */
+    int lost;            /* gave up on requests that never came out */
+    const char *where;   /* "initiator's transmit" etc., for messages */
+    msg_t acc;           /* taken from the input at this edge (eval) */
+    int acc_valid;
+    /* waveform */
+    wave_t *wave;
+    uint64_t wave_offset_ps;
+    int64_t wave_per_ps;
+    wave_sig_t w_in_valid, w_in_ready, w_in_tag, w_out_valid, w_out_tag, w_slots;
+    wave_sig_t w_stage[NIC_PIPE_MAX_STAGES];
+    uint64_t stage_mask[NIC_PIPE_MAX_STAGES];
+} nic_port_t;
+
+int nic_port_init(nic_port_t *p, const char *name, const clockdom_t *clk, const nic_pipe_cfg_t *pc,
+                  chan_t *in, chan_t *out, int align_point, int nic_point, const char *where);
+/* Attaches a block (created by the caller) at the end of the stage pipeline. */
+void nic_port_attach(nic_port_t *p, block_inst_t *blk, const nic_block_use_t *use);
+/* Declares the port's waveform signals under `scope` (and the block's ports
+ * under block_scope). */
+void nic_port_wave(nic_port_t *p, wave_t *w, uint64_t offset_ps, int64_t per_ps, const char *scope,
+                   const char *block_scope);
+/* Records the port's wires at time t (used once at the start). */
+void nic_port_wave_now(nic_port_t *p, tick_t t);
+void nic_port_free(nic_port_t *p);
+
+#endif

@@ -1,0 +1,166 @@
+#include "path_net.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "nic_pipe.h"
+#include "rc_send_pipeline.h"
+#include "ub_send_pipeline.h"
+
+static const char *node_name(int node) { return node == NODE_INITIATOR ? "nodeA" : "nodeB"; }
+static const char *pipe_name(int pipe) { return pipe == PIPE_TX ? "nic_tx" : "nic_rx"; }
+
+static const char *where(int node, int pipe)
+{
+    static const char *w[2][2] = {{"initiator's transmit", "initiator's receive"},
+                                  {"target's transmit", "target's receive"}};
+    return w[node][pipe];
+}
+
+int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path_net_opts_t *o,
+                   char *err, int errlen)
+{
+    memset(net, 0, sizeof(*net));
+    net->path = p;
+    net->n = p->n_stages;
+    snprintf(net->nic_clk.name, sizeof(net->nic_clk.name), "nic");
+    net->nic_clk.mhz = p->nic_mhz;
+    net->nic_clk.period = tb_period(&k->tb, p->nic_mhz);
+    net->nic_clk.phase = 0;
+    int64_t deep = o->max_inside + 1;
+    int used[2][2] = {{0, 0}, {0, 0}};
+    for (int i = 0; i <= net->n; i++) {
+        /* a NIC's output register is offered through a channel of depth 1 */
+        int from_nic = i > 0 && p->stages[i - 1].kind == STAGE_NIC;
+        char name[64];
+        snprintf(name, sizeof(name), "%s.ch%d", p->name, i);
+        chan_init(&net->ch[i], name, from_nic ? 1 : deep, 0);
+        if (from_nic)
+            net->ch[i].src_clk = &net->nic_clk;
+    }
+    for (int i = 0; i < net->n; i++) {
+        const stage_cfg_t *st = &p->stages[i];
+        char name[96];
+        snprintf(name, sizeof(name), "%s.%s", p->name, st->name);
+        chan_t *in = &net->ch[i], *out = &net->ch[i + 1];
+        const clockdom_t *in_clk = i > 0 && p->stages[i - 1].kind == STAGE_NIC ? &net->nic_clk : NULL;
+        net->kind[i] = st->kind;
+        comp_t *c = NULL;
+        switch (st->kind) {
+        case STAGE_DELAY:
+            delay_init(&net->delay[i], name, in, out, o->delay_ticks[i], o->end_point[i], deep);
+            c = &net->delay[i].c;
+            break;
+        case STAGE_WIRE:
+            wire_init(&net->wire[i], name, in, out, in_clk, o->ser_ticks[i],
+                      tb_from_ps(&k->tb, p->wire_one_way_ps), o->align_point[i], o->end_point[i],
+                      deep);
+            c = &net->wire[i].c;
+            break;
+        case STAGE_NIC: {
+            if (used[st->node][st->pipe]++) {
+                snprintf(err, (size_t)errlen, "path '%s': stage '%s': the %s NIC pipeline is used twice",
+                         p->name, st->name, where(st->node, st->pipe));
+                return -1;
+            }
+            nic_port_t *pt = &net->port[i];
+            const nic_pipe_cfg_t *pc = st->pipe == PIPE_TX ? &p->tx : &p->rx;
+            if (nic_port_init(pt, name, &net->nic_clk, pc, in, out, o->align_point[i],
+                              o->end_point[i], where(st->node, st->pipe))) {
+                snprintf(err, (size_t)errlen, "out of memory");
+                return -1;
+            }
+            if (i + 1 < net->n && p->stages[i + 1].kind == STAGE_WIRE)
+                pt->out_wire = &net->wire[i + 1];
+            c = &pt->c;
+            if (st->pipe == PIPE_TX && p->tx_block != NIC_BLOCK_NONE) {
+                const block_class_t *cls = p->tx_block == NIC_BLOCK_UB_SEND ? &ub_send_pipeline_class
+                                                                           : &rc_send_pipeline_class;
+                if (o->tx_class)
+                    cls = o->tx_class;
+                char mismatch[160];
+                snprintf(mismatch, sizeof(mismatch), "%s_%s_%s_mismatch.vcd", p->name,
+                         node_name(st->node), cls->name);
+                block_opts_t bo = {
+                    .kind = o->backend,
+                    .period_ps = (uint64_t)(net->nic_clk.period / k->tb.per_ps),
+                    .rtl_fst_path = st->node == NODE_INITIATOR ? o->rtl_wave : NULL,
+                    .mismatch_wave = mismatch,
+                };
+                char berr[256];
+                block_inst_t *b = block_new(cls, &bo, berr, sizeof(berr));
+                if (!b) {
+                    snprintf(err, (size_t)errlen, "path '%s': %s", p->name, berr);
+                    return -1;
+                }
+                nic_block_use_t use = {
+                    .kind = p->tx_block,
+                    .initiator = st->node == NODE_INITIATOR,
+                    .payload = o->payload,
+                    .jetties = o->jetties > 0 ? o->jetties : 1,
+                    .seed = o->seed,
+                };
+                nic_port_attach(pt, b, &use);
+            }
+            break;
+        }
+        default:
+            snprintf(err, (size_t)errlen, "path '%s': stage '%s' has no kind", p->name, st->name);
+            return -1;
+        }
+        if (kernel_add(k, c, TICK_NEVER)) {
+            snprintf(err, (size_t)errlen, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void path_net_wave(path_net_t *net, wave_t *w, uint64_t offset_ps, const char *block_scope)
+{
+    const path_cfg_t *p = net->path;
+    for (int i = 0; i < net->n; i++) {
+        if (net->kind[i] != STAGE_NIC)
+            continue;
+        const stage_cfg_t *st = &p->stages[i];
+        char sc[160], bs[200];
+        snprintf(sc, sizeof(sc), "%s.%s.%s", p->name, node_name(st->node), pipe_name(st->pipe));
+        const char *scope = block_scope;
+        if (!scope || st->node != NODE_INITIATOR) {
+            snprintf(bs, sizeof(bs), "%s.%s", sc, nic_block_name(p->tx_block));
+            scope = bs;
+        }
+        nic_port_wave(&net->port[i], w, offset_ps, net->port[i].c.k->tb.per_ps, sc, scope);
+    }
+}
+
+uint64_t path_net_mismatches(const path_net_t *net)
+{
+    uint64_t m = 0;
+    for (int i = 0; i < net->n; i++)
+        if (net->kind[i] == STAGE_NIC && net->port[i].blk)
+            m += block_mismatches(net->port[i].blk);
+    return m;
+}
+
+int path_net_lost(const path_net_t *net)
+{
+    for (int i = 0; i < net->n; i++)
+        if (net->kind[i] == STAGE_NIC && net->port[i].lost)
+            return 1;
+    return 0;
+}
+
+void path_net_free(path_net_t *net)
+{
+    for (int i = 0; i < net->n; i++) {
+        if (net->kind[i] == STAGE_NIC)
+            nic_port_free(&net->port[i]);
+        else if (net->kind[i] == STAGE_WIRE)
+            wire_free(&net->wire[i]);
+        else if (net->kind[i] == STAGE_DELAY)
+            delay_free(&net->delay[i]);
+    }
+    for (int i = 0; i <= net->n; i++)
+        chan_free(&net->ch[i]);
+}

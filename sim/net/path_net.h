@@ -1,0 +1,59 @@
+/* The netlist of a read path: one component per configured stage, joined in
+ * order by channels, between a host's output (requests) and its input
+ * (completions).
+ *
+ *   host --ch[0]--> stage 0 --ch[1]--> stage 1 ... stage n-1 --ch[n]--> host
+ *
+ * A delay stage becomes a delay component, a wire stage a wire (one per
+ * direction of the link), a NIC stage a nic_port at the path's NIC clock (a
+ * transmit pipeline ends in the path's send-pipeline block, if it has one).
+ * Every stage emits two probe points: `align_point[i]` (the clock alignment
+ * of a NIC stage, the serialisation of a wire stage; unused by a delay) and
+ * `end_point[i]` when the request leaves it. */
+#ifndef UB_PATH_NET_H
+#define UB_PATH_NET_H
+
+#include "block.h"
+#include "config.h"
+#include "kernel.h"
+#include "parts.h"
+#include "wave.h"
+
+typedef struct {
+    int64_t max_inside;        /* requests in flight at most */
+    int64_t payload;           /* bytes per request (< 0: as configured) */
+    int jetties;
+    uint64_t seed;
+    backend_kind_t backend;
+    const block_class_t *tx_class; /* replaces the built-in block class */
+    const char *rtl_wave;      /* RTL self-trace of the initiator's block */
+    const char *block_scope;   /* wave scope of the initiator's block ports */
+    int align_point[CFG_MAX_STAGES], end_point[CFG_MAX_STAGES];
+    tick_t delay_ticks[CFG_MAX_STAGES], ser_ticks[CFG_MAX_STAGES];
+} path_net_opts_t;
+
+typedef struct {
+    const path_cfg_t *path;
+    clockdom_t nic_clk;
+    int n;                     /* stages */
+    chan_t ch[CFG_MAX_STAGES + 1];
+    delay_comp_t delay[CFG_MAX_STAGES];
+    wire_comp_t wire[CFG_MAX_STAGES];
+    nic_port_t port[CFG_MAX_STAGES];
+    int kind[CFG_MAX_STAGES];  /* stage_kind_t of each built stage */
+} path_net_t;
+
+/* Builds the netlist on kernel k (whose time base is set). The caller
+ * connects ch[0].src and ch[n].dst to its host. Returns 0, or -1 with a
+ * message. */
+int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *path, const path_net_opts_t *o,
+                   char *err, int errlen);
+/* Declares the waveform signals of every NIC port. */
+void path_net_wave(path_net_t *net, wave_t *w, uint64_t offset_ps, const char *block_scope);
+/* Lockstep mismatches of the blocks. */
+uint64_t path_net_mismatches(const path_net_t *net);
+/* Whether a NIC port gave up on requests that never came out. */
+int path_net_lost(const path_net_t *net);
+void path_net_free(path_net_t *net);
+
+#endif

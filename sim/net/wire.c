@@ -1,0 +1,79 @@
+/* One direction of a link. A packet handed over at time t starts to be
+ * serialised when the link is free, holds the link for `ser` ticks and
+ * arrives `prop` ticks after its last bit left. A clocked producer (a NIC)
+ * hands over only at its clock edges and only while the link is free, so a
+ * busy link back-pressures it; an event-timed producer's packets queue at the
+ * link instead. */
+#include <stdio.h>
+
+#include "parts.h"
+
+int wire_ready(const wire_comp_t *w, tick_t now) { return w->link_free <= now; }
+
+/* The earliest time the head of the input can be taken. */
+static tick_t next_take(const wire_comp_t *w, tick_t now)
+{
+    tick_t t = chan_next_time(w->in, now);
+    if (t == TICK_NEVER || !w->in_clk)
+        return t;
+    if (t < w->link_free)
+        t = w->link_free;
+    return clock_edge_at_or_after(w->in_clk, t);
+}
+
+static tick_t wire_commit(comp_t *c, tick_t now)
+{
+    wire_comp_t *w = (wire_comp_t *)c;
+    /* deliver what has arrived */
+    while (chan_peek(&w->flight, now)) {
+        msg_t m = chan_pop(&w->flight, now);
+        kernel_probe(c->k, w->arrive_point, m.id, now);
+        m.t = now;
+        if (chan_push(w->out, &m, now)) {
+            kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, w->out->name);
+            return TICK_NEVER;
+        }
+    }
+    /* take what is handed over */
+    while (chan_peek(w->in, now) && (!w->in_clk || w->link_free <= now)) {
+        msg_t m = chan_pop(w->in, now);
+        tick_t begin = now > w->link_free ? now : w->link_free;
+        tick_t end = begin + w->ser;
+        w->link_free = end;
+        kernel_probe(c->k, w->ser_point, m.id, end);
+        m.t = end + w->prop;
+        if (chan_push(&w->flight, &m, now)) {
+            kernel_fail(c->k, "internal: %s: too many packets on the wire", c->name);
+            return TICK_NEVER;
+        }
+    }
+    tick_t a = chan_next_time(&w->flight, now), b = next_take(w, now);
+    return a < b ? a : b;
+}
+
+static const comp_ops_t wire_ops = {.commit = wire_commit};
+
+int wire_init(wire_comp_t *w, const char *name, chan_t *in, chan_t *out, const clockdom_t *in_clk,
+              tick_t ser, tick_t prop, int ser_point, int arrive_point, int64_t max_flight)
+{
+    snprintf(w->c.name, sizeof(w->c.name), "%s", name);
+    w->c.ops = &wire_ops;
+    w->c.clk = NULL;
+    w->in = in;
+    w->out = out;
+    w->in_clk = in_clk;
+    w->ser = ser;
+    w->prop = prop;
+    w->link_free = 0;
+    w->ser_point = ser_point;
+    w->arrive_point = arrive_point;
+    in->dst = &w->c;
+    out->src = &w->c;
+    char fn[80];
+    snprintf(fn, sizeof(fn), "%s.flight", name);
+    chan_init(&w->flight, fn, max_flight, 0);
+    w->flight.src = w->flight.dst = &w->c;
+    return 0;
+}
+
+void wire_free(wire_comp_t *w) { chan_free(&w->flight); }
