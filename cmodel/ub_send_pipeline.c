@@ -72,6 +72,50 @@ static void write_outputs(const ub_send_pipeline_state_t *s,
     o->pkt_comp_order = it->comp_order;
 }
 
+static void stage_work(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in,
+                       unsigned st, ubsp_item_t *it)
+{
+    switch (st) {
+    case UBSP_ST_TASSN: { /* TASSN read-modify-write in the Jetty context (1 cycle) */
+        uint16_t *t = &s->tassn[it->jetty & (UBSP_NUM_JETTY_CTX - 1)];
+        it->tassn = *t;
+        *t = (uint16_t)(*t + 1u);
+        break;
+    }
+    case UBSP_ST_TAH: /* transaction header: 3-bit wire order field */
+        it->wire_order = ub_wire_order(it->order, it->fence);
+        break;
+    case UBSP_ST_CHAN: /* transport channel index */
+        it->ch = (uint8_t)(it->dst & (UBSP_NUM_CHANNELS - 1));
+        break;
+    case UBSP_ST_TPN: /* channel TPN */
+        it->tpn = (in->cfg_tpn_base + it->ch) & UB_TPN_MASK;
+        break;
+    case UBSP_ST_PSN_RD: /* channel state read; an unused channel starts at cfg_psn_init */
+        if (s->ch_init >> it->ch & 1u) {
+            it->psn = s->psn[it->ch];
+            it->tpmsn = s->tpmsn[it->ch];
+        } else {
+            it->psn = in->cfg_psn_init & UB_PSN_MASK;
+            it->tpmsn = in->cfg_psn_init & UB_PSN_MASK;
+        }
+        break;
+    case UBSP_ST_PSN_WR: /* channel state write-back: PSN and TPMSN + 1 modulo 2^24 */
+        s->psn[it->ch] = ub_psn_add(it->psn, 1);
+        s->tpmsn[it->ch] = (it->tpmsn + 1u) & UB_TPMSN_MASK;
+        s->ch_init |= 1u << it->ch;
+        break;
+    case UBSP_ST_RTPH: { /* RTPH: transport opcode and ack request */
+        int rel = ub_mode_reliable(it->mode);
+        it->tp_opcode = rel ? UB_TP_RELIABLE : UB_TP_UNRELIABLE;
+        it->ack_req = (uint8_t)(rel && (it->mode == URMA_OL || (it->psn & 0xFu) == 0xFu));
+        break;
+    }
+    default:
+        break;
+    }
+}
+
 /* One edge of the back end S0..S20 (only called when it advances). */
 static void backend_advance(ub_send_pipeline_state_t *s,
                             const ub_send_pipeline_in_t *in, int push_out)
@@ -90,67 +134,15 @@ static void backend_advance(ub_send_pipeline_state_t *s,
 
     if (!s->be_count)
         return;
-    ubsp_item_t *it;
-    unsigned k;
-
-    /* S9: TASSN read-modify-write in the Jetty context (1 cycle). */
-    k = slot(s, UBSP_ST_TASSN);
-    if (s->st_valid[k]) {
-        it = &s->st[k];
-        uint16_t *t = &s->tassn[it->jetty & (UBSP_NUM_JETTY_CTX - 1)];
-        it->tassn = *t;
-        *t = (uint16_t)(*t + 1u);
-    }
-    /* S10: transaction header: 3-bit wire order field. */
-    k = slot(s, UBSP_ST_TAH);
-    if (s->st_valid[k]) {
-        it = &s->st[k];
-        it->wire_order = ub_wire_order(it->order, it->fence);
-    }
-    /* S11: transport channel index. */
-    k = slot(s, UBSP_ST_CHAN);
-    if (s->st_valid[k]) {
-        it = &s->st[k];
-        it->ch = (uint8_t)(it->dst & (UBSP_NUM_CHANNELS - 1));
-    }
-    /* S12: channel TPN. */
-    k = slot(s, UBSP_ST_TPN);
-    if (s->st_valid[k]) {
-        it = &s->st[k];
-        it->tpn = (in->cfg_tpn_base + it->ch) & UB_TPN_MASK;
-    }
-    /* S13: channel state read (PSN, TPMSN); an unused channel starts at
-     * cfg_psn_init. */
-    k = slot(s, UBSP_ST_PSN_RD);
-    if (s->st_valid[k]) {
-        it = &s->st[k];
-        if (s->ch_init >> it->ch & 1u) {
-            it->psn = s->psn[it->ch];
-            it->tpmsn = s->tpmsn[it->ch];
-        } else {
-            it->psn = in->cfg_psn_init & UB_PSN_MASK;
-            it->tpmsn = in->cfg_psn_init & UB_PSN_MASK;
-        }
-    }
-    /* S14: channel state write-back: PSN and TPMSN + 1 modulo 2^24. */
-    k = slot(s, UBSP_ST_PSN_WR);
-    if (s->st_valid[k]) {
-        it = &s->st[k];
-        s->psn[it->ch] = ub_psn_add(it->psn, 1);
-        s->tpmsn[it->ch] = (it->tpmsn + 1u) & UB_TPMSN_MASK;
-        s->ch_init |= 1u << it->ch;
-    }
-    /* S15: RTPH: transport opcode and ack request. */
-    k = slot(s, UBSP_ST_RTPH);
-    if (s->st_valid[k]) {
-        it = &s->st[k];
-        int rel = ub_mode_reliable(it->mode);
-        it->tp_opcode = rel ? UB_TP_RELIABLE : UB_TP_UNRELIABLE;
-        it->ack_req = (uint8_t)(rel && (it->mode == URMA_OL ||
-                                        (it->psn & 0xFu) == 0xFu));
+    for (unsigned st = UBSP_ST_TASSN; st <= UBSP_ST_RTPH; st++) {
+        unsigned k = slot(s, st);
+        if (s->st_valid[k])
+            stage_work(s, in, st, &s->st[k]);
     }
 }
 
+/* The item at stage st, with the registers as they are when stage st is in
+ * front of it: the logic of stages S9..S15 (the others only carry it). */
 void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
                            const ub_send_pipeline_in_t *in,
                            ub_send_pipeline_out_t *out)
@@ -219,6 +211,28 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
     write_outputs(s, out);
 }
 
+int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s)
+{
+    if (s->in_valid || s->q_nonempty || s->out_cnt || s->be_count != 1)
+        return 0;
+    for (unsigned st = 0; st < NS; st++)
+        if (s->st_valid[slot(s, st)])
+            return (int)(NS - 1 - st);
+    return 0;
+}
+
+void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n)
+{
+    unsigned st = 0;
+    while (st < NS && !s->st_valid[slot(s, st)])
+        st++;
+    ubsp_item_t *it = &s->st[slot(s, st)];
+    for (int j = 1; j <= n; j++)
+        stage_work(s, in, st + (unsigned)j, it);
+    /* the ring turns by n: stage k moves to stage k + n */
+    s->head = (uint8_t)((s->head + NS - (unsigned)n % NS) % NS);
+}
+
 /* --- block class ---------------------------------------------------------- */
 
 static void *c_create(const char *fst_path, uint64_t period_ps)
@@ -237,6 +251,8 @@ static void c_step(void *self, const void *in, void *out, uint64_t now_ps)
     ub_send_pipeline_step(self, in, out);
 }
 static void c_destroy(void *self) { free(self); }
+static int64_t c_quiet(const void *self) { return ub_send_pipeline_quiet(self); }
+static void c_advance(void *self, const void *in, int64_t n) { ub_send_pipeline_advance(self, in, (int)n); }
 
 #define IN(f, w) { #f, offsetof(ub_send_pipeline_in_t, f), \
                    sizeof(((ub_send_pipeline_in_t *)0)->f), w }
@@ -268,7 +284,7 @@ const block_class_t ub_send_pipeline_class = {
     .out_ports = out_ports,
     .n_out = (int)(sizeof out_ports / sizeof out_ports[0]),
     .out_size = sizeof(ub_send_pipeline_out_t),
-    .c = { c_create, c_reset, c_step, c_destroy },
+    .c = { c_create, c_reset, c_step, c_destroy, c_quiet, c_advance },
     .rtl = { ub_send_pipeline_rtl_create, ub_send_pipeline_rtl_reset,
              ub_send_pipeline_rtl_step, ub_send_pipeline_rtl_destroy },
 };

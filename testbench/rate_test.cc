@@ -271,7 +271,7 @@ block_class_t faulty_class()
 {
     block_class_t c = ub_send_pipeline_class;
     c.name = "faulty_ub_send_pipeline";
-    c.c = block_impl_t{faulty_create, faulty_reset, faulty_step, faulty_destroy};
+    c.c = block_impl_t{faulty_create, faulty_reset, faulty_step, faulty_destroy, nullptr, nullptr};
     return c;
 }
 

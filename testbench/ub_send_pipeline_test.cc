@@ -561,7 +561,7 @@ TEST(UbSendPipeline, LockstepCatchesInjectedBug)
 {
     block_class_t cls = ub_send_pipeline_class;
     cls.name = "ub_send_pipeline_buggy";
-    cls.c = {buggy_create, buggy_reset, buggy_step, buggy_destroy};
+    cls.c = {buggy_create, buggy_reset, buggy_step, buggy_destroy, nullptr, nullptr};
     FILE *rep = std::tmpfile();
     ASSERT_NE(rep, nullptr);
     // VCD so the content can be checked here (FST goes through the same

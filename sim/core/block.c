@@ -40,6 +40,21 @@ struct block_inst {
     wave_sig_t *t_in, *t_out;
 };
 
+int block_wants_time(const block_inst_t *b) { return b->kind != BACKEND_C || b->tw != NULL; }
+
+int64_t block_quiet(const block_inst_t *b)
+{
+    if (b->kind != BACKEND_C || !b->cls->c.quiet || b->tw)
+        return 0;
+    return b->cls->c.quiet(b->c_self);
+}
+
+void block_advance(block_inst_t *b, const void *idle_in, int64_t n)
+{
+    b->cls->c.advance(b->c_self, idle_in, n);
+    b->cycles += (uint64_t)n;
+}
+
 int backend_parse(const char *s)
 {
     if (!s)

@@ -42,6 +42,10 @@ typedef struct {
     void (*reset)(void *self);  /* synchronous reset, registers to reset values */
     void (*step)(void *self, const void *in, void *out, uint64_t now_ps);
     void (*destroy)(void *self);
+    /* optional fast-forward (C models): edges with idle inputs over which
+     * the outputs cannot change, and applying n <= quiet of them at once */
+    int64_t (*quiet)(const void *self);
+    void (*advance)(void *self, const void *idle_in, int64_t n);
 } block_impl_t;
 
 typedef struct {
@@ -80,6 +84,14 @@ void block_reset(block_inst_t *b);
 /* Returns 0, or nonzero once lockstep has found a mismatch (then the outputs
  * written are the C model's). */
 int block_step(block_inst_t *b, const void *in, void *out, uint64_t now_ps);
+/* Whether step() uses its now_ps argument (RTL traces, lockstep reports);
+ * a caller may pass 0 when it does not. */
+int block_wants_time(const block_inst_t *b);
+/* Fast-forward: how many coming idle edges can be jumped (0 unless the
+ * backend is the C model and it offers a fast-forward), and the jump
+ * (n <= block_quiet; `idle_in` are the inputs of those edges). */
+int64_t block_quiet(const block_inst_t *b);
+void block_advance(block_inst_t *b, const void *idle_in, int64_t n);
 /* Edges applied since creation (reset does not clear it). */
 uint64_t block_cycles(const block_inst_t *b);
 /* Lockstep mismatches found so far (0 or 1: lockstep stops comparing at the

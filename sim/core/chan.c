@@ -41,25 +41,16 @@ static int grow(chan_t *c)
     return 0;
 }
 
-static int on_edge(const chan_t *c, tick_t now)
+int chan_on_edge_(const chan_t *c, tick_t now)
 {
     const clockdom_t *k = c->src_clk;
-    return !k || (now >= k->phase && (now - k->phase) % k->period == 0);
+    return now >= k->phase && (now - k->phase) % k->period == 0;
 }
 
-const msg_t *chan_peek(const chan_t *c, tick_t now)
+tick_t chan_next_time_(const chan_t *c, tick_t now)
 {
-    if (c->count == 0 || c->buf[c->head].t > now || !on_edge(c, now))
-        return NULL;
-    return &c->buf[c->head];
-}
-
-tick_t chan_next_time(const chan_t *c, tick_t now)
-{
-    if (c->count == 0)
-        return TICK_NEVER;
     tick_t t = c->buf[c->head].t > now ? c->buf[c->head].t : now;
-    return c->src_clk ? clock_edge_at_or_after(c->src_clk, t) : t;
+    return clock_edge_at_or_after(c->src_clk, t);
 }
 
 int chan_push(chan_t *c, const msg_t *m, tick_t now)

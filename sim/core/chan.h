@@ -52,12 +52,27 @@ void chan_free(chan_t *c);
 
 static inline int chan_full(const chan_t *c) { return c->count >= c->depth; }
 static inline int chan_empty(const chan_t *c) { return c->count == 0; }
+int chan_on_edge_(const chan_t *c, tick_t now);
+tick_t chan_next_time_(const chan_t *c, tick_t now);
+
 /* The head, if there is one and it can be taken at `now` (it is visible,
  * and `now` is an edge of a clocked producer); else NULL. */
-const msg_t *chan_peek(const chan_t *c, tick_t now);
+static inline const msg_t *chan_peek(const chan_t *c, tick_t now)
+{
+    if (c->count == 0 || c->buf[c->head].t > now || (c->src_clk && !chan_on_edge_(c, now)))
+        return 0;
+    return &c->buf[c->head];
+}
 /* The first time at or after `now` at which the head can be taken, or
  * TICK_NEVER when empty. */
-tick_t chan_next_time(const chan_t *c, tick_t now);
+static inline tick_t chan_next_time(const chan_t *c, tick_t now)
+{
+    if (c->count == 0)
+        return TICK_NEVER;
+    if (c->src_clk)
+        return chan_next_time_(c, now);
+    return c->buf[c->head].t > now ? c->buf[c->head].t : now;
+}
 /* Pushes m (its t is set to now + latency, or kept if later) and wakes the
  * consumer for that time. Returns 0, or -1 when full or out of memory (a
  * producer that checked chan_full never sees -1 for a full channel). */

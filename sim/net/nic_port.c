@@ -206,10 +206,13 @@ static void nic_eval(comp_t *c, tick_t now)
  * (nothing entered, nothing reached the output): they are applied at once. */
 static void catch_up(nic_port_t *p, tick_t now)
 {
-    if (p->last_edge >= 0 && p->inside > 0) {
+    if (p->last_edge >= 0 && p->inside > 0 && now != p->last_edge + p->c.clk->period) {
         int64_t skipped = (now - p->last_edge) / p->c.clk->period - 1;
-        if (skipped > 0)
-            nic_pipe_advance(&p->pipe, skipped);
+        nic_pipe_advance(&p->pipe, skipped);
+        if (p->blk) {
+            block_inputs(p, NULL, 1);
+            block_advance(p->blk, &p->bin, skipped);
+        }
     }
     p->last_edge = now;
 }
@@ -222,11 +225,19 @@ static tick_t next_wake(nic_port_t *p, tick_t now)
     tick_t in_t = chan_next_time(p->in, now);
     if (p->inside == 0)
         return in_t == TICK_NEVER ? TICK_NEVER : (in_t > now ? in_t : now + period);
-    if (p->blk || p->offer || !p->fast_forward)
+    if (p->offer || !p->fast_forward)
         return now + period;
-    /* a bare stage pipeline: due when its oldest request reaches the output,
-     * or when the input has something to take */
-    int64_t k = nic_pipe_edges_to_output(&p->pipe);
+    int64_t k;
+    if (p->blk) {
+        /* a block that can jump, with its only request inside it */
+        if (p->pipe.count || (k = block_quiet(p->blk)) == 0)
+            return now + period;
+        k++;
+    } else {
+        /* a bare stage pipeline: due when its oldest request reaches the
+         * output, or when the input has something to take */
+        k = nic_pipe_edges_to_output(&p->pipe);
+    }
     tick_t t = now + (k > 1 ? k : 1) * period;
     if (in_t != TICK_NEVER && p->pout.in_ready) {
         tick_t ti = in_t > now ? in_t : now + period;
@@ -269,7 +280,8 @@ static tick_t nic_commit(comp_t *c, tick_t now)
         }
         in.out_ready = p->use.kind == NIC_BLOCK_UB_SEND ? p->bout.ub.wr_ready : p->bout.rc.wr_ready;
         block_inputs(p, m, out_ready);
-        if (block_step(p->blk, &p->bin, &p->bout, (uint64_t)(now / k->tb.per_ps))) {
+        uint64_t now_ps = block_wants_time(p->blk) ? (uint64_t)(now / k->tb.per_ps) : 0;
+        if (block_step(p->blk, &p->bin, &p->bout, now_ps)) {
             kernel_fail(k,
                         "lockstep mismatch between the C model and the RTL of the %s NIC's %s at "
                         "NIC cycle %lld (%.3f ns; the block's own cycle count is in the report "

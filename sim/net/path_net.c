@@ -48,7 +48,14 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
         comp_t *c = NULL;
         switch (st->kind) {
         case STAGE_DELAY:
-            delay_init(&net->delay[i], name, in, out, o->delay_ticks[i], o->end_point[i], deep);
+            /* from an event-timed producer the input channel itself is the
+             * delay line; a NIC's offer is taken first and then delayed */
+            if (in_clk) {
+                delay_init(&net->delay[i], name, in, out, o->delay_ticks[i], o->end_point[i], deep);
+            } else {
+                in->latency = o->delay_ticks[i];
+                delay_init(&net->delay[i], name, in, out, 0, o->end_point[i], deep);
+            }
             c = &net->delay[i].c;
             break;
         case STAGE_WIRE:
