@@ -411,3 +411,26 @@ TEST(LatencyCli, WaveformsAreWritten)
 }
 
 }  // namespace
+
+namespace {
+
+TEST(LatencyCli, LongDelaysAreNotMistakenForLostRequests)
+{
+    // single delays far longer than any NIC pipeline: the engine must wait
+    // for them, not give up on the requests inside
+    for (const char *args : {"latency --link-ns 40000", "latency --path ub_load --set stage.dram.delay_ns=31100",
+                             "rate --link-ns 40000 --burst 16 --stack ub", "latency --link-ns 1000000 --ops 3"}) {
+        std::string out;
+        int rc = testutil::run(testutil::ubsim() + " " + args + " --quiet", &out, true);
+        EXPECT_EQ(rc, 0) << args << "\n" << out;
+        EXPECT_EQ(out.find("lost"), std::string::npos) << args << "\n" << out;
+    }
+    // and the delay is in the figures: 1 ms of wire each way
+    std::string out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " latency --path ub_load --link-ns 1000000 --format csv", &out), 0);
+    EXPECT_NE(out.find("wire_forward,\"wire, forward\",wire,0,1000000.000000,1000000.000000"),
+              std::string::npos)
+        << out;
+}
+
+}  // namespace
