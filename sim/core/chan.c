@@ -21,24 +21,29 @@ void chan_free(chan_t *c)
 {
     free(c->buf);
     c->buf = NULL;
-    c->cap = c->count = 0;
+    c->cap = c->count = c->nent = 0;
 }
 
-static int grow(chan_t *c)
+static int resize(chan_t *c, int64_t ncap)
 {
-    int64_t ncap = c->cap ? c->cap * 2 : 4;
-    if (ncap > c->depth)
-        ncap = c->depth;
     msg_t *nb = malloc((size_t)ncap * sizeof(msg_t));
     if (!nb)
         return -1;
-    for (int64_t i = 0; i < c->count; i++)
+    for (int64_t i = 0; i < c->nent; i++)
         nb[i] = c->buf[(c->head + i) % c->cap];
     free(c->buf);
     c->buf = nb;
     c->cap = ncap;
     c->head = 0;
     return 0;
+}
+
+/* m can join entry e: alike but for the next id and op. */
+static int joins(const msg_t *e, const msg_t *m)
+{
+    return e->t == m->t && e->id + e->more + 1 == m->id && e->op + e->more + 1 == m->op &&
+           e->len == m->len && e->jetty == m->jetty && e->kind == m->kind && e->last == m->last &&
+           e->tassn == m->tassn && e->psn == m->psn && e->tpn == m->tpn && e->more < UINT32_MAX;
 }
 
 int chan_on_edge_(const chan_t *c, tick_t now)
@@ -57,27 +62,50 @@ int chan_push(chan_t *c, const msg_t *m, tick_t now)
 {
     if (c->count >= c->depth)
         return -1;
-    if (c->count == c->cap && grow(c))
-        return -1;
-    int64_t tail = c->head + c->count;
-    if (tail >= c->cap)
-        tail -= c->cap;
-    msg_t *slot = &c->buf[tail];
-    *slot = *m;
-    if (slot->t < now + c->latency)
-        slot->t = now + c->latency;
+    msg_t x = *m;
+    x.more = 0;
+    if (x.t < now + c->latency)
+        x.t = now + c->latency;
     c->count++;
     c->pushed++;
-    if (c->dst && c->count == 1) /* a later message is seen once this one is popped */
-        kernel_wake(c->dst, slot->t);
+    if (c->nent > 0) {
+        int64_t last = (c->head + c->nent - 1) % c->cap;
+        if (joins(&c->buf[last], &x)) {
+            c->buf[last].more++;
+            return 0;
+        }
+    }
+    if (c->nent == c->cap && resize(c, c->cap ? c->cap * 2 : 4)) {
+        c->count--;
+        c->pushed--;
+        return -1;
+    }
+    int64_t tail = c->head + c->nent;
+    if (tail >= c->cap)
+        tail -= c->cap;
+    c->buf[tail] = x;
+    c->nent++;
+    if (c->dst && c->nent == 1) /* a later message is seen once this one is popped */
+        kernel_wake(c->dst, x.t);
     return 0;
 }
 
 msg_t chan_pop(chan_t *c, tick_t now)
 {
-    msg_t m = c->buf[c->head];
-    if (++c->head == c->cap)
-        c->head = 0;
+    msg_t *h = &c->buf[c->head];
+    msg_t m = *h;
+    m.more = 0;
+    if (h->more) { /* the rest of the burst stays */
+        h->more--;
+        h->id++;
+        h->op++;
+    } else {
+        if (++c->head == c->cap)
+            c->head = 0;
+        c->nent--;
+        if (c->cap > 64 && c->nent < c->cap / 4)
+            resize(c, c->cap / 2); /* on failure it keeps the larger ring */
+    }
     c->count--;
     c->popped++;
     c->last_pop = now;

@@ -7,7 +7,11 @@
  * message pushed at time t with latency L is visible from t + L; the
  * consumer sees only the head, and only once it is visible (valid), and
  * takes it by popping (ready). Storage grows on demand up to the depth, so
- * a deep channel costs memory only for what it holds.
+ * a deep channel costs memory only for what it holds. Messages pushed
+ * together that differ only in consecutive request ids and numbers (a burst
+ * of posts) share one entry, so a burst of millions costs a few bytes; a
+ * pop hands them out one at a time, so no consumer sees the difference. The
+ * ring shrinks again as it drains.
  *
  * Two-phase rule (see kernel.h): a component pops from its input channels
  * while it evaluates an instant and pushes onto its output channels when it
@@ -36,8 +40,9 @@ typedef struct chan {
     struct comp *src, *dst;
     int64_t depth;       /* capacity in messages */
     tick_t latency;      /* ticks from push to visibility */
-    msg_t *buf;          /* ring, cap entries (cap grows up to depth) */
-    int64_t cap, head, count;
+    msg_t *buf;          /* ring of entries (cap grows on demand) */
+    int64_t cap, head, nent;
+    int64_t count;       /* messages held (an entry may stand for several) */
     const struct clockdom *src_clk; /* a clocked producer's offers are taken
                             only at its edges (NULL: at any time) */
     tick_t last_pop;     /* time of the last pop (-1: none) */
@@ -59,7 +64,7 @@ tick_t chan_next_time_(const chan_t *c, tick_t now);
  * and `now` is an edge of a clocked producer); else NULL. */
 static inline const msg_t *chan_peek(const chan_t *c, tick_t now)
 {
-    if (c->count == 0 || c->buf[c->head].t > now || (c->src_clk && !chan_on_edge_(c, now)))
+    if (c->nent == 0 || c->buf[c->head].t > now || (c->src_clk && !chan_on_edge_(c, now)))
         return 0;
     return &c->buf[c->head];
 }
@@ -67,7 +72,7 @@ static inline const msg_t *chan_peek(const chan_t *c, tick_t now)
  * TICK_NEVER when empty. */
 static inline tick_t chan_next_time(const chan_t *c, tick_t now)
 {
-    if (c->count == 0)
+    if (c->nent == 0)
         return TICK_NEVER;
     if (c->src_clk)
         return chan_next_time_(c, now);

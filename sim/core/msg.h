@@ -31,6 +31,9 @@ typedef struct {
     uint16_t tassn;    /* packet: transaction sequence number */
     uint32_t psn;      /* packet: packet sequence number (24 bits) */
     uint32_t tpn;      /* packet: destination transport channel number (24 bits) */
+    uint32_t more;     /* inside a channel: this entry stands for 1 + more
+                          messages alike but for consecutive id and op
+                          (a burst costs one entry); 0 everywhere else */
 } msg_t;
 
 #endif

@@ -30,6 +30,7 @@ struct latency_sim {
     int64_t payload;
     /* the report, built from probe records */
     tick_t *t_post, *t_last; /* per request id */
+    __int128 sum_total, sum_row[LAT_MAX_ROWS]; /* cannot overflow */
     hist_t totals;
     int row_of_stage[CFG_MAX_STAGES];  /* the configured row */
     int align_row[CFG_MAX_STAGES];     /* the derived row before it, or -1 */
@@ -95,7 +96,9 @@ static void on_probe(void *ctx, int point, uint32_t id, tick_t t)
     latency_result_t *r = s->res;
     int waves = s->opts->wave && s->n_slots == 1;
     if (point == POINT_POST) {
-        s->t_post[id] = s->t_last[id] = t;
+        if (s->t_post)
+            s->t_post[id] = t;
+        s->t_last[id] = t;
         r->posted++;
         if (waves) {
             wave_stage(s, 0, t);
@@ -104,9 +107,7 @@ static void on_probe(void *ctx, int point, uint32_t id, tick_t t)
         return;
     }
     if (point == POINT_DONE) {
-        tick_t total = t - s->t_post[id];
-        r->sim_sum += total;
-        if (hist_add(&s->totals, total))
+        if (s->t_post && hist_add(&s->totals, t - s->t_post[id]))
             kernel_fail(&s->k, "out of memory");
         r->end_time = t;
         r->completed++;
@@ -117,7 +118,8 @@ static void on_probe(void *ctx, int point, uint32_t id, tick_t t)
         return;
     }
     lat_row_t *row = &r->rows[point];
-    row->sim_sum += t - s->t_last[id];
+    s->sum_row[point] += t - s->t_last[id];
+    s->sum_total += t - s->t_last[id];
     if (point == s->send_align_row && (r->first_at_nic < 0 || s->t_last[id] < r->first_at_nic))
         r->first_at_nic = s->t_last[id];
     s->t_last[id] = t;
@@ -273,9 +275,10 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
     }
     setup_rows(s);
     s->free_ids = malloc((size_t)s->n_slots * sizeof(uint32_t));
-    s->t_post = malloc((size_t)s->n_slots * sizeof(tick_t));
+    if (!opts->no_percentiles)
+        s->t_post = malloc((size_t)s->n_slots * sizeof(tick_t));
     s->t_last = malloc((size_t)s->n_slots * sizeof(tick_t));
-    if (!s->free_ids || !s->t_post || !s->t_last) {
+    if (!s->free_ids || (!opts->no_percentiles && !s->t_post) || !s->t_last) {
         snprintf(err, (size_t)errlen, "out of memory for %lld reads in flight", (long long)s->n_slots);
         latency_destroy(s);
         return NULL;
@@ -335,6 +338,8 @@ void latency_destroy(latency_sim_t *s)
     free(s);
 }
 
+static tick_t clamp_ticks(__int128 v) { return v > INT64_MAX ? INT64_MAX : (tick_t)v; }
+
 int latency_simulate(latency_sim_t *s)
 {
     const latency_opts_t *opts = s->opts;
@@ -346,6 +351,12 @@ int latency_simulate(latency_sim_t *s)
                 nic_port_wave_now(&s->net.port[i], 0);
     }
     int rc = kernel_run(&s->k);
+    for (int i = 0; i < res->n_rows; i++) {
+        res->rows[i].sim_sum = clamp_ticks(s->sum_row[i]);
+        res->rows[i].sim_sum_f = (double)s->sum_row[i];
+    }
+    res->sim_sum = clamp_ticks(s->sum_total);
+    res->sim_sum_f = (double)s->sum_total;
     res->edges_stepped = s->k.instants;
     res->lockstep_mismatches = path_net_mismatches(&s->net);
     if (rc) {
@@ -363,10 +374,12 @@ int latency_simulate(latency_sim_t *s)
     }
     res->ops = opts->ops;
     res->edges_spanned = (uint64_t)((res->end_time + res->tb.cycle - 1) / res->tb.cycle);
-    res->min = s->totals.min;
-    res->max = s->totals.max;
-    res->p50 = hist_percentile(&s->totals, 50);
-    res->p99 = hist_percentile(&s->totals, 99);
+    if (s->t_post) {
+        res->min = s->totals.min;
+        res->max = s->totals.max;
+        res->p50 = hist_percentile(&s->totals, 50);
+        res->p99 = hist_percentile(&s->totals, 99);
+    }
     return 0;
 }
 
@@ -385,10 +398,10 @@ void latency_result_free(latency_result_t *res) { (void)res; }
 
 double lat_row_sim_ns(const latency_result_t *r, int row)
 {
-    return tb_to_ns(&r->tb, r->rows[row].sim_sum) / (double)(r->ops ? r->ops : 1);
+    return r->rows[row].sim_sum_f / ((double)r->tb.per_ps * 1000.0) / (double)(r->ops ? r->ops : 1);
 }
 
 double lat_sim_total_ns(const latency_result_t *r)
 {
-    return tb_to_ns(&r->tb, r->sim_sum) / (double)(r->ops ? r->ops : 1);
+    return r->sim_sum_f / ((double)r->tb.per_ps * 1000.0) / (double)(r->ops ? r->ops : 1);
 }

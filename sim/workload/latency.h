@@ -45,6 +45,9 @@ typedef struct {
                                 block's ports, or NULL for
                                 "<path>.nodeA.nic_tx.<block>" */
     int step_every_cycle;  /* 1: step every NIC cycle; 0: skip idle cycles */
+    int no_percentiles;    /* 1: no per-op totals (min, max, p50, p99 are 0):
+                              a burst of millions then needs 8 bytes per read
+                              in flight and nothing per distinct total */
     wave_t *wave;          /* waveform, or NULL */
     uint64_t wave_offset_ps; /* where this path starts in the waveform */
     /* called now and then on long runs (may be NULL) */
@@ -62,7 +65,9 @@ typedef struct {
     int derived;      /* 1: a physical effect not in the configured table */
     int stage;        /* index of the configured stage it belongs to */
     tick_t calc;      /* configured value (0 for derived rows) */
-    tick_t sim_sum;   /* measured value summed over all ops */
+    tick_t sim_sum;   /* measured value summed over all ops (exact while it
+                         fits in 63 bits; then the largest tick_t) */
+    double sim_sum_f; /* the same sum, from a 128-bit count (for means) */
 } lat_row_t;
 
 typedef struct {
@@ -72,7 +77,9 @@ typedef struct {
     int64_t ops;
     tick_t calc_total;   /* sum of the configured rows */
     tick_t sim_sum;      /* sum over ops of each op's measured total (post to
-                            completion: the slot occupancy) */
+                            completion: the slot occupancy); exact while it
+                            fits in 63 bits, then the largest tick_t */
+    double sim_sum_f;    /* the same sum, from a 128-bit count (for means) */
     tick_t min, max, p50, p99; /* per-op measured totals */
     tick_t end_time;     /* when the last op completed */
     uint64_t edges_stepped;  /* clock edges the components ran (a cost) */

@@ -98,6 +98,7 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
                                                            : "TOP.rc_send_pipeline",
         .step_every_cycle = o->step_every_cycle,
         .wave = o->wave,
+        .no_percentiles = 1,
     };
     latency_result_t lr;
     int rc = latency_run(path, &lo, &lr, err, errlen);
