@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const cat_names[CAT_COUNT] = {
     [CAT_NONE] = "?",           [CAT_SOFTWARE] = "software",
@@ -354,9 +355,16 @@ static char *reader(char *str, int num, void *stream)
     if (L->failed)
         return NULL;
     if (r->f) {
+        errno = 0;
         ssize_t got = getline(&r->buf, &r->cap, r->f);
-        if (got < 0)
+        if (got < 0) {
+            if (ferror(r->f)) {
+                snprintf(L->err, (size_t)L->errlen, "%s:%d: read error: %s", L->file, L->line + 1,
+                         strerror(errno ? errno : EIO));
+                L->failed = 1;
+            }
             return NULL;
+        }
         line = r->buf;
         len = (size_t)got;
     } else {
@@ -422,6 +430,14 @@ int config_load_file(config_t *c, const char *path, char *err, int errlen)
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, (size_t)errlen, "cannot open config '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    /* fopen() opens a directory for reading on Linux; only reading it fails */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, (size_t)errlen, "cannot read config '%s': is a directory (expected an INI file)",
+                 path);
+        fclose(f);
         return -1;
     }
     int rc = load(c, path, f, NULL, err, errlen);
