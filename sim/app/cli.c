@@ -44,10 +44,8 @@ int cli_opt_value(cli_args_t *A, const char *name, const char **val, int *bad)
 
 int cli_parse_int(const char *v, long long min, long long *out)
 {
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (end == v || *end || errno || x < min)
+    int64_t x;
+    if (config_parse_whole(v, &x) || x < min)
         return -1;
     *out = x;
     return 0;

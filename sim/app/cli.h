@@ -23,7 +23,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * missing value sets *bad to the exit status. Returns 1 on a match. */
 int cli_opt_value(cli_args_t *A, const char *name, const char **val, int *bad);
 
-/* A whole number >= min. Returns 0, -1 if not. */
+/* A whole number >= min, in decimal (config_parse_whole). Returns 0, -1 if
+ * not. */
 int cli_parse_int(const char *v, long long min, long long *out);
 
 /* Options every simulation command shares: where the paths come from. */

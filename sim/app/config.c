@@ -60,31 +60,61 @@ path_cfg_t *config_find(config_t *c, const char *name)
 
 /* ---- value parsing ------------------------------------------------------ */
 
-static int parse_double(const char *v, double *out)
+/* The one number syntax of config files and command-line options: blanks
+ * around it are ignored, then an optional sign and decimal digits; a real
+ * number may add a fraction and an exponent (12, 12.5, .5, 1e3, 2.5E-1).
+ * strtod alone would also take hexadecimal (0x10 = 16), inf, nan and
+ * infinity; none of these is a number here. V starts at the number (leading
+ * blanks skipped); returns its length, or 0 if V is not one. */
+static size_t decimal_length(const char *v, int real)
 {
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (end == v || errno)
+    const char *p = v;
+    if (*p == '+' || *p == '-')
+        p++;
+    size_t digits = strspn(p, "0123456789");
+    p += digits;
+    if (real && *p == '.') {
+        size_t frac = strspn(p + 1, "0123456789");
+        digits += frac;
+        p += 1 + frac;
+    }
+    if (digits == 0)
+        return 0;
+    if (real && (*p == 'e' || *p == 'E')) {
+        const char *e = p + 1;
+        if (*e == '+' || *e == '-')
+            e++;
+        size_t exp = strspn(e, "0123456789");
+        if (exp == 0)
+            return 0;
+        p = e + exp;
+    }
+    size_t len = (size_t)(p - v);
+    p += strspn(p, " \t");
+    return *p ? 0 : len;
+}
+
+int config_parse_real(const char *v, double *out)
+{
+    v += strspn(v, " \t");
+    if (!decimal_length(v, 1))
         return -1;
-    while (*end == ' ' || *end == '\t')
-        end++;
-    if (*end || !isfinite(d))
+    errno = 0;
+    double d = strtod(v, NULL);
+    if (errno || !isfinite(d))
         return -1;
     *out = d;
     return 0;
 }
 
-static int parse_int(const char *v, int64_t *out)
+int config_parse_whole(const char *v, int64_t *out)
 {
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (end == v || errno)
+    v += strspn(v, " \t");
+    if (!decimal_length(v, 0))
         return -1;
-    while (*end == ' ' || *end == '\t')
-        end++;
-    if (*end)
+    errno = 0;
+    long long x = strtoll(v, NULL, 10);
+    if (errno)
         return -1;
     *out = x;
     return 0;
@@ -94,8 +124,8 @@ static int parse_int(const char *v, int64_t *out)
 static int parse_ns_to_ps(const char *v, int64_t *ps, const char **why)
 {
     double d;
-    if (parse_double(v, &d)) {
-        *why = "expected a number of ns";
+    if (config_parse_real(v, &d)) {
+        *why = "expected a number of ns (decimal, e.g. 12.5 or 1e3)";
         return -1;
     }
     if (d < 0) {
@@ -215,12 +245,12 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
         s->kind_line = L->line;
     } else if (strcmp(key, "bytes") == 0) {
         int64_t b;
-        if (parse_int(val, &b) || b < 1 || b > 1 << 20)
+        if (config_parse_whole(val, &b) || b < 1 || b > 1 << 20)
             FAIL("[stage.%s] bytes: expected a whole number of bytes 1..1048576, got '%s'", sname, val);
         s->bytes = b;
     } else if (strcmp(key, "payload_bytes") == 0) {
         int64_t b;
-        if (parse_int(val, &b) || b < 0 || b > 1 << 20)
+        if (config_parse_whole(val, &b) || b < 0 || b > 1 << 20)
             FAIL("[stage.%s] payload_bytes: expected a whole number of bytes 0..1048576, got '%s'",
                  sname, val);
         s->payload_bytes = b;
@@ -247,7 +277,7 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
         if (strcmp(key, "nic_mhz") != 0)
             FAIL("[clock]: unknown key '%s' (expected nic_mhz)", key);
         int64_t m;
-        if (parse_int(val, &m) || m < 1 || m > 100000)
+        if (config_parse_whole(val, &m) || m < 1 || m > 100000)
             FAIL("[clock] nic_mhz: expected a whole number of MHz 1..100000, got '%s'", val);
         p->nic_mhz = m;
     } else if (strcmp(section, "wire") == 0) {
@@ -256,8 +286,9 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
                 FAIL("[wire] one_way_ns: %s, got '%s'", why, val);
         } else if (strcmp(key, "gbytes_per_s") == 0) {
             double d;
-            if (parse_double(val, &d) || d < 0.001 || d > 1e6)
-                FAIL("[wire] gbytes_per_s: expected a rate of 0.001..1000000 GB/s, got '%s'", val);
+            if (config_parse_real(val, &d) || d < 0.001 || d > 1e6)
+                FAIL("[wire] gbytes_per_s: expected a rate of 0.001..1000000 GB/s (a decimal "
+                     "number), got '%s'", val);
             p->wire_gbytes_per_s = d;
         } else {
             FAIL("[wire]: unknown key '%s' (expected one_way_ns, gbytes_per_s)", key);
