@@ -126,3 +126,46 @@ TEST(CliDefects, ExponentsAreDecimalNumbersToo)
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CliDefects, ANulByteInAConfigFileIsAnErrorAtItsLine)
+{
+    const std::string head = "[path]\nname = nul\n[clock]\nnic_mhz = 322\n";
+    const std::string tail = "[wire]\none_way_ns = 100\ngbytes_per_s = 50\n"
+                             "[stage.a]\ncategory = software\ndelay_ns = 5\n";
+    struct {
+        std::string text;
+        std::string expect;
+    } cases[] = {
+        // inside a value: "3\0 22" was read as 3 MHz
+        {"[path]\nname = nul\n[clock]\nnic_mhz = 3" + std::string(1, '\0') + "22\n" + tail,
+         ":4: NUL byte at column 12"},
+        // at the end of a line, before a section header
+        {head + "; comment" + std::string(1, '\0') + "\n" + tail, ":5: NUL byte at column 10"},
+        // a line of its own, and the first byte of a section header line
+        {head + std::string(1, '\0') + "\n" + tail, ":5: NUL byte at column 1"},
+        {head + std::string(1, '\0') + tail, ":5: NUL byte at column 1"},
+        // the last byte of the file, no newline after it
+        {head + tail + "; end" + std::string(1, '\0'), ":11: NUL byte at column 6"},
+    };
+    for (auto &c : cases) {
+        char tmpl[] = "/tmp/ubsim_test_XXXXXX";
+        int fd = mkstemp(tmpl);
+        ASSERT_GE(fd, 0);
+        ASSERT_EQ(write(fd, c.text.data(), c.text.size()), (ssize_t)c.text.size());
+        close(fd);
+        std::string out;
+        EXPECT_EQ(ubsim("latency --quiet --config " + std::string(tmpl), &out), 2) << out;
+        EXPECT_TRUE(has(out, std::string(tmpl) + c.expect)) << c.expect << ": " << out;
+
+        static config_t cfg;
+        char err[512];
+        config_init(&cfg);
+        EXPECT_EQ(config_load_file(&cfg, tmpl, err, sizeof err), -1);
+        EXPECT_TRUE(has(err, "NUL byte")) << err;
+        std::remove(tmpl);
+    }
+}
+
+}  // namespace

@@ -398,6 +398,16 @@ static char *reader(char *str, int num, void *stream)
         }
         line = r->buf;
         len = (size_t)got;
+        /* inih sees a line as a C string: a NUL byte would silently end it
+         * there (and what follows up to the newline would be lost) */
+        const char *nul = memchr(line, 0, len);
+        if (nul) {
+            snprintf(L->err, (size_t)L->errlen,
+                     "%s:%d: NUL byte at column %d (expected text)", L->file, L->line + 1,
+                     (int)(nul - line) + 1);
+            L->failed = 1;
+            return NULL;
+        }
     } else {
         if (!*r->text)
             return NULL;
