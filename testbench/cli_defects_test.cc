@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <unistd.h>
 
 extern "C" {
+#include "cli.h"
 #include "config.h"
 }
 
@@ -166,6 +168,135 @@ TEST(CliDefects, ANulByteInAConfigFileIsAnErrorAtItsLine)
         EXPECT_TRUE(has(err, "NUL byte")) << err;
         std::remove(tmpl);
     }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(CliDefects, OverLongValuesAreErrorsNamingTheOption)
+{
+    struct {
+        std::string args, expect;
+    } cases[] = {
+        {"latency --link-ns " + std::string(600, '1'),
+         "--link-ns: expected a value of at most 495 characters, got 600"},
+        {"latency --set wire.one_way_ns=" + std::string(600, '1'),
+         "--set: expected SEC.KEY=VALUE of at most 511 characters, got 616"},
+        {"latency --config /tmp/" + std::string(300, 'c'),
+         "--config: expected a file name of at most 255 characters, got 305"},
+        {"latency --wave /tmp/" + std::string(1000, 'w') + ".vcd",
+         "--wave: expected a file name of at most 959 characters, got 1009"},
+        {"rate --wave /tmp/" + std::string(1000, 'w') + ".fst --stack ub --burst 1",
+         "--wave: expected a file name of at most 959 characters"},
+        {"rate --burst " + std::string(300, '1'), "--burst: expected at most 255 characters, got 300"},
+        {"rate --link-ns=" + std::string(500, '2'), "--link-ns: expected a value of at most 495"},
+    };
+    for (auto &c : cases) {
+        std::string out;
+        EXPECT_EQ(ubsim(c.args + " --quiet", &out), 2) << c.args.substr(0, 40) << ": " << out;
+        EXPECT_TRUE(has(out, c.expect)) << c.args.substr(0, 40) << ": " << out;
+    }
+}
+
+TEST(CliDefects, LongLinkValuesAreReadWhole)
+{
+    // 99 zeros and a 1: 1 ns. Cut at 79 characters it was 0 ns.
+    std::string a, b;
+    ASSERT_EQ(ubsim("latency --quiet --path ub_load --format csv --link-ns 1", &a), 0) << a;
+    ASSERT_EQ(ubsim("latency --quiet --path ub_load --format csv --link-ns " + std::string(99, '0') + "1",
+                    &b), 0)
+        << b;
+    EXPECT_EQ(a, b);
+    // the longest value --link-ns takes works, one more character does not
+    std::string v(495, '0');
+    v.back() = '1';
+    ASSERT_EQ(ubsim("latency --quiet --path ub_load --format csv --link-ns " + v, &b), 0) << b;
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(ubsim("latency --quiet --path ub_load --link-ns 0" + v, &b), 2) << b;
+}
+
+TEST(CliDefects, BurstListsUpToTheLimitFit)
+{
+    // CLI_MAX_LIST sizes of 7 digits with their commas: 255 characters
+    std::string list;
+    for (int i = 0; i < CLI_MAX_LIST; i++)
+        list += (i ? "," : "") + std::string("0000001");
+    ASSERT_EQ(list.size(), 255u);
+    std::string out;
+    EXPECT_EQ(ubsim("rate --quiet --stack ub --format csv --burst " + list, &out), 0) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), CLI_MAX_LIST + 1) << out;
+}
+
+TEST(CliDefects, OverLongConfigTextIsAnErrorAtItsLine)
+{
+    std::string base =
+        "[path]\nname = long\n[clock]\nnic_mhz = 322\n[wire]\none_way_ns = 100\ngbytes_per_s = 50\n"
+        "[stage.a]\ncategory = software\ndelay_ns = 5\n";
+    struct {
+        std::string text, expect;
+    } cases[] = {
+        {base + "label = " + std::string(128, 'L') + "\n",
+         ":11: [stage.a] label: expected at most 127 characters, got 128"},
+        {"[path]\nname = long\ntitle = " + std::string(150, 'T') + "\n",
+         ":3: [path] title: expected at most 127 characters, got 150"},
+    };
+    for (auto &c : cases) {
+        std::string f = testutil::temp_file(c.text), out;
+        EXPECT_EQ(ubsim("latency --quiet --config " + f, &out), 2) << out;
+        EXPECT_TRUE(has(out, f + c.expect)) << out;
+        std::remove(f.c_str());
+    }
+    // the longest label is kept whole
+    std::string f = testutil::temp_file(base + "label = " + std::string(127, 'L') + "\n"), out;
+    EXPECT_EQ(ubsim("latency --quiet --format csv --config " + f, &out), 0) << out;
+    EXPECT_TRUE(has(out, std::string(127, 'L'))) << out;
+    std::remove(f.c_str());
+}
+
+TEST(CliDefects, OverLongNamesAreRefusedByTheLibraryToo)
+{
+    static config_t cfg;
+    char err[512];
+    config_init(&cfg);
+    ASSERT_EQ(config_load_defaults(&cfg, err, sizeof err), 0) << err;
+    std::string set = "wire.one_way_ns=" + std::string(600, '1');
+    EXPECT_EQ(config_set(&cfg, set.c_str(), "--set", err, sizeof err), -1);
+    EXPECT_TRUE(has(err, "expected section.key=value of at most 511 characters, got 616")) << err;
+    std::string file = "/tmp/" + std::string(300, 'f');
+    EXPECT_EQ(config_load_file(&cfg, file.c_str(), err, sizeof err), -1);
+    EXPECT_TRUE(has(err, "expected at most 255 characters, got 305")) << err;
+    EXPECT_EQ(config_load_string(&cfg, file.c_str(), "[path]\nname = x\n", err, sizeof err), -1);
+    EXPECT_TRUE(has(err, "expected at most 255 characters, got 305")) << err;
+
+    std::string out;
+    EXPECT_EQ(testutil::run("UBSIM_CONFIG_DIR=/tmp/" + std::string(250, 'd') + " " +
+                                testutil::ubsim() + " latency --quiet",
+                            &out, true),
+              2)
+        << out;
+    EXPECT_TRUE(has(out, "$UBSIM_CONFIG_DIR: expected a directory name of at most 235 characters, "
+                         "got 255"))
+        << out;
+}
+
+TEST(CliDefects, PathListsInMessagesEndInAnEllipsisWhenCut)
+{
+    static config_t cfg;
+    config_init(&cfg);
+    cfg.n_paths = CFG_MAX_PATHS;
+    for (int i = 0; i < cfg.n_paths; i++)
+        snprintf(cfg.paths[i].name, sizeof cfg.paths[i].name, "%02d%s", i,
+                 std::string(CFG_NAME_LEN - 3, 'p').c_str());
+    char buf[512];
+    cli_path_names(&cfg, buf, sizeof buf);
+    std::string s = buf;
+    EXPECT_LT(s.size(), sizeof buf);
+    EXPECT_EQ(s.substr(s.size() - 5), ", ...") << s;
+    EXPECT_EQ(s.substr(0, 2), "00") << s;
+    cfg.n_paths = 2;
+    cli_path_names(&cfg, buf, sizeof buf);
+    EXPECT_EQ(std::string(buf), std::string(cfg.paths[0].name) + ", " + cfg.paths[1].name);
 }
 
 }  // namespace

@@ -199,6 +199,9 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
     }
     const char *why;
     if (strcmp(key, "label") == 0) {
+        if (strlen(val) >= sizeof(s->label))
+            FAIL("[stage.%s] label: expected at most %d characters, got %zu", sname,
+                 (int)sizeof(s->label) - 1, strlen(val));
         snprintf(s->label, sizeof(s->label), "%s", val);
     } else if (strcmp(key, "category") == 0) {
         int found = 0;
@@ -267,9 +270,12 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
 {
     const char *why;
     if (strcmp(section, "path") == 0) {
-        if (strcmp(key, "title") == 0)
+        if (strcmp(key, "title") == 0) {
+            if (strlen(val) >= sizeof(p->title))
+                FAIL("[path] title: expected at most %d characters, got %zu",
+                     (int)sizeof(p->title) - 1, strlen(val));
             snprintf(p->title, sizeof(p->title), "%s", val);
-        else if (strcmp(key, "name") == 0)
+        } else if (strcmp(key, "name") == 0)
             FAIL("[path] name: a path's name cannot be changed");
         else
             FAIL("[path]: unknown key '%s' (expected name, title)", key);
@@ -444,6 +450,12 @@ static char *reader(char *str, int num, void *stream)
 
 static int load(config_t *c, const char *name, FILE *f, const char *text, char *err, int errlen)
 {
+    /* stages and paths remember the file they come from */
+    if (strlen(name) >= CFG_FILE_LEN) {
+        snprintf(err, (size_t)errlen, "config file name '%s': expected at most %d characters, got %zu",
+                 name, CFG_FILE_LEN - 1, strlen(name));
+        return -1;
+    }
     loader_t L = {.cfg = c, .file = name, .err = err, .errlen = errlen};
     reader_t r = {.text = text, .f = f, .L = &L};
     int rc = ini_parse_stream(reader, &r, handler, &L);
@@ -468,6 +480,11 @@ static int load(config_t *c, const char *name, FILE *f, const char *text, char *
 
 int config_load_file(config_t *c, const char *path, char *err, int errlen)
 {
+    if (strlen(path) >= CFG_FILE_LEN) {
+        snprintf(err, (size_t)errlen, "config file name '%s': expected at most %d characters, got %zu",
+                 path, CFG_FILE_LEN - 1, strlen(path));
+        return -1;
+    }
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, (size_t)errlen, "cannot open config '%s': %s", path, strerror(errno));
@@ -495,7 +512,10 @@ int config_set(config_t *c, const char *assignment, const char *origin, char *er
 {
     loader_t Lv = {.cfg = c, .file = origin, .line = 1, .err = err, .errlen = errlen};
     loader_t *L = &Lv;
-    char buf[512];
+    char buf[CFG_SET_LEN];
+    if (strlen(assignment) >= sizeof(buf))
+        FAIL("expected section.key=value of at most %d characters, got %zu", CFG_SET_LEN - 1,
+             strlen(assignment));
     snprintf(buf, sizeof(buf), "%s", assignment);
     char *eq = strchr(buf, '=');
     if (!eq)
@@ -585,8 +605,16 @@ const char *config_dir(void)
 int config_load_defaults(config_t *c, char *err, int errlen)
 {
     static const char *const names[] = {"pcie_nic", "ub_async", "ub_load", "pcie_nic_onproc"};
+    /* every file name DIR/NAME.ini must fit in CFG_FILE_LEN */
+    const int dir_max = CFG_FILE_LEN - 1 - (int)strlen("/pcie_nic_onproc.ini");
+    if (strlen(config_dir()) > (size_t)dir_max) {
+        snprintf(err, (size_t)errlen,
+                 "$UBSIM_CONFIG_DIR: expected a directory name of at most %d characters, got %zu",
+                 dir_max, strlen(config_dir()));
+        return -1;
+    }
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        char path[CFG_FILE_LEN + 64];
+        char path[CFG_FILE_LEN];
         snprintf(path, sizeof(path), "%s/%s.ini", config_dir(), names[i]);
         if (config_load_file(c, path, err, errlen))
             return -1;

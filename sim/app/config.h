@@ -29,7 +29,8 @@
 #define CFG_MAX_STAGES 32
 #define CFG_NAME_LEN 40
 #define CFG_TEXT_LEN 128
-#define CFG_FILE_LEN 256
+#define CFG_FILE_LEN 256  /* a config file's name, with its NUL */
+#define CFG_SET_LEN 512   /* an assignment config_set takes, with its NUL */
 
 typedef enum { STAGE_NONE = 0, STAGE_DELAY, STAGE_NIC, STAGE_WIRE } stage_kind_t;
 

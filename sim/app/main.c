@@ -151,7 +151,7 @@ static int cmd_latency(int argc, char **argv)
      * runs; in the waveform each path starts 100 ns after the previous one
      * ends. */
     latency_opts_t *o = calloc((size_t)n_sel, sizeof(*o));
-    static char rtl_waves[CFG_MAX_PATHS][1024];
+    static char rtl_waves[CFG_MAX_PATHS][CLI_WAVE_LEN];
     latency_sim_t **sims = calloc((size_t)n_sel, sizeof(*sims));
     rc = (o && sims) ? 0 : 1;
     if (rc)
@@ -170,7 +170,11 @@ static int cmd_latency(int argc, char **argv)
             /* the RTL traces itself too: FILE-<path>-rtl.fst */
             char suffix[CFG_NAME_LEN + 16];
             snprintf(suffix, sizeof(suffix), "-%s-rtl.fst", sel[i]->name);
-            cli_wave_sibling(ro.wave, suffix, rtl_waves[i], sizeof(rtl_waves[i]));
+            if (cli_wave_sibling(ro.wave, suffix, rtl_waves[i], sizeof(rtl_waves[i]))) {
+                snprintf(err, sizeof(err), "--wave: no room for the name of its %s sibling", suffix);
+                rc = 1;
+                break;
+            }
             o[i].rtl_wave = rtl_waves[i];
         }
         sims[i] = latency_create(sel[i], &o[i], &res[i], err, sizeof(err));

@@ -338,7 +338,10 @@ int cmd_rate(int argc, char **argv)
                 bad = cli_usage_error(A.cmd, "--stack: expected ub, roce or both, got '%s'", v);
             }
         } else if (cli_opt_value(&A, "--burst", &v, &bad)) {
-            char buf[256];
+            char buf[256]; /* CLI_MAX_LIST sizes of up to 7 digits and their commas */
+            if (!bad && strlen(v) >= sizeof(buf))
+                bad = cli_usage_error(A.cmd, "--burst: expected at most %d characters, got %zu",
+                                      (int)sizeof(buf) - 1, strlen(v));
             snprintf(buf, sizeof(buf), "%s", bad ? "" : v);
             for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !bad;
                  t = strtok_r(NULL, ",", &save)) {
