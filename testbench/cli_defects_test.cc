@@ -12,6 +12,7 @@
 extern "C" {
 #include "cli.h"
 #include "config.h"
+#include "rate.h"
 }
 
 #include "test_util.h"
@@ -297,6 +298,58 @@ TEST(CliDefects, PathListsInMessagesEndInAnEllipsisWhenCut)
     cfg.n_paths = 2;
     cli_path_names(&cfg, buf, sizeof buf);
     EXPECT_EQ(std::string(buf), std::string(cfg.paths[0].name) + ", " + cfg.paths[1].name);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(CliDefects, RateOnAPathWithoutASendPipelineIsBadUsage)
+{
+    struct {
+        std::string args, expect;
+    } cases[] = {
+        {"--stack ub --ub-path ub_load", "ubsim rate: --ub-path: path 'ub_load' ("},
+        {"--ub-path ub_load", "--ub-path: path 'ub_load'"},
+        {"--stack roce --roce-path ub_load --burst 4", "--roce-path: path 'ub_load'"},
+    };
+    for (auto &c : cases) {
+        std::string out;
+        EXPECT_EQ(ubsim("rate --quiet " + c.args, &out), 2) << c.args << ": " << out;
+        EXPECT_TRUE(has(out, c.expect)) << c.args << ": " << out;
+        EXPECT_TRUE(has(out, "ub_load.ini:")) << out;
+        EXPECT_TRUE(has(out, "has no send pipeline block: expected '[nic] tx_block = "
+                             "ub_send_pipeline' or 'rc_send_pipeline'"))
+            << c.args << ": " << out;
+    }
+    // a path of one's own: named with its file and line
+    std::string ini =
+        "[path]\nname = noblock\n[clock]\nnic_mhz = 322\n[wire]\none_way_ns = 10\n"
+        "gbytes_per_s = 50\n[nic]\ntx_stages = ingress:1\nrx_stages = ingress:1\n"
+        "[stage.tx]\ncategory = nic\nnic = initiator.tx\n";
+    std::string f = testutil::temp_file(ini), out;
+    EXPECT_EQ(ubsim("rate --quiet --stack ub --ub-path noblock --wave /tmp/ubsim_never.vcd --burst 2 "
+                    "--config " + f,
+                    &out),
+              2)
+        << out;
+    EXPECT_TRUE(has(out, "--ub-path: path 'noblock' (" + f + ":2) has no send pipeline block")) << out;
+    // checked before anything runs: no waveform was created
+    EXPECT_NE(access("/tmp/ubsim_never.vcd", F_OK), 0);
+    std::remove(f.c_str());
+
+    // rate_run keeps its own check
+    static config_t cfg;
+    char err[512];
+    config_init(&cfg);
+    ASSERT_EQ(config_load_defaults(&cfg, err, sizeof err), 0) << err;
+    rate_opts_t o{};
+    o.burst = 2;
+    o.payload = 64;
+    o.jetties = 1;
+    rate_result_t r;
+    EXPECT_EQ(rate_run(config_find(&cfg, "ub_load"), &o, &r, err, sizeof err), -1);
+    EXPECT_TRUE(has(err, "([nic] tx_block)")) << err;
 }
 
 }  // namespace

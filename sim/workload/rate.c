@@ -40,7 +40,8 @@ static const char *const usage_rate =
     "  --set SEC.KEY=VALUE  override a config key (repeatable)\n"
     "  --link-ns L          one-way wire delay in ns\n"
     "  --ub-path NAME       path the UB stack runs (default ub_async)\n"
-    "  --roce-path NAME     path the RoCE stack runs (default pcie_nic)\n"
+    "  --roce-path NAME     path the RoCE stack runs (default pcie_nic); either\n"
+    "                       path needs a send pipeline ([nic] tx_block)\n"
     "  --format FMT         table (default), csv or json\n"
     "  --wave FILE          (one stack, one burst) dump the NIC pipelines and the\n"
     "                       send pipeline's ports to FILE (.fst or .vcd) under\n"
@@ -397,6 +398,14 @@ int cmd_rate(int argc, char **argv)
             cli_path_names(&cfg, known, sizeof(known));
             fprintf(stderr, "ubsim rate: --%s-path: unknown path '%s' (loaded: %s)\n",
                     stack_names[s], stack_paths[s], known);
+            return 2;
+        }
+        /* the scenario counts departures from a send pipeline block: a path
+         * without one is bad usage, found before anything runs */
+        if (paths[s]->tx_block == NIC_BLOCK_NONE) {
+            fprintf(stderr, "ubsim rate: --%s-path: path '%s' (%s:%d) has no send pipeline block: "
+                            "expected '[nic] tx_block = ub_send_pipeline' or 'rc_send_pipeline'\n",
+                    stack_names[s], paths[s]->name, paths[s]->file, paths[s]->line);
             return 2;
         }
     }
