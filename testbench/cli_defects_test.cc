@@ -6,13 +6,16 @@
 #include <cstdio>
 #include <algorithm>
 #include <cstdlib>
+#include <dirent.h>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 extern "C" {
 #include "cli.h"
 #include "config.h"
 #include "rate.h"
+#include "wave.h"
 }
 
 #include "test_util.h"
@@ -350,6 +353,102 @@ TEST(CliDefects, RateOnAPathWithoutASendPipelineIsBadUsage)
     rate_result_t r;
     EXPECT_EQ(rate_run(config_find(&cfg, "ub_load"), &o, &r, err, sizeof err), -1);
     EXPECT_TRUE(has(err, "([nic] tx_block)")) << err;
+}
+
+}  // namespace
+
+namespace {
+
+// A small tmpfs mounted on a fresh directory, unmounted (and the directory
+// removed) however the test ends. Needs root; `why` says what went wrong.
+struct TinyDisk {
+    std::string dir, why;
+    bool mounted = false;
+    explicit TinyDisk(const std::string &size)
+    {
+        if (geteuid() != 0) {
+            why = "mounting a small tmpfs needs root";
+            return;
+        }
+        dir = temp_dir();
+        std::string out;
+        if (dir.empty() ||
+            testutil::run("mount -t tmpfs -o size=" + size + " tmpfs " + dir, &out, true) != 0) {
+            why = "mount -t tmpfs failed: " + out;
+            return;
+        }
+        mounted = true;
+    }
+    ~TinyDisk()
+    {
+        std::string out;
+        if (mounted)
+            testutil::run("umount " + dir, &out, true);
+        if (!dir.empty())
+            rmdir(dir.c_str());
+    }
+    std::vector<std::string> files() const
+    {
+        std::vector<std::string> v;
+        if (DIR *d = opendir(dir.c_str())) {
+            while (dirent *e = readdir(d))
+                if (e->d_name[0] != '.')
+                    v.push_back(e->d_name);
+            closedir(d);
+        }
+        return v;
+    }
+    void clear() const
+    {
+        for (const std::string &f : files())
+            std::remove((dir + "/" + f).c_str());
+    }
+};
+
+TEST(CliDefects, AFullDiskFailsEveryWaveformWithAMessageAndStatus1)
+{
+    // On a full disk the FST writer used to die of SIGBUS (its FILE.hier
+    // mapping) or leave a cut file with exit status 0; the sizes below reach
+    // both, for ubsim's own FST and VCD dumps and for the RTL's FST files.
+    struct {
+        const char *size;
+        const char *args;
+    } cases[] = {
+        {"8k", "latency --wave D/x.fst"},
+        {"8k", "latency --wave D/x.vcd"},
+        {"8k", "rate --stack ub --burst 64 --wave D/x.fst"},
+        {"8k", "rate --stack ub --burst 64 --wave D/x.vcd"},
+        {"8k", "rate --stack roce --burst 64 --backend rtl --wave D/x.vcd"},
+        {"8k", "latency --backend lockstep --wave D/x.fst"},
+        {"32k", "latency --backend rtl --ops 100 --wave D/x.fst"},
+        {"64k", "rate --stack ub --burst 64 --backend rtl --wave D/x.vcd"},
+    };
+    for (auto &c : cases) {
+        TinyDisk disk(c.size);
+        if (!disk.mounted)
+            GTEST_SKIP() << disk.why;
+        std::string args = c.args, out;
+        args.replace(args.find("D/"), 1, disk.dir);
+        int rc = ubsim(args + " --quiet", &out);
+        EXPECT_EQ(rc, 1) << c.size << " " << args << ": " << out; // -1: killed by a signal
+        EXPECT_TRUE(has(out, "could not")) << c.size << " " << args << ": " << out;
+        EXPECT_TRUE(has(out, disk.dir + "/x")) << c.size << " " << args << ": " << out;
+        for (const std::string &f : disk.files())
+            EXPECT_EQ(f.find(".hier"), std::string::npos) << c.size << " " << args << ": " << f;
+    }
+    // with room to spare the same runs write whole files
+    TinyDisk disk("8m");
+    if (!disk.mounted)
+        GTEST_SKIP() << disk.why;
+    std::string out;
+    EXPECT_EQ(ubsim("rate --quiet --stack ub --burst 64 --backend rtl --wave " + disk.dir + "/x.fst",
+                    &out),
+              0)
+        << out;
+    char err[512];
+    for (const char *f : {"/x.fst", "/x-rtl.fst"})
+        EXPECT_EQ(wave_fst_verify((disk.dir + f).c_str(), err, sizeof err), 0) << err;
+    EXPECT_EQ(disk.files().size(), 2u);
 }
 
 }  // namespace

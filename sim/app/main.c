@@ -24,7 +24,8 @@ static const char *const usage_top =
     "            throughput limit of a finite number of request slots\n"
     "  help      this text; 'ubsim <command> --help' describes a command\n"
     "\n"
-    "Exit status: 0 success, 1 simulation failure, 2 bad command line or config.\n";
+    "Exit status: 0 success, 1 simulation failure or a waveform that could not be\n"
+    "written (a full disk), 2 bad command line or config.\n";
 
 static const char *const usage_latency =
     "usage: ubsim latency [options]\n"
@@ -190,6 +191,15 @@ static int cmd_latency(int argc, char **argv)
     }
     for (int i = 0; sims && i < n_sel; i++)
         latency_destroy(sims[i]);
+    /* the RTL's own FST files are finished now; the FST writer does not check
+     * its writes, so see that each is whole (a full disk) */
+    for (int i = 0; o && i < n_sel && rc == 0; i++) {
+        char why[400];
+        if (o[i].rtl_wave && wave_fst_verify(o[i].rtl_wave, why, sizeof(why))) {
+            snprintf(err, sizeof(err), "--wave: could not finish writing the RTL's waveform: %s", why);
+            rc = 1;
+        }
+    }
     free(sims);
     free(o);
     if (rc) {

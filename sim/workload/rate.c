@@ -458,6 +458,10 @@ int cmd_rate(int argc, char **argv)
         fprintf(stderr, "ubsim rate: --wave: could not finish writing '%s'\n", ro.wave);
         failed = 1;
     }
+    if (rtl_wave[0] && !failed && wave_fst_verify(rtl_wave, err, sizeof(err))) {
+        fprintf(stderr, "ubsim rate: --wave: could not finish writing the RTL's waveform: %s\n", err);
+        failed = 1;
+    }
     if (failed)
         return 1;
     if (ro.format == FMT_TABLE)
