@@ -11,6 +11,12 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <fcntl.h>
+#include <functional>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -506,3 +512,136 @@ TEST_F(WaveTest, DeclaredButNeverTimed)
 }
 
 } // namespace
+
+namespace {
+
+// A full disk and the FST writer (see wave.c): a finished FST file is
+// checked block by block, and while FST files are being written a bus error
+// of a mapped file is a message and exit status 1.
+
+TEST_F(WaveTest, FstVerifyFindsIncompleteFiles)
+{
+    std::string path = Path("v.fst");
+    char err[256];
+    wave_t *w = wave_open(path.c_str(), err, sizeof err);
+    ASSERT_NE(w, nullptr) << err;
+    wave_sig_t a = wave_add(w, "top.a", 8), s = wave_add_str(w, "top.s");
+    for (uint64_t t = 0; t < 2000; t++) {
+        wave_time(w, t * 10);
+        wave_set(w, a, t);
+        wave_set_str(w, s, t % 2 ? "odd" : "even");
+    }
+    ASSERT_EQ(wave_close(w), 0);
+    EXPECT_EQ(wave_fst_verify(path.c_str(), err, sizeof err), 0) << err;
+
+    std::string whole = Slurp(path), cut = Path("cut.fst");
+    for (size_t len : {size_t(0), size_t(50), size_t(400), whole.size() / 2, whole.size() - 1}) {
+        std::ofstream(cut, std::ios::binary) << whole.substr(0, len);
+        EXPECT_EQ(wave_fst_verify(cut.c_str(), err, sizeof err), -1) << len;
+        EXPECT_NE(std::string(err).find("'" + cut + "' is incomplete"), std::string::npos) << err;
+    }
+    // the writer tags a block 0xff (FST_BL_SKIP) until it is finished
+    std::string unfinished = whole;
+    size_t hdr_len = 0;
+    for (int i = 1; i <= 8; i++)
+        hdr_len = hdr_len << 8 | (unsigned char)whole[i];
+    unfinished[1 + hdr_len] = (char)0xff;
+    std::ofstream(cut, std::ios::binary) << unfinished;
+    EXPECT_EQ(wave_fst_verify(cut.c_str(), err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("unfinished block"), std::string::npos) << err;
+
+    EXPECT_EQ(wave_fst_verify((dir_ + "/none.fst").c_str(), err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("No such file"), std::string::npos) << err;
+}
+
+// Runs F in a child process; returns its wait status and what it wrote to
+// stderr.
+std::pair<int, std::string> in_child(const std::function<void()> &f)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return {-1, ""};
+    fflush(nullptr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct rlimit no_core = {0, 0};
+        setrlimit(RLIMIT_CORE, &no_core);
+        close(fds[0]);
+        dup2(fds[1], 2);
+        f();
+        _exit(0);
+    }
+    close(fds[1]);
+    std::string err;
+    char buf[512];
+    ssize_t n;
+    while ((n = read(fds[0], buf, sizeof buf)) > 0)
+        err.append(buf, (size_t)n);
+    close(fds[0]);
+    int st = -1;
+    waitpid(pid, &st, 0);
+    return {st, err};
+}
+
+// Reads a page past the end of a mapped file: SIGBUS (BUS_ADRERR), as the
+// FST writer does on a full disk.
+void touch_past_end(const std::string &file)
+{
+    int fd = open(file.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0644);
+    void *p = mmap(nullptr, 4096, PROT_READ, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED)
+        _exit(3);
+    volatile char c = *static_cast<volatile char *>(p);
+    (void)c;
+    _exit(4); // not reached
+}
+
+TEST_F(WaveTest, ABusErrorWhileWritingFstIsAMessageAndExitStatus1)
+{
+    std::string fst = Path("bus.fst"), hier = Path("bus.fst.hier"), other = Path("other.fst"),
+                mapped = Path("mapped.bin");
+    std::ofstream(hier) << "scratch";
+    auto r = in_child([&] {
+        wave_fst_watch(fst.c_str());
+        wave_fst_watch(other.c_str());
+        touch_past_end(mapped);
+    });
+    ASSERT_TRUE(WIFEXITED(r.first)) << r.first << " " << r.second;
+    EXPECT_EQ(WEXITSTATUS(r.first), 1) << r.second;
+    EXPECT_NE(r.second.find("ubsim: could not write the FST waveforms '" + fst + "', '" + other +
+                            "': "),
+              std::string::npos)
+        << r.second;
+    EXPECT_NE(r.second.find("probably full"), std::string::npos) << r.second;
+    EXPECT_NE(access(hier.c_str(), F_OK), 0) << "the writer's scratch file is left";
+
+    // one file: singular
+    r = in_child([&] {
+        wave_fst_watch(fst.c_str());
+        touch_past_end(mapped);
+    });
+    EXPECT_NE(r.second.find("could not write the FST waveform '" + fst + "': "), std::string::npos)
+        << r.second;
+}
+
+TEST_F(WaveTest, OtherBusErrorsAreNotTakenForAFullDisk)
+{
+    std::string fst = Path("bus.fst"), mapped = Path("mapped.bin");
+    // a SIGBUS that is not a mapped file's (here: sent) keeps its disposition
+    auto r = in_child([&] {
+        wave_fst_watch(fst.c_str());
+        raise(SIGBUS);
+    });
+    EXPECT_FALSE(WIFEXITED(r.first) && WEXITSTATUS(r.first) == 0) << r.first;
+    EXPECT_EQ(r.second.find("could not write"), std::string::npos) << r.second;
+    // once the last FST writer is done, the handler is gone
+    r = in_child([&] {
+        int h = wave_fst_watch(fst.c_str());
+        wave_fst_unwatch(h);
+        touch_past_end(mapped);
+    });
+    EXPECT_FALSE(WIFEXITED(r.first) && WEXITSTATUS(r.first) == 0) << r.first;
+    EXPECT_EQ(r.second.find("could not write"), std::string::npos) << r.second;
+}
+
+}  // namespace

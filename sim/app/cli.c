@@ -44,20 +44,33 @@ int cli_opt_value(cli_args_t *A, const char *name, const char **val, int *bad)
 
 int cli_parse_int(const char *v, long long min, long long *out)
 {
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (end == v || *end || errno || x < min)
+    int64_t x;
+    if (config_parse_whole(v, &x) || x < min)
         return -1;
     *out = x;
     return 0;
+}
+
+/* "wire.one_way_ns=": what --link-ns L stands for, without L */
+static const char link_key[] = "wire.one_way_ns=";
+
+/* Values are used whole or not at all: one longer than MAX characters is a
+ * usage error (sets *bad, returns 1). */
+static int too_long(cli_args_t *A, const char *opt, const char *what, const char *v, size_t max,
+                    int *bad)
+{
+    if (strlen(v) <= max)
+        return 0;
+    *bad = cli_usage_error(A->cmd, "%s: expected %s of at most %zu characters, got %zu", opt, what,
+                           max, strlen(v));
+    return 1;
 }
 
 int cli_config_option(cli_args_t *A, cli_config_opts_t *o, int *bad)
 {
     const char *v = NULL;
     if (cli_opt_value(A, "--config", &v, bad)) {
-        if (*bad)
+        if (*bad || too_long(A, "--config", "a file name", v, CFG_FILE_LEN - 1, bad))
             return 1;
         if (o->n_configs == CLI_MAX_LIST)
             *bad = cli_usage_error(A->cmd, "--config: at most %d files", CLI_MAX_LIST);
@@ -66,7 +79,7 @@ int cli_config_option(cli_args_t *A, cli_config_opts_t *o, int *bad)
         return 1;
     }
     if (cli_opt_value(A, "--set", &v, bad)) {
-        if (*bad)
+        if (*bad || too_long(A, "--set", "SEC.KEY=VALUE", v, CFG_SET_LEN - 1, bad))
             return 1;
         if (o->n_sets == CLI_MAX_LIST)
             *bad = cli_usage_error(A->cmd, "--set: at most %d", CLI_MAX_LIST);
@@ -75,7 +88,7 @@ int cli_config_option(cli_args_t *A, cli_config_opts_t *o, int *bad)
         return 1;
     }
     if (cli_opt_value(A, "--link-ns", &v, bad)) {
-        if (!*bad)
+        if (!*bad && !too_long(A, "--link-ns", "a value", v, CFG_SET_LEN - sizeof link_key, bad))
             o->link_ns = v;
         return 1;
     }
@@ -103,7 +116,7 @@ int cli_run_option(cli_args_t *A, cli_run_opts_t *o, int *bad)
         if (!*bad && (o->backend = backend_parse(v)) < 0)
             *bad = cli_usage_error(A->cmd, "--backend: expected c, rtl or lockstep, got '%s'", v);
     } else if (cli_opt_value(A, "--wave", &v, bad)) {
-        if (!*bad)
+        if (!*bad && !too_long(A, "--wave", "a file name", v, CLI_WAVE_MAX, bad))
             o->wave = v;
     } else if (cli_opt_value(A, "--seed", &v, bad)) {
         if (!*bad && cli_parse_int(v, 0, &o->seed))
@@ -135,9 +148,15 @@ int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd)
         rc = config_set(cfg, o->sets[i], origin, err, sizeof(err));
     }
     if (rc == 0 && o->link_ns) {
-        char set[96];
-        snprintf(set, sizeof(set), "wire.one_way_ns=%s", o->link_ns);
-        rc = config_set(cfg, set, "--link-ns", err, sizeof(err));
+        char set[CFG_SET_LEN];
+        int n = snprintf(set, sizeof(set), "%s%s", link_key, o->link_ns);
+        if (n < 0 || n >= (int)sizeof(set)) {
+            snprintf(err, sizeof(err), "--link-ns: expected a value of at most %zu characters, got %zu",
+                     CFG_SET_LEN - sizeof link_key, strlen(o->link_ns));
+            rc = -1;
+        } else {
+            rc = config_set(cfg, set, "--link-ns", err, sizeof(err));
+        }
     }
     if (rc == 0)
         rc = config_validate(cfg, err, sizeof(err));
@@ -148,18 +167,25 @@ int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd)
     return 0;
 }
 
-void cli_wave_sibling(const char *wave, const char *suffix, char *buf, size_t len)
+int cli_wave_sibling(const char *wave, const char *suffix, char *buf, size_t len)
 {
     const char *dot = strrchr(wave, '.');
     int stem = dot ? (int)(dot - wave) : (int)strlen(wave);
-    snprintf(buf, len, "%.*s%s", stem, wave, suffix);
+    int n = snprintf(buf, len, "%.*s%s", stem, wave, suffix);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
 void cli_path_names(const config_t *cfg, char *buf, int len)
 {
     buf[0] = 0;
     for (int j = 0; j < cfg->n_paths; j++) {
-        strncat(buf, j ? ", " : "", (size_t)len - strlen(buf) - 1);
-        strncat(buf, cfg->paths[j].name, (size_t)len - strlen(buf) - 1);
+        size_t used = strlen(buf), need = strlen(cfg->paths[j].name) + (j ? 2 : 0);
+        /* room for the name, the NUL and, if more follow, ", ..." */
+        size_t reserve = j + 1 < cfg->n_paths ? 6 : 1;
+        if (used + need + reserve > (size_t)len) {
+            snprintf(buf + used, (size_t)len - used, "%s...", j ? ", " : "");
+            return;
+        }
+        snprintf(buf + used, (size_t)len - used, "%s%s", j ? ", " : "", cfg->paths[j].name);
     }
 }

@@ -7,6 +7,10 @@
 #include "config.h"
 
 #define CLI_MAX_LIST 32
+/* Longest --wave FILE; a buffer of CLI_WAVE_LEN holds it with any sibling's
+ * suffix (cli_wave_sibling). */
+#define CLI_WAVE_LEN 1024
+#define CLI_WAVE_MAX (CLI_WAVE_LEN - 64 - 1)
 
 typedef struct {
     int argc;
@@ -23,7 +27,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * missing value sets *bad to the exit status. Returns 1 on a match. */
 int cli_opt_value(cli_args_t *A, const char *name, const char **val, int *bad);
 
-/* A whole number >= min. Returns 0, -1 if not. */
+/* A whole number >= min, in decimal (config_parse_whole). Returns 0, -1 if
+ * not. */
 int cli_parse_int(const char *v, long long min, long long *out);
 
 /* Options every simulation command shares: where the paths come from. */
@@ -54,14 +59,17 @@ void cli_run_defaults(cli_run_opts_t *o, long long seed);
  * --quiet; returns 1 if argv[i] was one of them (*bad set on a usage error). */
 int cli_run_option(cli_args_t *A, cli_run_opts_t *o, int *bad);
 
-/* FILE.fst -> FILE<suffix>: where a run's second waveform goes. */
-void cli_wave_sibling(const char *wave, const char *suffix, char *buf, size_t len);
+/* FILE.fst -> FILE<suffix>: where a run's second waveform goes. Returns 0, or
+ * -1 if it does not fit in len bytes (never with a --wave name, a buffer of
+ * CLI_WAVE_LEN and a suffix of up to 64 characters). */
+int cli_wave_sibling(const char *wave, const char *suffix, char *buf, size_t len);
 
 /* Loads the configs (the built-in ones when none was given), applies --set
  * and --link-ns and validates. On failure prints the reason and returns 2. */
 int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd);
 
-/* "name[, name...]" of the loaded paths, for messages. */
+/* "name[, name...]" of the loaded paths, for messages ("..." at the end if
+ * they do not all fit). */
 void cli_path_names(const config_t *cfg, char *buf, int len);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const cat_names[CAT_COUNT] = {
     [CAT_NONE] = "?",           [CAT_SOFTWARE] = "software",
@@ -59,31 +60,61 @@ path_cfg_t *config_find(config_t *c, const char *name)
 
 /* ---- value parsing ------------------------------------------------------ */
 
-static int parse_double(const char *v, double *out)
+/* The one number syntax of config files and command-line options: blanks
+ * around it are ignored, then an optional sign and decimal digits; a real
+ * number may add a fraction and an exponent (12, 12.5, .5, 1e3, 2.5E-1).
+ * strtod alone would also take hexadecimal (0x10 = 16), inf, nan and
+ * infinity; none of these is a number here. V starts at the number (leading
+ * blanks skipped); returns its length, or 0 if V is not one. */
+static size_t decimal_length(const char *v, int real)
 {
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (end == v || errno)
+    const char *p = v;
+    if (*p == '+' || *p == '-')
+        p++;
+    size_t digits = strspn(p, "0123456789");
+    p += digits;
+    if (real && *p == '.') {
+        size_t frac = strspn(p + 1, "0123456789");
+        digits += frac;
+        p += 1 + frac;
+    }
+    if (digits == 0)
+        return 0;
+    if (real && (*p == 'e' || *p == 'E')) {
+        const char *e = p + 1;
+        if (*e == '+' || *e == '-')
+            e++;
+        size_t exp = strspn(e, "0123456789");
+        if (exp == 0)
+            return 0;
+        p = e + exp;
+    }
+    size_t len = (size_t)(p - v);
+    p += strspn(p, " \t");
+    return *p ? 0 : len;
+}
+
+int config_parse_real(const char *v, double *out)
+{
+    v += strspn(v, " \t");
+    if (!decimal_length(v, 1))
         return -1;
-    while (*end == ' ' || *end == '\t')
-        end++;
-    if (*end || !isfinite(d))
+    errno = 0;
+    double d = strtod(v, NULL);
+    if (errno || !isfinite(d))
         return -1;
     *out = d;
     return 0;
 }
 
-static int parse_int(const char *v, int64_t *out)
+int config_parse_whole(const char *v, int64_t *out)
 {
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (end == v || errno)
+    v += strspn(v, " \t");
+    if (!decimal_length(v, 0))
         return -1;
-    while (*end == ' ' || *end == '\t')
-        end++;
-    if (*end)
+    errno = 0;
+    long long x = strtoll(v, NULL, 10);
+    if (errno)
         return -1;
     *out = x;
     return 0;
@@ -93,8 +124,8 @@ static int parse_int(const char *v, int64_t *out)
 static int parse_ns_to_ps(const char *v, int64_t *ps, const char **why)
 {
     double d;
-    if (parse_double(v, &d)) {
-        *why = "expected a number of ns";
+    if (config_parse_real(v, &d)) {
+        *why = "expected a number of ns (decimal, e.g. 12.5 or 1e3)";
         return -1;
     }
     if (d < 0) {
@@ -168,6 +199,9 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
     }
     const char *why;
     if (strcmp(key, "label") == 0) {
+        if (strlen(val) >= sizeof(s->label))
+            FAIL("[stage.%s] label: expected at most %d characters, got %zu", sname,
+                 (int)sizeof(s->label) - 1, strlen(val));
         snprintf(s->label, sizeof(s->label), "%s", val);
     } else if (strcmp(key, "category") == 0) {
         int found = 0;
@@ -214,12 +248,12 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
         s->kind_line = L->line;
     } else if (strcmp(key, "bytes") == 0) {
         int64_t b;
-        if (parse_int(val, &b) || b < 1 || b > 1 << 20)
+        if (config_parse_whole(val, &b) || b < 1 || b > 1 << 20)
             FAIL("[stage.%s] bytes: expected a whole number of bytes 1..1048576, got '%s'", sname, val);
         s->bytes = b;
     } else if (strcmp(key, "payload_bytes") == 0) {
         int64_t b;
-        if (parse_int(val, &b) || b < 0 || b > 1 << 20)
+        if (config_parse_whole(val, &b) || b < 0 || b > 1 << 20)
             FAIL("[stage.%s] payload_bytes: expected a whole number of bytes 0..1048576, got '%s'",
                  sname, val);
         s->payload_bytes = b;
@@ -236,9 +270,12 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
 {
     const char *why;
     if (strcmp(section, "path") == 0) {
-        if (strcmp(key, "title") == 0)
+        if (strcmp(key, "title") == 0) {
+            if (strlen(val) >= sizeof(p->title))
+                FAIL("[path] title: expected at most %d characters, got %zu",
+                     (int)sizeof(p->title) - 1, strlen(val));
             snprintf(p->title, sizeof(p->title), "%s", val);
-        else if (strcmp(key, "name") == 0)
+        } else if (strcmp(key, "name") == 0)
             FAIL("[path] name: a path's name cannot be changed");
         else
             FAIL("[path]: unknown key '%s' (expected name, title)", key);
@@ -246,7 +283,7 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
         if (strcmp(key, "nic_mhz") != 0)
             FAIL("[clock]: unknown key '%s' (expected nic_mhz)", key);
         int64_t m;
-        if (parse_int(val, &m) || m < 1 || m > 100000)
+        if (config_parse_whole(val, &m) || m < 1 || m > 100000)
             FAIL("[clock] nic_mhz: expected a whole number of MHz 1..100000, got '%s'", val);
         p->nic_mhz = m;
     } else if (strcmp(section, "wire") == 0) {
@@ -255,8 +292,9 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
                 FAIL("[wire] one_way_ns: %s, got '%s'", why, val);
         } else if (strcmp(key, "gbytes_per_s") == 0) {
             double d;
-            if (parse_double(val, &d) || d < 0.001 || d > 1e6)
-                FAIL("[wire] gbytes_per_s: expected a rate of 0.001..1000000 GB/s, got '%s'", val);
+            if (config_parse_real(val, &d) || d < 0.001 || d > 1e6)
+                FAIL("[wire] gbytes_per_s: expected a rate of 0.001..1000000 GB/s (a decimal "
+                     "number), got '%s'", val);
             p->wire_gbytes_per_s = d;
         } else {
             FAIL("[wire]: unknown key '%s' (expected one_way_ns, gbytes_per_s)", key);
@@ -354,11 +392,28 @@ static char *reader(char *str, int num, void *stream)
     if (L->failed)
         return NULL;
     if (r->f) {
+        errno = 0;
         ssize_t got = getline(&r->buf, &r->cap, r->f);
-        if (got < 0)
+        if (got < 0) {
+            if (ferror(r->f)) {
+                snprintf(L->err, (size_t)L->errlen, "%s:%d: read error: %s", L->file, L->line + 1,
+                         strerror(errno ? errno : EIO));
+                L->failed = 1;
+            }
             return NULL;
+        }
         line = r->buf;
         len = (size_t)got;
+        /* inih sees a line as a C string: a NUL byte would silently end it
+         * there (and what follows up to the newline would be lost) */
+        const char *nul = memchr(line, 0, len);
+        if (nul) {
+            snprintf(L->err, (size_t)L->errlen,
+                     "%s:%d: NUL byte at column %d (expected text)", L->file, L->line + 1,
+                     (int)(nul - line) + 1);
+            L->failed = 1;
+            return NULL;
+        }
     } else {
         if (!*r->text)
             return NULL;
@@ -395,6 +450,12 @@ static char *reader(char *str, int num, void *stream)
 
 static int load(config_t *c, const char *name, FILE *f, const char *text, char *err, int errlen)
 {
+    /* stages and paths remember the file they come from */
+    if (strlen(name) >= CFG_FILE_LEN) {
+        snprintf(err, (size_t)errlen, "config file name '%s': expected at most %d characters, got %zu",
+                 name, CFG_FILE_LEN - 1, strlen(name));
+        return -1;
+    }
     loader_t L = {.cfg = c, .file = name, .err = err, .errlen = errlen};
     reader_t r = {.text = text, .f = f, .L = &L};
     int rc = ini_parse_stream(reader, &r, handler, &L);
@@ -419,9 +480,22 @@ static int load(config_t *c, const char *name, FILE *f, const char *text, char *
 
 int config_load_file(config_t *c, const char *path, char *err, int errlen)
 {
+    if (strlen(path) >= CFG_FILE_LEN) {
+        snprintf(err, (size_t)errlen, "config file name '%s': expected at most %d characters, got %zu",
+                 path, CFG_FILE_LEN - 1, strlen(path));
+        return -1;
+    }
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, (size_t)errlen, "cannot open config '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    /* fopen() opens a directory for reading on Linux; only reading it fails */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, (size_t)errlen, "cannot read config '%s': is a directory (expected an INI file)",
+                 path);
+        fclose(f);
         return -1;
     }
     int rc = load(c, path, f, NULL, err, errlen);
@@ -438,7 +512,10 @@ int config_set(config_t *c, const char *assignment, const char *origin, char *er
 {
     loader_t Lv = {.cfg = c, .file = origin, .line = 1, .err = err, .errlen = errlen};
     loader_t *L = &Lv;
-    char buf[512];
+    char buf[CFG_SET_LEN];
+    if (strlen(assignment) >= sizeof(buf))
+        FAIL("expected section.key=value of at most %d characters, got %zu", CFG_SET_LEN - 1,
+             strlen(assignment));
     snprintf(buf, sizeof(buf), "%s", assignment);
     char *eq = strchr(buf, '=');
     if (!eq)
@@ -528,8 +605,16 @@ const char *config_dir(void)
 int config_load_defaults(config_t *c, char *err, int errlen)
 {
     static const char *const names[] = {"pcie_nic", "ub_async", "ub_load", "pcie_nic_onproc"};
+    /* every file name DIR/NAME.ini must fit in CFG_FILE_LEN */
+    const int dir_max = CFG_FILE_LEN - 1 - (int)strlen("/pcie_nic_onproc.ini");
+    if (strlen(config_dir()) > (size_t)dir_max) {
+        snprintf(err, (size_t)errlen,
+                 "$UBSIM_CONFIG_DIR: expected a directory name of at most %d characters, got %zu",
+                 dir_max, strlen(config_dir()));
+        return -1;
+    }
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        char path[CFG_FILE_LEN + 64];
+        char path[CFG_FILE_LEN];
         snprintf(path, sizeof(path), "%s/%s.ini", config_dir(), names[i]);
         if (config_load_file(c, path, err, errlen))
             return -1;

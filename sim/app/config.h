@@ -29,7 +29,8 @@
 #define CFG_MAX_STAGES 32
 #define CFG_NAME_LEN 40
 #define CFG_TEXT_LEN 128
-#define CFG_FILE_LEN 256
+#define CFG_FILE_LEN 256  /* a config file's name, with its NUL */
+#define CFG_SET_LEN 512   /* an assignment config_set takes, with its NUL */
 
 typedef enum { STAGE_NONE = 0, STAGE_DELAY, STAGE_NIC, STAGE_WIRE } stage_kind_t;
 
@@ -106,6 +107,13 @@ int config_set(config_t *c, const char *assignment, const char *origin, char *er
 /* Checks every path is complete and consistent. */
 int config_validate(const config_t *c, char *err, int errlen);
 path_cfg_t *config_find(config_t *c, const char *name);
+
+/* Numbers, in config files and on the command line alike: blanks around it
+ * are ignored, then an optional sign and decimal digits; a real number may add
+ * a fraction and an exponent (12, 12.5, .5, 1e3). No hexadecimal, inf or nan.
+ * Each returns 0, or -1 if V is not such a number or does not fit. */
+int config_parse_real(const char *v, double *out);
+int config_parse_whole(const char *v, int64_t *out);
 
 const char *category_name(category_t c);
 /* Loads the four built-in paths from the config directory

@@ -24,7 +24,8 @@ static const char *const usage_top =
     "            throughput limit of a finite number of request slots\n"
     "  help      this text; 'ubsim <command> --help' describes a command\n"
     "\n"
-    "Exit status: 0 success, 1 simulation failure, 2 bad command line or config.\n";
+    "Exit status: 0 success, 1 simulation failure or a waveform that could not be\n"
+    "written (a full disk), 2 bad command line or config.\n";
 
 static const char *const usage_latency =
     "usage: ubsim latency [options]\n"
@@ -151,7 +152,7 @@ static int cmd_latency(int argc, char **argv)
      * runs; in the waveform each path starts 100 ns after the previous one
      * ends. */
     latency_opts_t *o = calloc((size_t)n_sel, sizeof(*o));
-    static char rtl_waves[CFG_MAX_PATHS][1024];
+    static char rtl_waves[CFG_MAX_PATHS][CLI_WAVE_LEN];
     latency_sim_t **sims = calloc((size_t)n_sel, sizeof(*sims));
     rc = (o && sims) ? 0 : 1;
     if (rc)
@@ -170,7 +171,11 @@ static int cmd_latency(int argc, char **argv)
             /* the RTL traces itself too: FILE-<path>-rtl.fst */
             char suffix[CFG_NAME_LEN + 16];
             snprintf(suffix, sizeof(suffix), "-%s-rtl.fst", sel[i]->name);
-            cli_wave_sibling(ro.wave, suffix, rtl_waves[i], sizeof(rtl_waves[i]));
+            if (cli_wave_sibling(ro.wave, suffix, rtl_waves[i], sizeof(rtl_waves[i]))) {
+                snprintf(err, sizeof(err), "--wave: no room for the name of its %s sibling", suffix);
+                rc = 1;
+                break;
+            }
             o[i].rtl_wave = rtl_waves[i];
         }
         sims[i] = latency_create(sel[i], &o[i], &res[i], err, sizeof(err));
@@ -186,6 +191,15 @@ static int cmd_latency(int argc, char **argv)
     }
     for (int i = 0; sims && i < n_sel; i++)
         latency_destroy(sims[i]);
+    /* the RTL's own FST files are finished now; the FST writer does not check
+     * its writes, so see that each is whole (a full disk) */
+    for (int i = 0; o && i < n_sel && rc == 0; i++) {
+        char why[400];
+        if (o[i].rtl_wave && wave_fst_verify(o[i].rtl_wave, why, sizeof(why))) {
+            snprintf(err, sizeof(err), "--wave: could not finish writing the RTL's waveform: %s", why);
+            rc = 1;
+        }
+    }
     free(sims);
     free(o);
     if (rc) {

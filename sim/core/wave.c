@@ -19,9 +19,12 @@
 #include <errno.h>
 #include <fstapi.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 enum wave_fmt { WAVE_FST, WAVE_VCD };
 
@@ -41,6 +44,8 @@ struct wave {
     enum wave_fmt fmt;
     FILE *vcd;
     void *fst;
+    char *path;       /* FST: the file, checked when it is finished */
+    int watch;        /* FST: wave_fst_watch handle */
 
     struct wave_sig *sigs;
     int nsigs, cap;
@@ -107,15 +112,18 @@ wave_t *wave_open(const char *path, char *err, int errlen)
         w->vcd = f;
     } else {
         fclose(f);
-        w->fst = fstWriterCreate(path, 1);
+        w->path = strdup(path);
+        w->fst = w->path ? fstWriterCreate(path, 1) : NULL;
         if (!w->fst) {
-            int e = errno;
+            int e = w->path ? errno : ENOMEM;
             set_err(err, errlen, "cannot create '%s': %s", path,
                     e ? strerror(e) : "FST writer failed");
             remove(path);
+            free(w->path);
             free(w);
             return NULL;
         }
+        w->watch = wave_fst_watch(path);
         fstWriterSetTimescale(w->fst, -12);
         fstWriterSetVersion(w->fst, "ubsim wave writer");
         fstWriterSetPackType(w->fst, FST_WR_PT_LZ4);
@@ -578,6 +586,11 @@ int wave_close(wave_t *w)
         if (fstWriterGetFseekFailed(w->fst))
             rc = -1;
         fstWriterClose(w->fst);
+        wave_fst_unwatch(w->watch);
+        /* the FST writer does not check its writes: see that it is whole */
+        if (wave_fst_verify(w->path, NULL, 0))
+            rc = -1;
+        free(w->path);
     }
     if (w->io_error)
         rc = -1;
@@ -589,4 +602,205 @@ int wave_close(wave_t *w)
     free(w->hash);
     free(w);
     return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A full disk and the FST writer                                            */
+/*
+ * The FST writer (fstapi, shipped with Verilator/GTKWave; Verilator's
+ * VerilatedFstC uses the same code) does not check its fwrite()s. It keeps
+ * its value tables in temporary files (tmpfile(), in /tmp) and the hierarchy
+ * in FILE.hier next to the dump, and reads them back through mmap() at the
+ * length it believes it wrote. When the disk is full those files are shorter
+ * than that, and touching a mapped page past the end of the file raises
+ * SIGBUS: the process dies with "Bus error" (seen on a small tmpfs: the
+ * FILE.hier mapping when the dump is closed). On POSIX systems fstapi has no
+ * option to read the files instead of mapping them, and it cannot be told
+ * where to put its temporary files (tmpfile() ignores $TMPDIR).
+ *
+ * So ubsim does two things, as the VCD writer reports a full disk:
+ *  - while an FST writer is open (wave_fst_watch .. wave_fst_unwatch), a
+ *    SIGBUS of a mapped file (BUS_ADRERR) is turned into a message naming the
+ *    FST files being written and exit status 1; FILE.hier, the writer's
+ *    scratch file, is removed. A longjmp back into the simulation is not an
+ *    option: the writer's state is lost, the fault may come from the RTL
+ *    shims' C++ frames, and nothing useful can be written anyway. Any other
+ *    SIGBUS gets its previous disposition back and is raised again.
+ *  - a finished FST file is checked (wave_fst_verify): writes lost without a
+ *    fault (the disk filled while the dump itself was written) leave blocks
+ *    that run past the end of the file, or unfinished ones.
+ */
+
+#define FST_WATCH_MAX 64
+
+static struct {
+    char *path; /* NULL: slot free */
+    char *hier;
+} watched[FST_WATCH_MAX];
+static int n_watched;
+static struct sigaction old_sigbus;
+
+static void put(const char *s)
+{
+    ssize_t r = write(2, s, strlen(s));
+    (void)r;
+}
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+    (void)ctx;
+    if (si && si->si_code == BUS_ADRERR) {
+        put(n_watched > 1 ? "ubsim: could not write the FST waveforms " :
+                            "ubsim: could not write the FST waveform ");
+        for (int i = 0, n = 0; i < FST_WATCH_MAX; i++) {
+            if (!watched[i].path)
+                continue;
+            put(n++ ? ", '" : "'");
+            put(watched[i].path);
+            put("'");
+            unlink(watched[i].hier);
+        }
+        put(": the FST writer read back a file the disk could not hold (bus error); the disk "
+            "of the waveform, or /tmp where the writer keeps its temporary files, is "
+            "probably full\n");
+        _exit(1);
+    }
+    sigaction(SIGBUS, &old_sigbus, NULL);
+    raise(sig);
+}
+
+int wave_fst_watch(const char *path)
+{
+    int slot = -1;
+    for (int i = 0; i < FST_WATCH_MAX && slot < 0; i++)
+        if (!watched[i].path)
+            slot = i;
+    if (slot < 0 || !path)
+        return -1;
+    size_t n = strlen(path);
+    char *p = strdup(path), *h = malloc(n + sizeof ".hier");
+    if (!p || !h) {
+        free(p);
+        free(h);
+        return -1;
+    }
+    memcpy(h, path, n);
+    memcpy(h + n, ".hier", sizeof ".hier");
+    if (n_watched == 0) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_sigbus;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGBUS, &sa, &old_sigbus) != 0) {
+            free(p);
+            free(h);
+            return -1;
+        }
+    }
+    watched[slot].hier = h;
+    watched[slot].path = p; /* last: the handler looks at path */
+    n_watched++;
+    return slot;
+}
+
+void wave_fst_unwatch(int handle)
+{
+    if (handle < 0 || handle >= FST_WATCH_MAX || !watched[handle].path)
+        return;
+    char *p = watched[handle].path, *h = watched[handle].hier;
+    watched[handle].path = NULL;
+    watched[handle].hier = NULL;
+    free(p);
+    free(h);
+    if (--n_watched == 0)
+        sigaction(SIGBUS, &old_sigbus, NULL);
+}
+
+static uint64_t be64(const unsigned char *b)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | b[i];
+    return v;
+}
+
+int wave_fst_verify(const char *path, char *err, int errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        set_err(err, errlen, "cannot read back '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    const char *why = NULL;
+    uint64_t size = 0, pos = 0, vc_blocks = 0;
+    int hierarchy = 0;
+    /* the header block: type, length, then 8 bytes each of start and end
+     * time, an endianness test, memory used, scopes, variables, the largest
+     * handle and the number of value change blocks */
+    unsigned char h[9 + 8 * 8];
+    if (fseeko(f, 0, SEEK_END) != 0 || ftello(f) < 0) {
+        why = "cannot seek in it";
+    } else {
+        size = (uint64_t)ftello(f);
+        rewind(f);
+        if (size < sizeof h || fread(h, 1, sizeof h, f) != sizeof h || h[0] != FST_BL_HDR)
+            why = "its header block is missing";
+    }
+    uint64_t n_vars = why ? 0 : be64(h + 9 + 5 * 8), vc_in_header = why ? 0 : be64(h + 9 + 7 * 8);
+    /* then a chain of blocks: a type byte and a big-endian 64-bit length
+     * that counts itself and the block's contents */
+    while (!why && pos < size) {
+        unsigned char b[9];
+        if (size - pos < 9 || fseeko(f, (off_t)pos, SEEK_SET) != 0 || fread(b, 1, 9, f) != 9) {
+            why = "it ends inside a block header";
+            break;
+        }
+        uint64_t len = be64(b + 1);
+        if (b[0] == FST_BL_SKIP && len == 0 && n_vars == 0) {
+            /* a dump without variables: the writer leaves its first value
+             * change block unfinished (readers skip it), and nothing after
+             * it is needed */
+            hierarchy = 1;
+            break;
+        }
+        if (len < 8 || len > size - pos - 1) {
+            why = "a block runs past the end of the file";
+            break;
+        }
+        switch (b[0]) {
+        case FST_BL_HDR:
+            if (pos != 0)
+                why = "it holds a second header block";
+            break;
+        case FST_BL_VCDATA:
+        case FST_BL_VCDATA_DYN_ALIAS:
+        case FST_BL_VCDATA_DYN_ALIAS2:
+            vc_blocks++;
+            break;
+        case FST_BL_HIER:
+        case FST_BL_HIER_LZ4:
+        case FST_BL_HIER_LZ4DUO:
+            hierarchy = 1;
+            break;
+        case FST_BL_GEOM:
+        case FST_BL_BLACKOUT:
+            break;
+        default: /* FST_BL_SKIP: a block that was never finished */
+            why = "it holds an unfinished block";
+        }
+        pos += 1 + len;
+    }
+    if (!why && !hierarchy)
+        why = "it ends before its hierarchy";
+    if (!why && n_vars && vc_blocks != vc_in_header)
+        why = "value change blocks are missing";
+    fclose(f);
+    if (why) {
+        if (err && errlen > 0)
+            snprintf(err, (size_t)errlen, "'%s' is incomplete (%s): the disk is probably full",
+                     path, why);
+        return -1;
+    }
+    return 0;
 }

@@ -25,7 +25,19 @@ void wave_time(wave_t *w, uint64_t ps);
 void wave_set(wave_t *w, wave_sig_t s, uint64_t value);
 void wave_set_str(wave_t *w, wave_sig_t s, const char *text);
 
-/* Flushes and closes; returns 0 on success. NULL is accepted. */
+/* Flushes and closes; returns 0 on success, -1 if the file could not be
+ * written whole (a full disk). NULL is accepted. */
 int wave_close(wave_t *w);
+
+/* Every writer of FST files (this one, Verilator's VerilatedFstC) runs
+ * between wave_fst_watch(FILE) and wave_fst_unwatch(handle): the FST writer
+ * reads its own files back through mmap() and a full disk turns into SIGBUS,
+ * which meanwhile prints a message naming the FST files and exits with
+ * status 1 (see wave.c). watch returns a handle, or -1 (then unguarded). */
+int wave_fst_watch(const char *path);
+void wave_fst_unwatch(int handle);
+/* Checks that a finished FST file is whole (every block complete, none
+ * missing). 0, or -1 with the reason in err (which may be NULL). */
+int wave_fst_verify(const char *path, char *err, int errlen);
 
 #endif

@@ -14,6 +14,7 @@
 
 extern "C" {
 #include "rc_send_pipeline.h"
+#include "wave.h"
 }
 
 namespace {
@@ -22,6 +23,7 @@ struct RcSendRtl {
     VerilatedContext *ctx = nullptr;
     Vrc_send_pipeline *top = nullptr;
     VerilatedFstC *fst = nullptr;
+    int fst_watch = -1;  // wave_fst_watch: a full disk is an error, not SIGBUS
     uint64_t half_ps = 0;
     uint64_t last_ps = 0;
     bool dumped = false;
@@ -86,6 +88,7 @@ extern "C" void *rc_send_pipeline_rtl_create(const char *fst_path, uint64_t peri
         r->fst = new VerilatedFstC;
         r->top->trace(r->fst, 99);
         r->fst->open(fst_path);
+        r->fst_watch = wave_fst_watch(fst_path);
     }
     r->top->clk_i = 0;
     r->top->rst_ni = 1;
@@ -135,6 +138,7 @@ extern "C" void rc_send_pipeline_rtl_destroy(void *self)
         return;
     if (r->fst) {
         r->fst->close();
+        wave_fst_unwatch(r->fst_watch);
         delete r->fst;
     }
     r->top->final();

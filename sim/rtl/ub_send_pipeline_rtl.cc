@@ -29,6 +29,7 @@
 
 extern "C" {
 #include "ub_send_pipeline.h"
+#include "wave.h"
 }
 
 namespace {
@@ -37,6 +38,7 @@ struct Inst {
     VerilatedContext ctx;
     Vub_send_pipeline *top = nullptr;
     VerilatedFstC *fst = nullptr;
+    int fst_watch = -1;  // wave_fst_watch: a full disk is an error, not SIGBUS
     uint64_t period_ps = 0;
     uint64_t last_ps = 0;
     bool dumped = false;
@@ -112,6 +114,7 @@ extern "C" void *ub_send_pipeline_rtl_create(const char *fst_path, uint64_t peri
         s->fst = new VerilatedFstC;
         s->top->trace(s->fst, 99);
         s->fst->open(fst_path);
+        s->fst_watch = wave_fst_watch(fst_path);
     }
     ub_send_pipeline_rtl_reset(s);
     return s;
@@ -158,6 +161,7 @@ extern "C" void ub_send_pipeline_rtl_destroy(void *self)
         return;
     if (s->fst) {
         s->fst->close();
+        wave_fst_unwatch(s->fst_watch);
         delete s->fst;
     }
     s->top->final();

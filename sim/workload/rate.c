@@ -40,7 +40,8 @@ static const char *const usage_rate =
     "  --set SEC.KEY=VALUE  override a config key (repeatable)\n"
     "  --link-ns L          one-way wire delay in ns\n"
     "  --ub-path NAME       path the UB stack runs (default ub_async)\n"
-    "  --roce-path NAME     path the RoCE stack runs (default pcie_nic)\n"
+    "  --roce-path NAME     path the RoCE stack runs (default pcie_nic); either\n"
+    "                       path needs a send pipeline ([nic] tx_block)\n"
     "  --format FMT         table (default), csv or json\n"
     "  --wave FILE          (one stack, one burst) dump the NIC pipelines and the\n"
     "                       send pipeline's ports to FILE (.fst or .vcd) under\n"
@@ -332,7 +333,10 @@ int cmd_rate(int argc, char **argv)
                 bad = cli_usage_error(A.cmd, "--stack: expected ub, roce or both, got '%s'", v);
             }
         } else if (cli_opt_value(&A, "--burst", &v, &bad)) {
-            char buf[256];
+            char buf[256]; /* CLI_MAX_LIST sizes of up to 7 digits and their commas */
+            if (!bad && strlen(v) >= sizeof(buf))
+                bad = cli_usage_error(A.cmd, "--burst: expected at most %d characters, got %zu",
+                                      (int)sizeof(buf) - 1, strlen(v));
             snprintf(buf, sizeof(buf), "%s", bad ? "" : v);
             for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !bad;
                  t = strtok_r(NULL, ",", &save)) {
@@ -390,6 +394,14 @@ int cmd_rate(int argc, char **argv)
                     stack_names[s], stack_paths[s], known);
             return 2;
         }
+        /* the scenario counts departures from a send pipeline block: a path
+         * without one is bad usage, found before anything runs */
+        if (paths[s]->tx_block == NIC_BLOCK_NONE) {
+            fprintf(stderr, "ubsim rate: --%s-path: path '%s' (%s:%d) has no send pipeline block: "
+                            "expected '[nic] tx_block = ub_send_pipeline' or 'rc_send_pipeline'\n",
+                    stack_names[s], paths[s]->name, paths[s]->file, paths[s]->line);
+            return 2;
+        }
     }
 
     char err[512];
@@ -438,6 +450,10 @@ int cmd_rate(int argc, char **argv)
         fprintf(stderr, "\r%60s\r", "");
     if (w && wave_close(w) && !failed) {
         fprintf(stderr, "ubsim rate: --wave: could not finish writing '%s'\n", ro.wave);
+        failed = 1;
+    }
+    if (rtl_wave[0] && !failed && wave_fst_verify(rtl_wave, err, sizeof(err))) {
+        fprintf(stderr, "ubsim rate: --wave: could not finish writing the RTL's waveform: %s\n", err);
         failed = 1;
     }
     if (failed)

@@ -1,0 +1,454 @@
+// Command-line and config defects: each is reported where it is (file:line,
+// or the option's name), says what was expected and exits with status 2 (1
+// for a waveform that could not be written).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <algorithm>
+#include <cstdlib>
+#include <dirent.h>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+extern "C" {
+#include "cli.h"
+#include "config.h"
+#include "rate.h"
+#include "wave.h"
+}
+
+#include "test_util.h"
+
+namespace {
+
+// A fresh empty directory under /tmp; removed by rmdir when done.
+std::string temp_dir()
+{
+    char tmpl[] = "/tmp/ubsim_test_dir_XXXXXX";
+    const char *d = mkdtemp(tmpl);
+    return d ? d : "";
+}
+
+// Runs ubsim with ARGS; returns the exit status, stdout and stderr in *out.
+int ubsim(const std::string &args, std::string *out)
+{
+    return testutil::run(testutil::ubsim() + " " + args, out, true);
+}
+
+bool has(const std::string &text, const std::string &part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+TEST(CliDefects, ADirectoryGivenAsConfigIsReportedAsADirectory)
+{
+    std::string dir = temp_dir(), out;
+    ASSERT_FALSE(dir.empty());
+    EXPECT_EQ(ubsim("latency --quiet --config " + dir, &out), 2) << out;
+    EXPECT_TRUE(has(out, "'" + dir + "': is a directory")) << out;
+    EXPECT_FALSE(has(out, "expected '[path]'")) << out;
+    EXPECT_EQ(ubsim("rate --quiet --config " + dir, &out), 2) << out;
+    EXPECT_TRUE(has(out, "is a directory")) << out;
+
+    static config_t cfg;
+    char err[512];
+    config_init(&cfg);
+    EXPECT_EQ(config_load_file(&cfg, dir.c_str(), err, sizeof err), -1);
+    EXPECT_TRUE(has(err, "is a directory")) << err;
+    rmdir(dir.c_str());
+}
+
+}  // namespace
+
+namespace {
+
+TEST(CliDefects, NumbersAreDecimalOnly)
+{
+    double d;
+    for (const char *ok : {"12", "12.5", ".5", "5.", "1e3", "2.5E-1", " 7 ", "+3", "-3", "0"})
+        EXPECT_EQ(config_parse_real(ok, &d), 0) << ok;
+    EXPECT_EQ(config_parse_real("2.5E-1", &d), 0);
+    EXPECT_EQ(d, 0.25);
+    for (const char *bad : {"0x10", "0X1p4", "inf", "INF", "-inf", "nan", "NaN", "infinity", "1e",
+                            "e3", ".", "", " ", "1.2.3", "1e999", "12abc", "1,5", "--1", "1 2"})
+        EXPECT_EQ(config_parse_real(bad, &d), -1) << bad;
+    int64_t x;
+    for (const char *ok : {"12", "+3", "-4", " 5 ", "0"})
+        EXPECT_EQ(config_parse_whole(ok, &x), 0) << ok;
+    for (const char *bad : {"0x10", "1e3", "1.0", "", "inf", "99999999999999999999", "7 8"})
+        EXPECT_EQ(config_parse_whole(bad, &x), -1) << bad;
+}
+
+TEST(CliDefects, HexInfAndNanAreRejectedEverywhere)
+{
+    struct {
+        std::string args, expect;
+    } cases[] = {
+        {"latency --set stage.verbs_submit.delay_ns=0x10",
+         "--set #1:1: [stage.verbs_submit] delay_ns: expected a number of ns (decimal, e.g. 12.5 "
+         "or 1e3), got '0x10'"},
+        {"latency --set stage.verbs_submit.delay_ns=inf", "delay_ns: expected a number of ns (decimal"},
+        {"latency --set stage.verbs_submit.delay_ns=nan", "got 'nan'"},
+        {"latency --link-ns 0x64", "--link-ns:1: [wire] one_way_ns: expected a number of ns (decimal"},
+        {"latency --link-ns=infinity", "got 'infinity'"},
+        {"latency --set wire.gbytes_per_s=0x32",
+         "[wire] gbytes_per_s: expected a rate of 0.001..1000000 GB/s (a decimal number), "
+         "got '0x32'"},
+        {"latency --set wire.gbytes_per_s=nan", "gbytes_per_s: expected a rate of 0.001..1000000 GB/s (a decimal"},
+        {"latency --set clock.nic_mhz=0x142", "[clock] nic_mhz: expected a whole number"},
+        {"latency --set stage.wire_forward.bytes=0x40", "bytes: expected a whole number"},
+        {"latency --ops 0x10", "--ops: expected a whole number >= 1, got '0x10'"},
+        {"latency --seed 1e3", "--seed: expected a whole number >= 0, got '1e3'"},
+        {"rate --burst 0x10", "--burst: expected whole numbers 1..2000000, got '0x10'"},
+        {"rate --payload 0x40", "--payload: expected bytes 1..1048576, got '0x40'"},
+        {"rate --slots inf", "--slots: expected a whole number >= 1, got 'inf'"},
+        {"rate --jetties 0x8", "--jetties: expected 1..1048576, got '0x8'"},
+    };
+    for (auto &c : cases) {
+        std::string out;
+        EXPECT_EQ(ubsim(c.args + " --quiet", &out), 2) << c.args << ": " << out;
+        EXPECT_TRUE(has(out, c.expect)) << c.args << ": " << out;
+    }
+}
+
+TEST(CliDefects, HexDelaysInAConfigFileAreRejectedAtTheirLine)
+{
+    std::string ini =
+        "[path]\nname = hex\n[clock]\nnic_mhz = 322\n[wire]\none_way_ns = 100\ngbytes_per_s = 50\n"
+        "[stage.a]\ncategory = software\ndelay_ns = 0x10\n";
+    std::string f = testutil::temp_file(ini), out;
+    EXPECT_EQ(ubsim("latency --quiet --config " + f, &out), 2) << out;
+    EXPECT_TRUE(has(out, f + ":10: [stage.a] delay_ns: expected a number of ns (decimal")) << out;
+    std::remove(f.c_str());
+}
+
+TEST(CliDefects, ExponentsAreDecimalNumbersToo)
+{
+    std::string a, b;
+    ASSERT_EQ(ubsim("latency --quiet --path ub_async --link-ns 250 --format csv", &a), 0) << a;
+    ASSERT_EQ(ubsim("latency --quiet --path ub_async --link-ns 2.5e2 --format csv", &b), 0) << b;
+    EXPECT_EQ(a, b);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(CliDefects, ANulByteInAConfigFileIsAnErrorAtItsLine)
+{
+    const std::string head = "[path]\nname = nul\n[clock]\nnic_mhz = 322\n";
+    const std::string tail = "[wire]\none_way_ns = 100\ngbytes_per_s = 50\n"
+                             "[stage.a]\ncategory = software\ndelay_ns = 5\n";
+    struct {
+        std::string text;
+        std::string expect;
+    } cases[] = {
+        // inside a value: "3\0 22" was read as 3 MHz
+        {"[path]\nname = nul\n[clock]\nnic_mhz = 3" + std::string(1, '\0') + "22\n" + tail,
+         ":4: NUL byte at column 12"},
+        // at the end of a line, before a section header
+        {head + "; comment" + std::string(1, '\0') + "\n" + tail, ":5: NUL byte at column 10"},
+        // a line of its own, and the first byte of a section header line
+        {head + std::string(1, '\0') + "\n" + tail, ":5: NUL byte at column 1"},
+        {head + std::string(1, '\0') + tail, ":5: NUL byte at column 1"},
+        // the last byte of the file, no newline after it
+        {head + tail + "; end" + std::string(1, '\0'), ":11: NUL byte at column 6"},
+    };
+    for (auto &c : cases) {
+        char tmpl[] = "/tmp/ubsim_test_XXXXXX";
+        int fd = mkstemp(tmpl);
+        ASSERT_GE(fd, 0);
+        ASSERT_EQ(write(fd, c.text.data(), c.text.size()), (ssize_t)c.text.size());
+        close(fd);
+        std::string out;
+        EXPECT_EQ(ubsim("latency --quiet --config " + std::string(tmpl), &out), 2) << out;
+        EXPECT_TRUE(has(out, std::string(tmpl) + c.expect)) << c.expect << ": " << out;
+
+        static config_t cfg;
+        char err[512];
+        config_init(&cfg);
+        EXPECT_EQ(config_load_file(&cfg, tmpl, err, sizeof err), -1);
+        EXPECT_TRUE(has(err, "NUL byte")) << err;
+        std::remove(tmpl);
+    }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(CliDefects, OverLongValuesAreErrorsNamingTheOption)
+{
+    struct {
+        std::string args, expect;
+    } cases[] = {
+        {"latency --link-ns " + std::string(600, '1'),
+         "--link-ns: expected a value of at most 495 characters, got 600"},
+        {"latency --set wire.one_way_ns=" + std::string(600, '1'),
+         "--set: expected SEC.KEY=VALUE of at most 511 characters, got 616"},
+        {"latency --config /tmp/" + std::string(300, 'c'),
+         "--config: expected a file name of at most 255 characters, got 305"},
+        {"latency --wave /tmp/" + std::string(1000, 'w') + ".vcd",
+         "--wave: expected a file name of at most 959 characters, got 1009"},
+        {"rate --wave /tmp/" + std::string(1000, 'w') + ".fst --stack ub --burst 1",
+         "--wave: expected a file name of at most 959 characters"},
+        {"rate --burst " + std::string(300, '1'), "--burst: expected at most 255 characters, got 300"},
+        {"rate --link-ns=" + std::string(500, '2'), "--link-ns: expected a value of at most 495"},
+    };
+    for (auto &c : cases) {
+        std::string out;
+        EXPECT_EQ(ubsim(c.args + " --quiet", &out), 2) << c.args.substr(0, 40) << ": " << out;
+        EXPECT_TRUE(has(out, c.expect)) << c.args.substr(0, 40) << ": " << out;
+    }
+}
+
+TEST(CliDefects, LongLinkValuesAreReadWhole)
+{
+    // 99 zeros and a 1: 1 ns. Cut at 79 characters it was 0 ns.
+    std::string a, b;
+    ASSERT_EQ(ubsim("latency --quiet --path ub_load --format csv --link-ns 1", &a), 0) << a;
+    ASSERT_EQ(ubsim("latency --quiet --path ub_load --format csv --link-ns " + std::string(99, '0') + "1",
+                    &b), 0)
+        << b;
+    EXPECT_EQ(a, b);
+    // the longest value --link-ns takes works, one more character does not
+    std::string v(495, '0');
+    v.back() = '1';
+    ASSERT_EQ(ubsim("latency --quiet --path ub_load --format csv --link-ns " + v, &b), 0) << b;
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(ubsim("latency --quiet --path ub_load --link-ns 0" + v, &b), 2) << b;
+}
+
+TEST(CliDefects, BurstListsUpToTheLimitFit)
+{
+    // CLI_MAX_LIST sizes of 7 digits with their commas: 255 characters
+    std::string list;
+    for (int i = 0; i < CLI_MAX_LIST; i++)
+        list += (i ? "," : "") + std::string("0000001");
+    ASSERT_EQ(list.size(), 255u);
+    std::string out;
+    EXPECT_EQ(ubsim("rate --quiet --stack ub --format csv --burst " + list, &out), 0) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), CLI_MAX_LIST + 1) << out;
+}
+
+TEST(CliDefects, OverLongConfigTextIsAnErrorAtItsLine)
+{
+    std::string base =
+        "[path]\nname = long\n[clock]\nnic_mhz = 322\n[wire]\none_way_ns = 100\ngbytes_per_s = 50\n"
+        "[stage.a]\ncategory = software\ndelay_ns = 5\n";
+    struct {
+        std::string text, expect;
+    } cases[] = {
+        {base + "label = " + std::string(128, 'L') + "\n",
+         ":11: [stage.a] label: expected at most 127 characters, got 128"},
+        {"[path]\nname = long\ntitle = " + std::string(150, 'T') + "\n",
+         ":3: [path] title: expected at most 127 characters, got 150"},
+    };
+    for (auto &c : cases) {
+        std::string f = testutil::temp_file(c.text), out;
+        EXPECT_EQ(ubsim("latency --quiet --config " + f, &out), 2) << out;
+        EXPECT_TRUE(has(out, f + c.expect)) << out;
+        std::remove(f.c_str());
+    }
+    // the longest label is kept whole
+    std::string f = testutil::temp_file(base + "label = " + std::string(127, 'L') + "\n"), out;
+    EXPECT_EQ(ubsim("latency --quiet --format csv --config " + f, &out), 0) << out;
+    EXPECT_TRUE(has(out, std::string(127, 'L'))) << out;
+    std::remove(f.c_str());
+}
+
+TEST(CliDefects, OverLongNamesAreRefusedByTheLibraryToo)
+{
+    static config_t cfg;
+    char err[512];
+    config_init(&cfg);
+    ASSERT_EQ(config_load_defaults(&cfg, err, sizeof err), 0) << err;
+    std::string set = "wire.one_way_ns=" + std::string(600, '1');
+    EXPECT_EQ(config_set(&cfg, set.c_str(), "--set", err, sizeof err), -1);
+    EXPECT_TRUE(has(err, "expected section.key=value of at most 511 characters, got 616")) << err;
+    std::string file = "/tmp/" + std::string(300, 'f');
+    EXPECT_EQ(config_load_file(&cfg, file.c_str(), err, sizeof err), -1);
+    EXPECT_TRUE(has(err, "expected at most 255 characters, got 305")) << err;
+    EXPECT_EQ(config_load_string(&cfg, file.c_str(), "[path]\nname = x\n", err, sizeof err), -1);
+    EXPECT_TRUE(has(err, "expected at most 255 characters, got 305")) << err;
+
+    std::string out;
+    EXPECT_EQ(testutil::run("UBSIM_CONFIG_DIR=/tmp/" + std::string(250, 'd') + " " +
+                                testutil::ubsim() + " latency --quiet",
+                            &out, true),
+              2)
+        << out;
+    EXPECT_TRUE(has(out, "$UBSIM_CONFIG_DIR: expected a directory name of at most 235 characters, "
+                         "got 255"))
+        << out;
+}
+
+TEST(CliDefects, PathListsInMessagesEndInAnEllipsisWhenCut)
+{
+    static config_t cfg;
+    config_init(&cfg);
+    cfg.n_paths = CFG_MAX_PATHS;
+    for (int i = 0; i < cfg.n_paths; i++)
+        snprintf(cfg.paths[i].name, sizeof cfg.paths[i].name, "%02d%s", i,
+                 std::string(CFG_NAME_LEN - 3, 'p').c_str());
+    char buf[512];
+    cli_path_names(&cfg, buf, sizeof buf);
+    std::string s = buf;
+    EXPECT_LT(s.size(), sizeof buf);
+    EXPECT_EQ(s.substr(s.size() - 5), ", ...") << s;
+    EXPECT_EQ(s.substr(0, 2), "00") << s;
+    cfg.n_paths = 2;
+    cli_path_names(&cfg, buf, sizeof buf);
+    EXPECT_EQ(std::string(buf), std::string(cfg.paths[0].name) + ", " + cfg.paths[1].name);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(CliDefects, RateOnAPathWithoutASendPipelineIsBadUsage)
+{
+    struct {
+        std::string args, expect;
+    } cases[] = {
+        {"--stack ub --ub-path ub_load", "ubsim rate: --ub-path: path 'ub_load' ("},
+        {"--ub-path ub_load", "--ub-path: path 'ub_load'"},
+        {"--stack roce --roce-path ub_load --burst 4", "--roce-path: path 'ub_load'"},
+    };
+    for (auto &c : cases) {
+        std::string out;
+        EXPECT_EQ(ubsim("rate --quiet " + c.args, &out), 2) << c.args << ": " << out;
+        EXPECT_TRUE(has(out, c.expect)) << c.args << ": " << out;
+        EXPECT_TRUE(has(out, "ub_load.ini:")) << out;
+        EXPECT_TRUE(has(out, "has no send pipeline block: expected '[nic] tx_block = "
+                             "ub_send_pipeline' or 'rc_send_pipeline'"))
+            << c.args << ": " << out;
+    }
+    // a path of one's own: named with its file and line
+    std::string ini =
+        "[path]\nname = noblock\n[clock]\nnic_mhz = 322\n[wire]\none_way_ns = 10\n"
+        "gbytes_per_s = 50\n[nic]\ntx_stages = ingress:1\nrx_stages = ingress:1\n"
+        "[stage.tx]\ncategory = nic\nnic = initiator.tx\n";
+    std::string f = testutil::temp_file(ini), out;
+    EXPECT_EQ(ubsim("rate --quiet --stack ub --ub-path noblock --wave /tmp/ubsim_never.vcd --burst 2 "
+                    "--config " + f,
+                    &out),
+              2)
+        << out;
+    EXPECT_TRUE(has(out, "--ub-path: path 'noblock' (" + f + ":2) has no send pipeline block")) << out;
+    // checked before anything runs: no waveform was created
+    EXPECT_NE(access("/tmp/ubsim_never.vcd", F_OK), 0);
+    std::remove(f.c_str());
+
+    // rate_run keeps its own check
+    static config_t cfg;
+    char err[512];
+    config_init(&cfg);
+    ASSERT_EQ(config_load_defaults(&cfg, err, sizeof err), 0) << err;
+    rate_opts_t o{};
+    o.burst = 2;
+    o.payload = 64;
+    o.jetties = 1;
+    rate_result_t r;
+    EXPECT_EQ(rate_run(config_find(&cfg, "ub_load"), &o, &r, err, sizeof err), -1);
+    EXPECT_TRUE(has(err, "([nic] tx_block)")) << err;
+}
+
+}  // namespace
+
+namespace {
+
+// A small tmpfs mounted on a fresh directory, unmounted (and the directory
+// removed) however the test ends. Needs root; `why` says what went wrong.
+struct TinyDisk {
+    std::string dir, why;
+    bool mounted = false;
+    explicit TinyDisk(const std::string &size)
+    {
+        if (geteuid() != 0) {
+            why = "mounting a small tmpfs needs root";
+            return;
+        }
+        dir = temp_dir();
+        std::string out;
+        if (dir.empty() ||
+            testutil::run("mount -t tmpfs -o size=" + size + " tmpfs " + dir, &out, true) != 0) {
+            why = "mount -t tmpfs failed: " + out;
+            return;
+        }
+        mounted = true;
+    }
+    ~TinyDisk()
+    {
+        std::string out;
+        if (mounted)
+            testutil::run("umount " + dir, &out, true);
+        if (!dir.empty())
+            rmdir(dir.c_str());
+    }
+    std::vector<std::string> files() const
+    {
+        std::vector<std::string> v;
+        if (DIR *d = opendir(dir.c_str())) {
+            while (dirent *e = readdir(d))
+                if (e->d_name[0] != '.')
+                    v.push_back(e->d_name);
+            closedir(d);
+        }
+        return v;
+    }
+    void clear() const
+    {
+        for (const std::string &f : files())
+            std::remove((dir + "/" + f).c_str());
+    }
+};
+
+TEST(CliDefects, AFullDiskFailsEveryWaveformWithAMessageAndStatus1)
+{
+    // On a full disk the FST writer used to die of SIGBUS (its FILE.hier
+    // mapping) or leave a cut file with exit status 0; the sizes below reach
+    // both, for ubsim's own FST and VCD dumps and for the RTL's FST files.
+    struct {
+        const char *size;
+        const char *args;
+    } cases[] = {
+        {"8k", "latency --wave D/x.fst"},
+        {"8k", "latency --wave D/x.vcd"},
+        {"8k", "rate --stack ub --burst 64 --wave D/x.fst"},
+        {"8k", "rate --stack ub --burst 64 --wave D/x.vcd"},
+        {"8k", "rate --stack roce --burst 64 --backend rtl --wave D/x.vcd"},
+        {"8k", "latency --backend lockstep --wave D/x.fst"},
+        {"32k", "latency --backend rtl --ops 100 --wave D/x.fst"},
+        {"64k", "rate --stack ub --burst 64 --backend rtl --wave D/x.vcd"},
+    };
+    for (auto &c : cases) {
+        TinyDisk disk(c.size);
+        if (!disk.mounted)
+            GTEST_SKIP() << disk.why;
+        std::string args = c.args, out;
+        args.replace(args.find("D/"), 1, disk.dir);
+        int rc = ubsim(args + " --quiet", &out);
+        EXPECT_EQ(rc, 1) << c.size << " " << args << ": " << out; // -1: killed by a signal
+        EXPECT_TRUE(has(out, "could not")) << c.size << " " << args << ": " << out;
+        EXPECT_TRUE(has(out, disk.dir + "/x")) << c.size << " " << args << ": " << out;
+        for (const std::string &f : disk.files())
+            EXPECT_EQ(f.find(".hier"), std::string::npos) << c.size << " " << args << ": " << f;
+    }
+    // with room to spare the same runs write whole files
+    TinyDisk disk("8m");
+    if (!disk.mounted)
+        GTEST_SKIP() << disk.why;
+    std::string out;
+    EXPECT_EQ(ubsim("rate --quiet --stack ub --burst 64 --backend rtl --wave " + disk.dir + "/x.fst",
+                    &out),
+              0)
+        << out;
+    char err[512];
+    for (const char *f : {"/x.fst", "/x-rtl.fst"})
+        EXPECT_EQ(wave_fst_verify((disk.dir + f).c_str(), err, sizeof err), 0) << err;
+    EXPECT_EQ(disk.files().size(), 2u);
+}
+
+}  // namespace
