@@ -64,8 +64,8 @@ int chan_push(chan_t *c, const msg_t *m, tick_t now)
         return -1;
     msg_t x = *m;
     x.more = 0;
-    if (x.t < now + c->latency)
-        x.t = now + c->latency;
+    x.t = (x.t > now ? x.t : now) + c->latency; /* sent at x.t (a part running
+                                                  ahead sends in the future) */
     c->count++;
     c->pushed++;
     if (c->nent > 0) {
@@ -86,7 +86,7 @@ int chan_push(chan_t *c, const msg_t *m, tick_t now)
     c->buf[tail] = x;
     c->nent++;
     if (c->dst && c->nent == 1) /* a later message is seen once this one is popped */
-        kernel_wake(c->dst, x.t);
+        kernel_wake(c->dst, c->dst->ahead && !c->src_clk ? now : x.t);
     return 0;
 }
 

@@ -68,6 +68,8 @@ static inline const msg_t *chan_peek(const chan_t *c, tick_t now)
         return 0;
     return &c->buf[c->head];
 }
+/* The head whatever its time (for a part running ahead), or NULL. */
+static inline const msg_t *chan_first(const chan_t *c) { return c->nent ? &c->buf[c->head] : 0; }
 /* The first time at or after `now` at which the head can be taken, or
  * TICK_NEVER when empty. */
 static inline tick_t chan_next_time(const chan_t *c, tick_t now)
@@ -78,8 +80,9 @@ static inline tick_t chan_next_time(const chan_t *c, tick_t now)
         return chan_next_time_(c, now);
     return c->buf[c->head].t > now ? c->buf[c->head].t : now;
 }
-/* Pushes m (its t is set to now + latency, or kept if later) and wakes the
- * consumer for that time. Returns 0, or -1 when full or out of memory (a
+/* Pushes m, sent at max(m->t, now): it is visible from then plus the
+ * latency, and wakes the consumer for that time (or at once, for a consumer
+ * running ahead of an event-timed producer). Returns 0, or -1 when full or out of memory (a
  * producer that checked chan_full never sees -1 for a full channel). */
 int chan_push(chan_t *c, const msg_t *m, tick_t now);
 /* Takes the head (it must be visible) and records the time. */

@@ -12,9 +12,13 @@ void kernel_init(kernel_t *k)
 
 void kernel_free(kernel_t *k)
 {
+    for (int i = 0; i < k->n_lists; i++)
+        free(k->lists[i].v);
     free(k->heap);
     free(k->due);
-    k->heap = k->due = NULL;
+    free(k->ready);
+    k->heap = NULL;
+    k->due = NULL;
 }
 
 void kernel_fail(kernel_t *k, const char *fmt, ...)
@@ -30,74 +34,74 @@ void kernel_fail(kernel_t *k, const char *fmt, ...)
 
 /* ---- the heap: ordered by (wake, clocked after event-timed, seq) ---------- */
 
-static int before(const comp_t *a, const comp_t *b)
+static inline int before(const heap_ent_t *a, const heap_ent_t *b)
 {
-    if (a->wake != b->wake)
-        return a->wake < b->wake;
-    int ca = a->clk != NULL, cb = b->clk != NULL;
-    if (ca != cb)
-        return ca < cb;
-    return a->seq < b->seq;
+    return a->wake != b->wake ? a->wake < b->wake : a->key < b->key;
 }
 
-static void place(kernel_t *k, int64_t i, comp_t *c)
+static inline void place(kernel_t *k, int64_t i, heap_ent_t e)
 {
-    k->heap[i] = c;
-    c->heap_at = i;
+    k->heap[i] = e;
+    e.c->heap_at = i;
 }
 
 static void sift_up(kernel_t *k, int64_t i)
 {
-    comp_t *c = k->heap[i];
+    heap_ent_t e = k->heap[i];
     while (i > 0) {
         int64_t p = (i - 1) / 2;
-        if (!before(c, k->heap[p]))
+        if (!before(&e, &k->heap[p]))
             break;
         place(k, i, k->heap[p]);
         i = p;
     }
-    place(k, i, c);
+    place(k, i, e);
 }
 
 static void sift_down(kernel_t *k, int64_t i)
 {
-    comp_t *c = k->heap[i];
+    heap_ent_t e = k->heap[i];
     for (;;) {
         int64_t l = 2 * i + 1, m = i;
-        const comp_t *best = c;
-        if (l < k->n && before(k->heap[l], best)) {
+        const heap_ent_t *best = &e;
+        if (l < k->n && before(&k->heap[l], best)) {
             m = l;
-            best = k->heap[l];
+            best = &k->heap[l];
         }
-        if (l + 1 < k->n && before(k->heap[l + 1], best))
+        if (l + 1 < k->n && before(&k->heap[l + 1], best))
             m = l + 1;
         if (m == i)
             break;
         place(k, i, k->heap[m]);
         i = m;
     }
-    place(k, i, c);
+    place(k, i, e);
+}
+
+static inline heap_ent_t entry(kernel_t *k, comp_t *c)
+{
+    c->seq = k->next_seq++;
+    return (heap_ent_t){c->wake, ((uint64_t)(c->clk != NULL) << 63) | c->seq, c};
 }
 
 static int heap_insert(kernel_t *k, comp_t *c)
 {
     if (k->n == k->cap) {
         int64_t ncap = k->cap ? k->cap * 2 : 16;
-        comp_t **nh = realloc(k->heap, (size_t)ncap * sizeof(*nh));
+        heap_ent_t *nh = realloc(k->heap, (size_t)ncap * sizeof(*nh));
         if (!nh)
             return -1;
         k->heap = nh;
         k->cap = ncap;
     }
-    c->seq = k->next_seq++;
-    place(k, k->n++, c);
+    place(k, k->n++, entry(k, c));
     sift_up(k, k->n - 1);
     return 0;
 }
 
 static comp_t *heap_pop(kernel_t *k)
 {
-    comp_t *c = k->heap[0];
+    comp_t *c = k->heap[0].c;
     c->heap_at = -1;
     if (--k->n > 0) {
         place(k, 0, k->heap[k->n]);
@@ -106,12 +110,67 @@ static comp_t *heap_pop(kernel_t *k)
     return c;
 }
 
+/* ---- next-edge lists ------------------------------------------------------- */
+
+static edge_list_t *list_of(kernel_t *k, const clockdom_t *clk)
+{
+    for (int i = 0; i < k->n_lists; i++)
+        if (k->lists[i].c.clk == clk)
+            return &k->lists[i];
+    if (k->n_lists == KERNEL_MAX_CLOCKS)
+        return NULL;
+    edge_list_t *l = &k->lists[k->n_lists++];
+    memset(l, 0, sizeof(*l));
+    snprintf(l->c.name, sizeof(l->c.name), "next edge of %s", clk->name);
+    l->c.clk = clk;
+    l->c.k = k;
+    l->c.wake = TICK_NEVER;
+    l->c.heap_at = -1;
+    l->c.list_at = -1;
+    l->c.list = l;
+    return l;
+}
+
+/* Puts c (due at the next edge, c->wake) in its clock's list. */
+static int list_add(kernel_t *k, comp_t *c)
+{
+    edge_list_t *l = list_of(k, c->clk);
+    if (!l)
+        return heap_insert(k, c);
+    if (l->n == l->cap) {
+        int64_t ncap = l->cap ? l->cap * 2 : 8;
+        comp_t **nv = realloc(l->v, (size_t)ncap * sizeof(*nv));
+        if (!nv)
+            return -1;
+        l->v = nv;
+        l->cap = ncap;
+    }
+    c->list_at = l->n;
+    l->v[l->n++] = c;
+    if (l->c.heap_at < 0) {
+        l->c.wake = c->wake;
+        return heap_insert(k, &l->c);
+    }
+    return 0;
+}
+
+static void list_remove(kernel_t *k, comp_t *c)
+{
+    edge_list_t *l = list_of(k, c->clk);
+    comp_t *last = l->v[--l->n];
+    l->v[c->list_at] = last;
+    last->list_at = c->list_at;
+    c->list_at = -1;
+}
+
 /* ---- scheduling ------------------------------------------------------------ */
 
 int kernel_add(kernel_t *k, comp_t *c, tick_t wake)
 {
     c->k = k;
     c->heap_at = -1;
+    c->list_at = -1;
+    c->list = NULL;
     c->in_due = 0;
     if (c->clk && k->step_all && wake > c->clk->phase)
         wake = c->clk->phase;
@@ -138,11 +197,33 @@ void kernel_wake(comp_t *c, tick_t t)
                     c->name);
         return;
     }
-    if (t >= c->wake)
+    if (t >= c->wake || c->in_ready)
         return;
+    if (!c->clk && t == k->now && c->heap_at < 0 && !c->in_due && !k->in_clocked_phase) {
+        /* due at once: no heap */
+        if (k->r_n == k->r_cap) {
+            int64_t ncap = k->r_cap ? k->r_cap * 2 : 16;
+            comp_t **nr = malloc((size_t)ncap * sizeof(*nr));
+            if (!nr) {
+                kernel_fail(k, "out of memory");
+                return;
+            }
+            for (int64_t i = 0; i < k->r_n; i++)
+                nr[i] = k->ready[(k->r_head + i) % k->r_cap];
+            free(k->ready);
+            k->ready = nr;
+            k->r_cap = ncap;
+            k->r_head = 0;
+        }
+        k->ready[(k->r_head + k->r_n++) % k->r_cap] = c;
+        c->in_ready = 1;
+        return;
+    }
+    if (c->list_at >= 0)
+        list_remove(k, c);
     c->wake = t;
     if (c->heap_at >= 0) {
-        c->seq = k->next_seq++;
+        k->heap[c->heap_at] = entry(k, c);
         sift_up(k, c->heap_at);
     } else if (!c->in_due) {
         if (heap_insert(k, c))
@@ -161,7 +242,10 @@ static void reschedule(kernel_t *k, comp_t *c, tick_t next)
         next = clock_edge_at_or_after(c->clk, next);
     if (next < c->wake)
         c->wake = next;
-    if (c->wake != TICK_NEVER && heap_insert(k, c))
+    if (c->wake == TICK_NEVER)
+        return;
+    int rc = c->clk && c->wake == k->now + c->clk->period ? list_add(k, c) : heap_insert(k, c);
+    if (rc)
         kernel_fail(k, "out of memory");
 }
 
@@ -182,8 +266,21 @@ static int push_due(kernel_t *k, comp_t *c)
 
 int kernel_run(kernel_t *k)
 {
-    while (!k->stop && !k->failed && k->n > 0) {
-        comp_t *top = k->heap[0];
+    while (!k->stop && !k->failed && (k->n > 0 || k->r_n > 0)) {
+        if (k->r_n > 0) { /* woken for this very instant */
+            comp_t *c = k->ready[k->r_head];
+            k->r_head = (k->r_head + 1) % k->r_cap;
+            k->r_n--;
+            c->in_ready = 0;
+            c->in_due = 1;
+            if (c->ops->eval)
+                c->ops->eval(c, k->now);
+            tick_t next = c->ops->commit(c, k->now);
+            c->in_due = 0;
+            reschedule(k, c, next);
+            continue;
+        }
+        comp_t *top = k->heap[0].c;
         tick_t t = top->wake;
         k->now = t;
         if (!top->clk) { /* event-timed: one at a time */
@@ -199,18 +296,34 @@ int kernel_run(kernel_t *k)
         }
         /* every clocked component due now: all evaluate, then all commit */
         k->n_due = 0;
-        while (k->n > 0 && k->heap[0]->wake == t) {
+        while (k->n > 0 && k->heap[0].wake == t) {
             comp_t *c = heap_pop(k);
             c->wake = TICK_NEVER;
-            if (push_due(k, c)) {
-                kernel_fail(k, "out of memory");
-                return -1;
+            edge_list_t *l = c->list;
+            if (!l) {
+                if (push_due(k, c)) {
+                    kernel_fail(k, "out of memory");
+                    return -1;
+                }
+                continue;
             }
+            for (int64_t i = 0; i < l->n; i++) {
+                comp_t *m = l->v[i];
+                m->list_at = -1;
+                m->wake = TICK_NEVER;
+                if (push_due(k, m)) {
+                    kernel_fail(k, "out of memory");
+                    return -1;
+                }
+            }
+            l->n = 0;
         }
+        if (k->n_due == 0)
+            continue;
         k->in_clocked_phase = 1;
         if (k->n_due == 1 && k->due[0]->ops->run && !k->step_all) {
             comp_t *c = k->due[0];
-            tick_t horizon = k->n > 0 ? k->heap[0]->wake : TICK_NEVER;
+            tick_t horizon = k->n > 0 ? k->heap[0].wake : TICK_NEVER;
             uint64_t edges = 0;
             tick_t next = c->ops->run(c, t, horizon, &edges);
             k->clocked_edges += edges;

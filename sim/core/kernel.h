@@ -77,18 +77,48 @@ struct comp {
     uint64_t seq;            /* scheduling order among equal times */
     int64_t heap_at;         /* its position in the kernel's heap, or -1 */
     int in_due;              /* it is in this instant's due list */
+    int ahead;               /* event-timed, and may hand a message on at once
+                                with the time it is due (its probes then carry
+                                future times); it is woken by a push into an
+                                input from an event-timed producer at once */
+    int in_ready;            /* it is in the kernel's list of due-now parts */
     tick_t next;             /* what its last commit asked for */
+    int64_t list_at;         /* its place in its clock's next-edge list, or -1 */
+    struct edge_list *list;  /* the list, when this is a clock's list */
 };
+
+/* Clocked components due at the very next edge of their clock (a busy
+ * pipeline, every edge) wait in their clock's list, and only the list sits
+ * in the heap: one heap entry per clock and edge instead of one per
+ * component. */
+typedef struct edge_list {
+    comp_t c;                /* the list's place in the heap */
+    comp_t **v;
+    int64_t n, cap;
+} edge_list_t;
+
+#define KERNEL_MAX_CLOCKS 8
 
 /* Probe records: (point, request id, time). Components emit them; reports,
  * histograms and waveforms are computed from them by sinks. */
 typedef void (*probe_fn)(void *ctx, int point, uint32_t id, tick_t t);
 
+/* A heap entry holds its keys, so ordering never touches the components. */
+typedef struct {
+    tick_t wake;
+    uint64_t key;            /* clocked after event-timed, then scheduling order */
+    comp_t *c;
+} heap_ent_t;
+
 struct kernel {
     timebase_t tb;
-    comp_t **heap;
+    heap_ent_t *heap;
     int64_t n, cap;
     uint64_t next_seq;
+    edge_list_t lists[KERNEL_MAX_CLOCKS];
+    int n_lists;
+    comp_t **ready;          /* event-timed parts woken for the current instant */
+    int64_t r_head, r_n, r_cap;
     comp_t **due;            /* clocked components of the current instant */
     int64_t n_due, cap_due;
     tick_t now;

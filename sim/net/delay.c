@@ -6,9 +6,32 @@
 
 #include "parts.h"
 
+/* Running ahead: each request is handed on the moment it is taken, marked
+ * with the time it is due. */
+static tick_t delay_ahead(delay_comp_t *d, tick_t now)
+{
+    comp_t *c = &d->c;
+    for (;;) {
+        const msg_t *h = d->in->src_clk ? chan_peek(d->in, now) : chan_first(d->in);
+        if (!h)
+            break;
+        msg_t m = chan_pop(d->in, now);
+        tick_t due = (d->in->src_clk ? now : m.t) + d->line.latency;
+        kernel_probe(c->k, d->point, m.id, due);
+        m.t = due;
+        if (chan_push(d->out, &m, now)) {
+            kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, d->out->name);
+            return TICK_NEVER;
+        }
+    }
+    return d->in->src_clk ? chan_next_time(d->in, now) : TICK_NEVER;
+}
+
 static tick_t delay_commit(comp_t *c, tick_t now)
 {
     delay_comp_t *d = (delay_comp_t *)c;
+    if (c->ahead)
+        return delay_ahead(d, now);
     while (chan_peek(&d->line, now)) {
         msg_t m = chan_pop(&d->line, now);
         kernel_probe(c->k, d->point, m.id, now);

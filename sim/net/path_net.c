@@ -115,6 +115,8 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
             snprintf(err, (size_t)errlen, "path '%s': stage '%s' has no kind", p->name, st->name);
             return -1;
         }
+        if (st->kind != STAGE_NIC)
+            c->ahead = !o->in_time_order;
         if (kernel_add(k, c, TICK_NEVER)) {
             snprintf(err, (size_t)errlen, "out of memory");
             return -1;

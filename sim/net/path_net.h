@@ -21,6 +21,8 @@
 
 typedef struct {
     int64_t max_inside;        /* requests in flight at most */
+    int in_time_order;         /* every probe at its own time (waveforms):
+                                  delays and wires do not run ahead */
     int64_t payload;           /* bytes per request (< 0: as configured) */
     int jetties;
     uint64_t seed;

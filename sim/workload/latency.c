@@ -289,6 +289,7 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
 
     path_net_opts_t no = {
         .max_inside = s->n_slots,
+        .in_time_order = opts->wave != NULL,
         .payload = s->payload,
         .jetties = opts->jetties,
         .seed = opts->seed,
