@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+"""Speed and memory figures for `make bench`.
+
+Every figure is the median of several runs (BENCH_REPS, default 3). Where it
+can, each is set against the engine that walked reads through a list of
+stages (the one the golden outputs come from), built from git at
+BENCH_BASELINE and run in the same session, interleaved with the current one,
+so that the ratios hold on a shared, noisy machine.
+
+  scripts/bench.py [build/ubsim]
+Environment: BENCH_REPS, BENCH_OPS (dependent reads, default 1000000),
+BENCH_BASELINE (a git revision, or "none"), BENCH_QUICK=1 (fewer, shorter runs).
+"""
+import json, os, statistics, subprocess, sys, tempfile, time
+
+EXE = sys.argv[1] if len(sys.argv) > 1 else "build/ubsim"
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+REPS = int(os.environ.get("BENCH_REPS", "1" if QUICK else "3"))
+OPS = int(os.environ.get("BENCH_OPS", "100000" if QUICK else "1000000"))
+BASE_REV = os.environ.get("BENCH_BASELINE", "ea75f08")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def build_baseline():
+    """Builds the path-walking engine from git; returns its ubsim or None."""
+    if BASE_REV == "none":
+        return None
+    top = os.path.join(ROOT, "build", "baseline")
+    exe = os.path.join(top, "src", "build", "ubsim")
+    stamp = os.path.join(top, "rev")
+    try:
+        rev = subprocess.run(["git", "-C", ROOT, "rev-parse", BASE_REV + "^{commit}"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        log(f"baseline: git revision {BASE_REV} not found; figures without a baseline")
+        return None
+    if os.path.exists(exe) and os.path.exists(stamp) and open(stamp).read().strip() == rev:
+        return exe
+    log(f"baseline: building the engine of {rev[:10]} in build/baseline (once; a few minutes) ...")
+    subprocess.run(["rm", "-rf", os.path.join(top, "src")], check=True)
+    os.makedirs(os.path.join(top, "src"))
+    arch = subprocess.Popen(["git", "-C", ROOT, "archive", rev], stdout=subprocess.PIPE)
+    subprocess.run(["tar", "-x", "-C", os.path.join(top, "src")], stdin=arch.stdout, check=True)
+    arch.wait()
+    r = subprocess.run(["make", "-j2", "-C", os.path.join(top, "src"), "build/ubsim"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        log("baseline: build failed; figures without a baseline\n" + r.stderr[-800:])
+        return None
+    open(stamp, "w").write(rev + "\n")
+    return exe
+
+
+def run(exe, args):
+    """(wall seconds, max RSS MB, parsed JSON) of one run."""
+    with tempfile.NamedTemporaryFile("r", suffix=".json") as out, \
+         tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        t0 = time.monotonic()
+        r = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name, exe] + args +
+                           ["--format", "json", "--quiet"], stdout=open(out.name, "w"),
+                           stderr=subprocess.PIPE, text=True)
+        dt = time.monotonic() - t0
+        if r.returncode != 0:
+            raise RuntimeError(f"{exe} {' '.join(args)}: exit {r.returncode}: {r.stderr[-300:]}")
+        return dt, int(open(rss.name).read().split()[-1]) / 1024.0, json.load(open(out.name))
+
+
+def median_runs(exes, args, reps=REPS):
+    """Interleaved runs of each exe; per exe (median s, median MB, last JSON)."""
+    res = {e: ([], [], None) for e in exes if e}
+    for _ in range(reps):
+        for e in res:
+            dt, mb, doc = run(e, args)
+            res[e][0].append(dt)
+            res[e][1].append(mb)
+            res[e] = (res[e][0], res[e][1], doc)
+    return {e: (statistics.median(v[0]), statistics.median(v[1]), v[2]) for e, v in res.items()}
+
+
+def verdict(ok):
+    return "met" if ok else "NOT MET"
+
+
+def main():
+    if not os.access(EXE, os.X_OK):
+        sys.exit(f"bench: no {EXE}; build first")
+    base = build_baseline()
+    log(f"ubsim bench: {os.cpu_count()} cores, median of {REPS} run(s) each"
+        f"{'' if base else ', no baseline'}\n")
+
+    # 1. dependent reads
+    log(f"1. {OPS} dependent 64 B ub_async reads")
+    for backend, goal in (("c", 1.0), ("rtl", 4.0)):
+        args = ["latency", "--path", "ub_async", "--ops", str(OPS), "--backend", backend]
+        m = median_runs([EXE, base], args)
+        t, mb, doc = m[EXE]
+        line = f"   {backend:4s}: {t:6.2f} s, {mb:6.1f} MB"
+        if base:
+            tb, mbb, docb = m[base]
+            same = doc["paths"][0]["sim_ns"] == docb["paths"][0]["sim_ns"]
+            line += f"   (before: {tb:6.2f} s, {mbb:6.1f} MB; {tb / t:4.1f}x faster; same mean: {same})"
+        log(line + f"   goal <= {goal:.1f} s at 1 M reads: {verdict(t * 1e6 / OPS <= goal)}")
+
+    # 2. memory: a long run needs what a short one needs
+    log("\n2. memory")
+    small = median_runs([EXE], ["latency", "--path", "ub_async", "--ops", "10000"])[EXE][1]
+    large = median_runs([EXE], ["latency", "--path", "ub_async", "--ops", str(OPS)])[EXE][1]
+    log(f"   max RSS, {OPS} reads / 10000 reads: {large:.1f} / {small:.1f} MB = {large / small:.2f}x"
+        f"   goal <= 1.2x: {verdict(large / small <= 1.2)}")
+    burst = 200000 if QUICK else 2000000
+    m = median_runs([EXE, base], ["rate", "--burst", str(burst)], reps=1)
+    line = f"   ubsim rate --burst {burst}: {m[EXE][1]:.1f} MB in {m[EXE][0]:.1f} s"
+    if base:
+        line += f"   (before: {m[base][1]:.1f} MB in {m[base][0]:.1f} s)"
+    log(line + f"   goal < 100 MB: {verdict(m[EXE][1] < 100)}")
+
+    # 3. the rate scenario: NIC cycles of simulated time per second
+    log("\n3. rate scenario (both stacks, 256 slots): simulated NIC cycles per second")
+    for backend in ("c", "rtl", "lockstep"):
+        k = {"c": 200000, "rtl": 50000, "lockstep": 50000}[backend] // (10 if QUICK else 1)
+        args = ["rate", "--burst", str(k), "--slots", "256", "--backend", backend]
+        m = median_runs([EXE, base], args)
+        cyc = sum(s["nic_edges_spanned"] for s in m[EXE][2]["stacks"])
+        speed = cyc / m[EXE][0]
+        line = f"   {backend:8s}: {speed / 1e6:6.2f} M cycles/s"
+        if base:
+            sb = cyc / m[base][0]
+            line += f"   (before: {sb / 1e6:6.2f} M; {speed / sb:4.2f}x)   goal >= 2x: {verdict(speed / sb >= 2)}"
+        log(line)
+
+    # 4. idle skipping against stepping every cycle
+    log("\n4. skipping idle cycles against stepping every cycle (C, 100000 reads)")
+    args = ["latency", "--path", "ub_async", "--ops", "100000"]
+    a = median_runs([EXE], args)[EXE]
+    b = median_runs([EXE], args + ["--step-all"])[EXE]
+    same = a[2]["paths"][0]["sim_ns"] == b[2]["paths"][0]["sim_ns"]
+    log(f"   skip {a[0]:.2f} s, step every cycle {b[0]:.2f} s: {b[0] / a[0]:.1f}x; same results: {same}")
+
+
+main()
