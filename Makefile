@@ -49,6 +49,7 @@ CXXFLAGS  := -std=gnu++17 $(OPT) -Wall -Wextra -Werror
 C_SRCS    := $(wildcard cmodel/*.c) $(filter-out sim/app/main.c,$(foreach d,$(SIM_DIRS),$(wildcard $(d)/*.c)))
 SHIM_SRCS := $(wildcard sim/rtl/*_rtl.cc)
 RTL_TOPS  := $(patsubst sim/rtl/%_rtl.cc,%,$(SHIM_SRCS))
+RTL_PKG   := rtl/ub_pkg.sv
 RTL_SRCS  := $(wildcard rtl/*.sv)
 TEST_SRCS := $(wildcard testbench/*.cc)
 
@@ -95,7 +96,7 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/vl/lib%.a: rtl/%.sv $(RTL_SRCS) Makefile
 	@mkdir -p $(BUILD)/vl/$*
 	$(VERILATOR) --cc --trace-fst --trace-structs -Wall -O3 -y rtl --prefix V$* --top-module $* \
-	  -Mdir $(BUILD)/vl/$* rtl/$*.sv
+	  -Mdir $(BUILD)/vl/$* $(RTL_PKG) rtl/$*.sv
 	rm -f $(BUILD)/vl/$*/*.o $(BUILD)/vl/$*/*.a
 	$(MAKE) -s -C $(BUILD)/vl/$* -f V$*.mk OPT_FAST="-O2" OPT_SLOW="-O1" \
 	  CXX="$(CXX)" CXXFLAGS="$(if $(filter 1,$(SAN)),$(LDSAN) -fno-sanitize=alignment -g -fno-omit-frame-pointer)" \

@@ -10,11 +10,6 @@ _Static_assert((RC_SEND_NUM_QPS & (RC_SEND_NUM_QPS - 1)) == 0 && RC_SEND_NUM_QPS
                "RC_SEND_NUM_QPS must be a power of two >= 2");
 _Static_assert((1u << RC_SEND_MTU_LOG2) == RC_SEND_MTU, "MTU_LOG2 mismatch");
 
-/* Message-ending RC request opcodes (bit k = opcode k, opcode < 0x20):
- * SEND LAST/ONLY (+imm) 02-05, WRITE LAST/ONLY (+imm) 08-0B, READ request 0C,
- * CMP&SWAP 13, FETCH&ADD 14, SEND LAST/ONLY with invalidate 16-17. */
-#define RC_ACK_REQ_MASK 0x00D81F3Cu
-
 uint32_t rc_send_psn_count(uint8_t opcode, uint32_t len)
 {
     if (opcode != RC_OP_READ_REQUEST)
@@ -25,7 +20,7 @@ uint32_t rc_send_psn_count(uint8_t opcode, uint32_t len)
 
 uint8_t rc_send_ack_req(uint8_t opcode)
 {
-    return opcode < 0x20 ? (uint8_t)((RC_ACK_REQ_MASK >> opcode) & 1u) : 0;
+    return opcode < 0x20 ? (uint8_t)(((uint32_t)RC_ACK_REQ_MASK >> opcode) & 1u) : 0;
 }
 
 void rc_send_pipeline_reset(rc_send_pipeline_state_t *s)

@@ -29,29 +29,20 @@
 #include <stdint.h>
 
 #include "block.h"
+#include "ub_pkg.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define RC_SEND_NUM_QPS 16    /* QP-context table entries; qpn % NumQps */
-#define RC_SEND_MTU 4096u     /* path MTU in bytes (power of two) */
+/* RC_SEND_NUM_QPS (QP-context table entries; qpn % NumQps), RC_SEND_MTU
+ * (path MTU in bytes, a power of two), the IB BTH opcodes RC_OP_* and
+ * RC_ACK_REQ_MASK are shared with the RTL and live in ub_pkg.h. */
 #define RC_SEND_MTU_LOG2 12
 #define RC_SEND_LOOP_CYCLES 6 /* context read-modify-write loop */
 #define RC_SEND_LATENCY 8     /* idle: accept edge -> downstream takes */
-#define RC_SEND_PSN_MASK 0xFFFFFFu /* PSNs are 24 bits, mod 2^24 */
-#define RC_SEND_QPN_MASK 0xFFFFFFu
-
-/* IB BTH opcodes of the RC transport used here. */
-#define RC_OP_SEND_FIRST 0x00
-#define RC_OP_SEND_MIDDLE 0x01
-#define RC_OP_SEND_LAST 0x02
-#define RC_OP_SEND_ONLY 0x04
-#define RC_OP_WRITE_FIRST 0x06
-#define RC_OP_WRITE_MIDDLE 0x07
-#define RC_OP_WRITE_LAST 0x08
-#define RC_OP_WRITE_ONLY 0x0A
-#define RC_OP_READ_REQUEST 0x0C
+#define RC_SEND_PSN_MASK UB_BITS_MASK(RC_PSN_BITS) /* PSNs mod 2^24 */
+#define RC_SEND_QPN_MASK UB_BITS_MASK(RC_QPN_BITS)
 
 typedef struct {
     uint8_t wr_valid;

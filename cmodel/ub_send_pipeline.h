@@ -31,32 +31,18 @@
 #include <stdint.h>
 
 #include "block.h"
-#include "ub_wire.h"
+#include "ub_pkg.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define UBSP_NUM_QUEUES 8      /* per-Jetty queues: jetty % NumQueues   */
-#define UBSP_QUEUE_DEPTH 4     /* entries per queue (power of two)      */
-#define UBSP_NUM_JETTY_CTX 32  /* TASSN contexts: jetty % NumJettyCtx   */
-#define UBSP_NUM_CHANNELS 16   /* transport channels: dst % NumChannels */
+/* The parameters (UBSP_NUM_QUEUES, UBSP_QUEUE_DEPTH, UBSP_NUM_JETTY_CTX,
+ * UBSP_NUM_CHANNELS), the stage indices UBSP_ST_* (S0 is the scheduler output
+ * register), UBSP_NUM_STAGES and UBSP_OUT_DEPTH are shared with the RTL and
+ * live in ub_pkg.h. Measured behaviour: */
 #define UBSP_LATENCY 24        /* idle: accept edge -> downstream takes */
 #define UBSP_II 2              /* steady-state initiation interval     */
-
-/* Back-end stage indices (S0 is the scheduler output register). */
-#define UBSP_ST_SCHED 0
-#define UBSP_ST_OT_FIRST 5     /* order-tracker hook S5..S8 */
-#define UBSP_ST_OT_LAST 8
-#define UBSP_ST_TASSN 9
-#define UBSP_ST_TAH 10
-#define UBSP_ST_CHAN 11
-#define UBSP_ST_TPN 12
-#define UBSP_ST_PSN_RD 13
-#define UBSP_ST_PSN_WR 14
-#define UBSP_ST_RTPH 15
-#define UBSP_NUM_STAGES 21     /* S0..S20 */
-#define UBSP_OUT_DEPTH 2
 
 typedef struct {
     uint8_t wr_valid;

@@ -21,7 +21,7 @@
 extern "C" {
 #include "block.h"
 #include "ub_send_pipeline.h"
-#include "ub_wire.h"
+#include "ub_pkg.h"
 
 #include "test_util.h"
 }
