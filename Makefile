@@ -5,6 +5,7 @@
 #   make test      build everything and run the GoogleTest suite
 #   make test-asan the test suite built with AddressSanitizer + UBSan
 #   make lint      Verilator -Wall lint and yosys synthesis of every RTL block
+#   make cmodel-alone  build the C models with nothing but cmodel/ and run them
 #   make bench     simulation speed figures
 #   make waves     example waveform dumps under waves/
 #   make clean
@@ -46,7 +47,8 @@ CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -Werror
 CXXFLAGS  := -std=gnu++17 $(OPT) -Wall -Wextra -Werror
 
 # --- sources ---------------------------------------------------------------
-C_SRCS    := $(wildcard cmodel/*.c) $(filter-out sim/app/main.c,$(foreach d,$(SIM_DIRS),$(wildcard $(d)/*.c)))
+CMODEL_SRCS := $(wildcard cmodel/*.c)
+C_SRCS    := $(CMODEL_SRCS) $(filter-out sim/app/main.c,$(foreach d,$(SIM_DIRS),$(wildcard $(d)/*.c)))
 SHIM_SRCS := $(wildcard sim/rtl/*_rtl.cc)
 RTL_TOPS  := $(patsubst sim/rtl/%_rtl.cc,%,$(SHIM_SRCS))
 RTL_PKG   := rtl/ub_pkg.sv
@@ -61,16 +63,17 @@ VL_RT     := $(BUILD)/vl/libverilated.a
 LIB       := $(BUILD)/libubsim.a
 UBSIM     := $(BUILD)/ubsim
 TESTS     := $(BUILD)/ubsim_tests
+CMODEL_ALONE := $(BUILD)/cmodel_alone
 
 LINK_LIBS  = $(LIB) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
 
-.PHONY: all deps run test test-asan lint bench waves clean help
+.PHONY: all deps run test test-asan lint bench waves clean help cmodel-alone
 .DEFAULT_GOAL := all
 
-all: $(UBSIM) $(TESTS)
+all: $(UBSIM) $(TESTS) $(CMODEL_ALONE).ok
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
 
 # --- dependencies (Debian 12) ----------------------------------------------
 deps:
@@ -128,6 +131,23 @@ $(BUILD)/obj/sim/app/main.o: sim/app/main.c
 $(UBSIM): $(BUILD)/obj/sim/app/main.o $(LIB) $(VL_LIBS) $(VL_RT)
 	$(CXX) $< $(LINK_LIBS) -o $@
 
+# --- the C models alone -----------------------------------------------------
+# cmodel/ must build with nothing but itself: every cmodel/*.c plus
+# testbench/cmodel_alone.c, compiled with -Icmodel only (no sim/, no
+# Verilator), linked and run. An include of a path outside cmodel/ fails too.
+$(CMODEL_ALONE): $(CMODEL_SRCS) $(wildcard cmodel/*.h) testbench/cmodel_alone.c Makefile
+	@mkdir -p $(dir $@)
+	@if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*/' cmodel/*.[ch]; then \
+	  echo "cmodel/ must not include files outside cmodel/ (above)"; exit 1; fi
+	$(CC) -std=c11 $(OPT) -Wall -Wextra -Werror -Icmodel $(CMODEL_SRCS) testbench/cmodel_alone.c -o $@
+
+$(CMODEL_ALONE).ok: $(CMODEL_ALONE)
+	$(CMODEL_ALONE)
+	@touch $@
+
+cmodel-alone: $(CMODEL_ALONE)
+	$(CMODEL_ALONE)
+
 # --- tests -----------------------------------------------------------------
 $(BUILD)/obj/testbench/%.o: testbench/%.cc
 	@mkdir -p $(dir $@)
@@ -139,6 +159,7 @@ $(TESTS): $(TEST_OBJS) $(LIB) $(VL_LIBS) $(VL_RT)
 
 test: deps
 	@$(MAKE) --no-print-directory $(UBSIM) $(TESTS)
+	@$(MAKE) --no-print-directory cmodel-alone
 	$(TESTS)
 
 test-asan: deps

@@ -1,9 +1,11 @@
 /* UB send pipeline: work requests from many Jetties in, packets out.
  *
  * The C reference model of rtl/ub_send_pipeline.sv; both agree cycle for
- * cycle (same ports, RTL names add _i / _o; parameters NumQueues =
- * UBSP_NUM_QUEUES, QueueDepth = UBSP_QUEUE_DEPTH, NumJettyCtx =
- * UBSP_NUM_JETTY_CTX, NumChannels = UBSP_NUM_CHANNELS).
+ * cycle (the ports of ub_send_pipeline_ports.h, RTL names add _i / _o;
+ * parameters NumQueues = UBSP_NUM_QUEUES, QueueDepth = UBSP_QUEUE_DEPTH,
+ * NumJettyCtx = UBSP_NUM_JETTY_CTX, NumChannels = UBSP_NUM_CHANNELS, from
+ * ub_pkg.h). This model needs nothing outside cmodel/; the block class that
+ * runs it next to the RTL is sim/core/blocks.c.
  *
  * Cycle semantics follow sim/core/block.h: step() applies one rising edge with
  * the inputs `in` and writes the outputs of the cycle after it. A request is
@@ -30,8 +32,9 @@
 
 #include <stdint.h>
 
-#include "block.h"
+#include "block_ports.h"
 #include "ub_pkg.h"
+#include "ub_send_pipeline_ports.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,49 +47,11 @@ extern "C" {
 #define UBSP_LATENCY 24        /* idle: accept edge -> downstream takes */
 #define UBSP_II 2              /* steady-state initiation interval     */
 
-typedef struct {
-    uint8_t wr_valid;
-    uint8_t wr_opcode;     /* ub_ta_opcode_t */
-    uint8_t wr_mode;       /* 3 bits, ub_mode_t */
-    uint8_t wr_order;      /* 2 bits, place_order ub_order_t */
-    uint8_t wr_fence;
-    uint8_t wr_comp_order;
-    uint32_t wr_jetty;     /* 20 bits */
-    uint32_t wr_dst;       /* 20 bits, target compact EID */
-    uint32_t wr_len;
-    uint64_t wr_addr;
-    uint32_t wr_token;
-    uint32_t wr_tag;       /* opaque id carried to the packet */
-    uint8_t pkt_ready;     /* back-pressure from the MAC */
-    uint32_t cfg_psn_init; /* 24 bits: first PSN/TPMSN of a channel after reset */
-    uint32_t cfg_tpn_base; /* 24 bits: TPN of channel k is cfg_tpn_base + k */
-} ub_send_pipeline_in_t;
-
-typedef struct {
-    uint8_t wr_ready;
-    uint8_t pkt_valid;
-    /* RTPH */
-    uint8_t pkt_tp_opcode; /* 7 bits */
-    uint8_t pkt_last;
-    uint32_t pkt_src_tpn;  /* 24 bits */
-    uint32_t pkt_dst_tpn;  /* 24 bits */
-    uint32_t pkt_psn;      /* 24 bits */
-    uint32_t pkt_tpmsn;    /* 24 bits */
-    uint8_t pkt_ack_req;
-    /* transaction header */
-    uint8_t pkt_ta_opcode;
-    uint8_t pkt_order;     /* 3 bits: {fence, place_order} */
-    uint16_t pkt_tassn;
-    uint32_t pkt_jetty;    /* 20 bits */
-    uint32_t pkt_token;
-    /* payload descriptor and sideband (not on the wire) */
-    uint32_t pkt_len;
-    uint64_t pkt_addr;
-    uint32_t pkt_tag;
-    uint32_t pkt_dst;      /* 20 bits: destination compact EID, for routing */
-    uint8_t pkt_mode;      /* 3 bits: service mode */
-    uint8_t pkt_comp_order;
-} ub_send_pipeline_out_t;
+/* The input and output wires, one field per port of UB_SEND_PIPELINE_PORTS
+ * (ub_send_pipeline_ports.h has the widths and what each port carries). */
+typedef struct { UB_SEND_PIPELINE_PORTS(PORTS_FIELDS_IN) } ub_send_pipeline_in_t;
+typedef struct { UB_SEND_PIPELINE_PORTS(PORTS_FIELDS_OUT) } ub_send_pipeline_out_t;
+UB_SEND_PIPELINE_PORTS(PORTS_CHECK)
 
 /* One request as it travels; fields are filled in by their stage. */
 typedef struct {
@@ -130,15 +95,6 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
 /* Nonzero while any request is inside (idle steps with wr_valid = 0 may be
  * skipped when this is 0: they change nothing). */
 int ub_send_pipeline_busy(const ub_send_pipeline_state_t *s);
-
-extern const block_class_t ub_send_pipeline_class;
-
-/* The RTL shim (sim/rtl/ub_send_pipeline_rtl.cc, Verilated rtl/). */
-void *ub_send_pipeline_rtl_create(const char *fst_path, uint64_t period_ps);
-void ub_send_pipeline_rtl_reset(void *self);
-void ub_send_pipeline_rtl_step(void *self, const void *in, void *out,
-                               uint64_t now_ps);
-void ub_send_pipeline_rtl_destroy(void *self);
 
 #ifdef __cplusplus
 }

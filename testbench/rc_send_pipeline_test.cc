@@ -14,7 +14,7 @@
 #include <vector>
 
 extern "C" {
-#include "block.h"
+#include "blocks.h"
 #include "rc_send_pipeline.h"
 }
 

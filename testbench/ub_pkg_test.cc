@@ -19,8 +19,7 @@
 #include <vector>
 
 extern "C" {
-#include "block.h"
-#include "ub_send_pipeline.h"
+#include "blocks.h"
 #include "ub_pkg.h"
 }
 

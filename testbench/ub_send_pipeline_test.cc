@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 extern "C" {
-#include "block.h"
+#include "blocks.h"
 #include "ub_send_pipeline.h"
 #include "ub_pkg.h"
 

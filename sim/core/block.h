@@ -11,7 +11,10 @@
  * the output wires during the cycle that follows the edge.
  *
  * A block_class_t describes one block: its ports (for comparison and
- * waveforms) and its C and RTL implementations. block_new() builds an
+ * waveforms) and its C and RTL implementations. BLOCK_CLASS below defines
+ * one from the block's port list (cmodel/block_ports.h); the project's
+ * blocks are sim/core/blocks.c and are declared in blocks.h, which this
+ * header includes at its end. block_new() builds an
  * instance running on the C model, the Verilated RTL, or both in lockstep.
  * In lockstep every output port is compared after every edge; on the first
  * difference the step returns nonzero, a report names the cycle, block, port
@@ -23,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "wave.h"
 
@@ -94,4 +98,76 @@ void block_free(block_inst_t *b);
 uint64_t port_get(const port_desc_t *p, const void *s);
 void port_set(const port_desc_t *p, void *s, uint64_t v);
 
+/* --- block classes from port lists ------------------------------------------
+ *
+ * With BLOCK_NAME defined as the block's name <b>,
+ *
+ *     #define BLOCK_NAME ub_send_pipeline
+ *     BLOCK_CLASS(UB_SEND_PIPELINE_PORTS)
+ *     #undef BLOCK_NAME
+ *
+ * defines `const block_class_t <b>_class`: its port tables come from the port
+ * list, its C implementation runs the model's <b>_state_t with
+ * <b>_reset(state) and <b>_step(state, in, out), its RTL implementation is
+ * the shim's <b>_rtl_* functions (BLOCK_RTL_DECL, sim/rtl/block_rtl.h). */
+#define BLOCK_CAT_(a, b) a##b
+#define BLOCK_CAT(a, b) BLOCK_CAT_(a, b)
+#define BLOCK_STR_(a) #a
+#define BLOCK_STR(a) BLOCK_STR_(a)
+#define BLOCK_ID(suffix) BLOCK_CAT(BLOCK_NAME, suffix)
+
+/* The four functions of a block's RTL shim. */
+#define BLOCK_RTL_DECL(b)                                                        \
+    void *b##_rtl_create(const char *fst_path, uint64_t period_ps);             \
+    void b##_rtl_reset(void *self);                                             \
+    void b##_rtl_step(void *self, const void *in, void *out, uint64_t now_ps);  \
+    void b##_rtl_destroy(void *self);
+
+/* One port_desc_t per IN (resp. OUT) entry of a port list. */
+#define BLOCK_PORT_DESC(type, name, width) \
+    {#name, offsetof(type, name), sizeof(((type *)0)->name), width},
+#define BLOCK_PORT_DESC_IN(dir, name, width, ctype) BLOCK_PORT_DESC_IN_##dir(name, width)
+#define BLOCK_PORT_DESC_IN_IN(name, width) BLOCK_PORT_DESC(BLOCK_ID(_in_t), name, width)
+#define BLOCK_PORT_DESC_IN_OUT(name, width)
+#define BLOCK_PORT_DESC_OUT(dir, name, width, ctype) BLOCK_PORT_DESC_OUT_##dir(name, width)
+#define BLOCK_PORT_DESC_OUT_IN(name, width)
+#define BLOCK_PORT_DESC_OUT_OUT(name, width) BLOCK_PORT_DESC(BLOCK_ID(_out_t), name, width)
+
+#define BLOCK_CLASS(PORTS)                                                       \
+    static void *BLOCK_ID(_c_create)(const char *fst_path, uint64_t period_ps)  \
+    {                                                                            \
+        (void)fst_path;                                                          \
+        (void)period_ps;                                                         \
+        BLOCK_ID(_state_t) *s = malloc(sizeof *s);                               \
+        if (s)                                                                   \
+            BLOCK_ID(_reset)(s);                                                 \
+        return s;                                                                \
+    }                                                                            \
+    static void BLOCK_ID(_c_reset)(void *self) { BLOCK_ID(_reset)(self); }       \
+    static void BLOCK_ID(_c_step)(void *self, const void *in, void *out,         \
+                                  uint64_t now_ps)                               \
+    {                                                                            \
+        (void)now_ps;                                                            \
+        BLOCK_ID(_step)(self, in, out);                                          \
+    }                                                                            \
+    static void BLOCK_ID(_c_destroy)(void *self) { free(self); }                 \
+    static const port_desc_t BLOCK_ID(_in_ports)[] = {PORTS(BLOCK_PORT_DESC_IN)};   \
+    static const port_desc_t BLOCK_ID(_out_ports)[] = {PORTS(BLOCK_PORT_DESC_OUT)}; \
+    const block_class_t BLOCK_ID(_class) = {                                     \
+        .name = BLOCK_STR(BLOCK_NAME),                                           \
+        .in_ports = BLOCK_ID(_in_ports),                                         \
+        .n_in = (int)(sizeof BLOCK_ID(_in_ports) / sizeof(port_desc_t)),         \
+        .in_size = sizeof(BLOCK_ID(_in_t)),                                      \
+        .out_ports = BLOCK_ID(_out_ports),                                       \
+        .n_out = (int)(sizeof BLOCK_ID(_out_ports) / sizeof(port_desc_t)),       \
+        .out_size = sizeof(BLOCK_ID(_out_t)),                                    \
+        .c = {BLOCK_ID(_c_create), BLOCK_ID(_c_reset), BLOCK_ID(_c_step),        \
+              BLOCK_ID(_c_destroy)},                                             \
+        .rtl = {BLOCK_ID(_rtl_create), BLOCK_ID(_rtl_reset), BLOCK_ID(_rtl_step),\
+                BLOCK_ID(_rtl_destroy)},                                         \
+    }
+
 #endif
+
+/* The project's block classes, for every user of the block API. */
+#include "blocks.h"

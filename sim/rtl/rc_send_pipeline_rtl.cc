@@ -13,7 +13,7 @@
 #pragma GCC diagnostic pop
 
 extern "C" {
-#include "rc_send_pipeline.h"
+#include "blocks.h"
 }
 
 namespace {

@@ -28,7 +28,7 @@
 #pragma GCC diagnostic pop
 
 extern "C" {
-#include "ub_send_pipeline.h"
+#include "blocks.h"
 }
 
 namespace {
