@@ -93,22 +93,37 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -I$(VL_INC)/gtkwave -MMD -MP -c $< -o $@
 
-# Verilated model of one top-level block: build/vl/lib<block>.a. In the
-# sanitizer build its trace code (Verilator's, with packed 64-bit loads) is
-# not alignment-checked.
-$(BUILD)/vl/lib%.a: rtl/%.sv $(RTL_SRCS) Makefile
-	@mkdir -p $(BUILD)/vl/$*
-	$(VERILATOR) --cc --trace-fst --trace-structs -Wall -O3 -y rtl --prefix V$* --top-module $* \
-	  -Mdir $(BUILD)/vl/$* $(RTL_PKG) rtl/$*.sv
-	rm -f $(BUILD)/vl/$*/*.o $(BUILD)/vl/$*/*.a
-	$(MAKE) -s -C $(BUILD)/vl/$* -f V$*.mk OPT_FAST="-O2" OPT_SLOW="-O1" \
+# Verilated model of one top-level block: build/vl/lib<block>.a.
+# $(call verilate,<block>,<SystemVerilog files>,<port list header>): Verilator
+# (-Wall), then the port check (scripts/portcheck.py: the model's ports must
+# be the port list's, in name, direction and width; the build stops here
+# otherwise), then the C++ compile. In the sanitizer build the model's trace
+# code (Verilator's, with packed 64-bit loads) is not alignment-checked.
+PORTCHECK = /usr/bin/python3 scripts/portcheck.py --cpp "$(CC) -E"
+define verilate
+	@mkdir -p $(BUILD)/vl/$(1)
+	$(VERILATOR) --cc --trace-fst --trace-structs -Wall -O3 -y rtl --prefix V$(1) --top-module $(1) \
+	  -Mdir $(BUILD)/vl/$(1) $(2)
+	$(PORTCHECK) $(1) $(BUILD)/vl/$(1)/V$(1).h $(3)
+	rm -f $(BUILD)/vl/$(1)/*.o $(BUILD)/vl/$(1)/*.a
+	$(MAKE) -s -C $(BUILD)/vl/$(1) -f V$(1).mk OPT_FAST="-O2" OPT_SLOW="-O1" \
 	  CXX="$(CXX)" CXXFLAGS="$(if $(filter 1,$(SAN)),$(LDSAN) -fno-sanitize=alignment -g -fno-omit-frame-pointer)" \
-	  V$*__ALL.a >/dev/null
-	cp $(BUILD)/vl/$*/V$*__ALL.a $@
+	  V$(1)__ALL.a >/dev/null
+	cp $(BUILD)/vl/$(1)/V$(1)__ALL.a $@
+endef
+
+$(BUILD)/vl/lib%.a: rtl/%.sv $(RTL_SRCS) Makefile
+	$(call verilate,$*,$(RTL_PKG) rtl/$*.sv,cmodel/$*_ports.h)
+
+# The port check again when only the port list (or the check) changed.
+PORTS_OK := $(patsubst %,$(BUILD)/vl/%/ports.ok,$(RTL_TOPS))
+$(PORTS_OK): $(BUILD)/vl/%/ports.ok: $(BUILD)/vl/lib%.a cmodel/%_ports.h scripts/portcheck.py
+	$(PORTCHECK) $* $(BUILD)/vl/$*/V$*.h cmodel/$*_ports.h
+	@touch $@
 
 # Shim C++ objects see their block's generated headers (and instantiate
 # Verilator's trace templates: not alignment-checked, as above).
-$(BUILD)/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/lib%.a
+$(BUILD)/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/lib%.a $(BUILD)/vl/%/ports.ok
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
 
@@ -152,7 +167,7 @@ cmodel-alone: $(CMODEL_ALONE)
 $(BUILD)/obj/testbench/%.o: testbench/%.cc
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(shell pkg-config --cflags gtest 2>/dev/null) -I$(VL_INC)/gtkwave \
-	  -DUBSIM_BIN='"$(abspath $(UBSIM))"' -MMD -MP -c $< -o $@
+	  -DUBSIM_BIN='"$(abspath $(UBSIM))"' -DUBSIM_BUILD_DIR='"$(abspath $(BUILD))"' -MMD -MP -c $< -o $@
 
 $(TESTS): $(TEST_OBJS) $(LIB) $(VL_LIBS) $(VL_RT)
 	$(CXX) $(TEST_OBJS) $(LINK_LIBS) $(shell pkg-config --libs gtest 2>/dev/null) -o $@
