@@ -54,6 +54,11 @@ RTL_TOPS  := $(patsubst sim/rtl/%_rtl.cc,%,$(SHIM_SRCS))
 RTL_PKG   := rtl/ub_pkg.sv
 RTL_SRCS  := $(wildcard rtl/*.sv)
 TEST_SRCS := $(wildcard testbench/*.cc)
+# Test-only blocks: testbench/rtl/<block>.sv, C model testbench/<block>_model.c,
+# port list testbench/<block>_ports.h, shim testbench/<block>_rtl.cc.
+TB_BLOCKS := $(patsubst testbench/rtl/%.sv,%,$(wildcard testbench/rtl/*.sv))
+TB_C_OBJS := $(patsubst %,$(BUILD)/obj/testbench/%_model.o,$(TB_BLOCKS))
+TB_VL_LIBS := $(patsubst %,$(BUILD)/vl/lib%.a,$(TB_BLOCKS))
 
 C_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 SHIM_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(SHIM_SRCS))
@@ -106,7 +111,7 @@ define verilate
 	  -Mdir $(BUILD)/vl/$(1) $(2)
 	$(PORTCHECK) $(1) $(BUILD)/vl/$(1)/V$(1).h $(3)
 	rm -f $(BUILD)/vl/$(1)/*.o $(BUILD)/vl/$(1)/*.a
-	$(MAKE) -s -C $(BUILD)/vl/$(1) -f V$(1).mk OPT_FAST="-O2" OPT_SLOW="-O1" \
+	+$(MAKE) -s -C $(BUILD)/vl/$(1) -f V$(1).mk OPT_FAST="-O2" OPT_SLOW="-O1" \
 	  CXX="$(CXX)" CXXFLAGS="$(if $(filter 1,$(SAN)),$(LDSAN) -fno-sanitize=alignment -g -fno-omit-frame-pointer)" \
 	  V$(1)__ALL.a >/dev/null
 	cp $(BUILD)/vl/$(1)/V$(1)__ALL.a $@
@@ -114,6 +119,9 @@ endef
 
 $(BUILD)/vl/lib%.a: rtl/%.sv $(RTL_SRCS) Makefile
 	$(call verilate,$*,$(RTL_PKG) rtl/$*.sv,cmodel/$*_ports.h)
+
+$(TB_VL_LIBS): $(BUILD)/vl/lib%.a: testbench/rtl/%.sv testbench/%_ports.h Makefile
+	$(call verilate,$*,testbench/rtl/$*.sv,testbench/$*_ports.h)
 
 # The port check again when only the port list (or the check) changed.
 PORTS_OK := $(patsubst %,$(BUILD)/vl/%/ports.ok,$(RTL_TOPS))
@@ -164,13 +172,19 @@ cmodel-alone: $(CMODEL_ALONE)
 	$(CMODEL_ALONE)
 
 # --- tests -----------------------------------------------------------------
+# A test-only block's shim, like sim/rtl's.
+$(BUILD)/obj/testbench/%_rtl.o: testbench/%_rtl.cc $(BUILD)/vl/lib%.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -Itestbench -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
+
 $(BUILD)/obj/testbench/%.o: testbench/%.cc
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(shell pkg-config --cflags gtest 2>/dev/null) -I$(VL_INC)/gtkwave \
 	  -DUBSIM_BIN='"$(abspath $(UBSIM))"' -DUBSIM_BUILD_DIR='"$(abspath $(BUILD))"' -MMD -MP -c $< -o $@
 
-$(TESTS): $(TEST_OBJS) $(LIB) $(VL_LIBS) $(VL_RT)
-	$(CXX) $(TEST_OBJS) $(LINK_LIBS) $(shell pkg-config --libs gtest 2>/dev/null) -o $@
+$(TESTS): $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT)
+	$(CXX) $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN) \
+	  $(shell pkg-config --libs gtest 2>/dev/null) -o $@
 
 test: deps
 	@$(MAKE) --no-print-directory $(UBSIM) $(TESTS)

@@ -81,6 +81,8 @@ TEST(PortCheck, RealListsAgreeWithTheirModels)
         EXPECT_EQ(portcheck(b, src(std::string("cmodel/") + b + "_ports.h"), &out), 0) << out;
         EXPECT_NE(out.find("ports agree"), std::string::npos) << out;
     }
+    std::string out;
+    EXPECT_EQ(portcheck("wide_port_test", src("testbench/wide_port_test_ports.h"), &out), 0) << out;
 }
 
 TEST(PortCheck, WrongUbListsAreRejectedNamingThePort)
@@ -108,6 +110,17 @@ TEST(PortCheck, WrongRcListIsRejectedNamingThePort)
     expect_rejected("rc_send_pipeline", "cmodel/rc_send_pipeline_ports.h",
                     {"width", "X(OUT, pkt_psn, 24, uint32_t)", "X(OUT, pkt_psn, 23, uint32_t)",
                      {"rc_send_pipeline: port pkt_psn: width 23", nullptr, nullptr}});
+}
+
+// Ports wider than 64 bits (VL_INW / VL_OUTW lines).
+TEST(PortCheck, WrongWidePortIsRejectedNamingThePort)
+{
+    expect_rejected("wide_port_test", "testbench/wide_port_test_ports.h",
+                    {"wide width", "X(IN, data, 130, u64_words)", "X(IN, data, 128, u64_words)",
+                     {"port data: width 128", "data_i is [129:0] (130 bits)", nullptr}});
+    expect_rejected("wide_port_test", "testbench/wide_port_test_ports.h",
+                    {"wide to narrow", "X(OUT, mix, 72, u64_words)", "X(OUT, mix, 64, uint64_t)",
+                     {"port mix: width 64", "mix_o is [71:0] (72 bits)", nullptr}});
 }
 
 TEST(PortCheck, ListWithoutTheMacroIsRejected)

@@ -30,12 +30,15 @@
 
 #include "wave.h"
 
-/* One port: a field of the block's input or output struct. */
+/* One port: a field of the block's input or output struct. A port of up to
+ * 64 bits is a uint8_t .. uint64_t field; a wider one is an array of
+ * (width + 63) / 64 uint64_t words, least significant first (the u64_words
+ * ports of a port list, cmodel/block_ports.h). */
 typedef struct {
     const char *name;  /* C field name; RTL port is name + "_i" or "_o" */
     size_t offset;     /* offsetof(struct, field) */
-    uint8_t bytes;     /* sizeof the field: 1, 2, 4 or 8 */
-    uint8_t width;     /* bits used, 1..64 */
+    uint16_t bytes;    /* sizeof the field: 1, 2, 4 or 8; 8 per word if wider */
+    uint16_t width;    /* bits used, 1..WAVE_MAX_WIDTH */
 } port_desc_t;
 
 /* One implementation (C model or RTL shim) behind function pointers. */
@@ -94,9 +97,18 @@ uint64_t block_mismatches(const block_inst_t *b);
 int block_trace(block_inst_t *b, wave_t *w, const char *scope);
 void block_free(block_inst_t *b);
 
-/* Reads / writes one port's value in a struct. */
+/* Reads / writes one port's value in a struct. For a port wider than 64
+ * bits these are its low 64 bits (port_set clears the bits above). */
 uint64_t port_get(const port_desc_t *p, const void *s);
 void port_set(const port_desc_t *p, void *s, uint64_t v);
+/* 64-bit words of a port's value: 1 up to 64 bits, (width + 63) / 64 above. */
+int port_words(const port_desc_t *p);
+/* Reads / writes a port of any width as port_words(p) words, least
+ * significant first, masked to the width. */
+void port_get_words(const port_desc_t *p, const void *s, uint64_t *words);
+void port_set_words(const port_desc_t *p, void *s, const uint64_t *words);
+/* Nonzero when the port has the same value (within its width) in a and b. */
+int port_equal(const port_desc_t *p, const void *a, const void *b);
 
 /* --- block classes from port lists ------------------------------------------
  *
