@@ -5,6 +5,7 @@
 #   make test      build everything and run the GoogleTest suite
 #   make test-asan the test suite built with AddressSanitizer + UBSan
 #   make lint      Verilator -Wall lint and yosys synthesis of every RTL block
+#   make cmodel-alone  build the C models with nothing but cmodel/ and run them
 #   make bench     simulation speed figures
 #   make waves     example waveform dumps under waves/
 #   make clean
@@ -46,11 +47,18 @@ CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -Werror
 CXXFLAGS  := -std=gnu++17 $(OPT) -Wall -Wextra -Werror
 
 # --- sources ---------------------------------------------------------------
-C_SRCS    := $(wildcard cmodel/*.c) $(filter-out sim/app/main.c,$(foreach d,$(SIM_DIRS),$(wildcard $(d)/*.c)))
+CMODEL_SRCS := $(wildcard cmodel/*.c)
+C_SRCS    := $(CMODEL_SRCS) $(filter-out sim/app/main.c,$(foreach d,$(SIM_DIRS),$(wildcard $(d)/*.c)))
 SHIM_SRCS := $(wildcard sim/rtl/*_rtl.cc)
 RTL_TOPS  := $(patsubst sim/rtl/%_rtl.cc,%,$(SHIM_SRCS))
+RTL_PKG   := rtl/ub_pkg.sv
 RTL_SRCS  := $(wildcard rtl/*.sv)
 TEST_SRCS := $(wildcard testbench/*.cc)
+# Test-only blocks: testbench/rtl/<block>.sv, C model testbench/<block>_model.c,
+# port list testbench/<block>_ports.h, shim testbench/<block>_rtl.cc.
+TB_BLOCKS := $(patsubst testbench/rtl/%.sv,%,$(wildcard testbench/rtl/*.sv))
+TB_C_OBJS := $(patsubst %,$(BUILD)/obj/testbench/%_model.o,$(TB_BLOCKS))
+TB_VL_LIBS := $(patsubst %,$(BUILD)/vl/lib%.a,$(TB_BLOCKS))
 
 C_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 SHIM_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(SHIM_SRCS))
@@ -60,16 +68,17 @@ VL_RT     := $(BUILD)/vl/libverilated.a
 LIB       := $(BUILD)/libubsim.a
 UBSIM     := $(BUILD)/ubsim
 TESTS     := $(BUILD)/ubsim_tests
+CMODEL_ALONE := $(BUILD)/cmodel_alone
 
 LINK_LIBS  = $(LIB) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
 
-.PHONY: all deps run test test-asan lint bench waves clean help
+.PHONY: all deps run test test-asan lint bench waves clean help cmodel-alone
 .DEFAULT_GOAL := all
 
-all: $(UBSIM) $(TESTS)
+all: $(UBSIM) $(TESTS) $(CMODEL_ALONE).ok
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
 
 # --- dependencies (Debian 12) ----------------------------------------------
 deps:
@@ -89,22 +98,40 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -I$(VL_INC)/gtkwave -MMD -MP -c $< -o $@
 
-# Verilated model of one top-level block: build/vl/lib<block>.a. In the
-# sanitizer build its trace code (Verilator's, with packed 64-bit loads) is
-# not alignment-checked.
-$(BUILD)/vl/lib%.a: rtl/%.sv $(RTL_SRCS) Makefile
-	@mkdir -p $(BUILD)/vl/$*
-	$(VERILATOR) --cc --trace-fst --trace-structs -Wall -O3 -y rtl --prefix V$* --top-module $* \
-	  -Mdir $(BUILD)/vl/$* rtl/$*.sv
-	rm -f $(BUILD)/vl/$*/*.o $(BUILD)/vl/$*/*.a
-	$(MAKE) -s -C $(BUILD)/vl/$* -f V$*.mk OPT_FAST="-O2" OPT_SLOW="-O1" \
+# Verilated model of one top-level block: build/vl/lib<block>.a.
+# $(call verilate,<block>,<SystemVerilog files>,<port list header>): Verilator
+# (-Wall), then the port check (scripts/portcheck.py: the model's ports must
+# be the port list's, in name, direction and width; the build stops here
+# otherwise), then the C++ compile. In the sanitizer build the model's trace
+# code (Verilator's, with packed 64-bit loads) is not alignment-checked.
+PORTCHECK = /usr/bin/python3 scripts/portcheck.py --cpp "$(CC) -E"
+define verilate
+	@mkdir -p $(BUILD)/vl/$(1)
+	$(VERILATOR) --cc --trace-fst --trace-structs -Wall -O3 -y rtl --prefix V$(1) --top-module $(1) \
+	  -Mdir $(BUILD)/vl/$(1) $(2)
+	$(PORTCHECK) $(1) $(BUILD)/vl/$(1)/V$(1).h $(3)
+	rm -f $(BUILD)/vl/$(1)/*.o $(BUILD)/vl/$(1)/*.a
+	+$(MAKE) -s -C $(BUILD)/vl/$(1) -f V$(1).mk OPT_FAST="-O2" OPT_SLOW="-O1" \
 	  CXX="$(CXX)" CXXFLAGS="$(if $(filter 1,$(SAN)),$(LDSAN) -fno-sanitize=alignment -g -fno-omit-frame-pointer)" \
-	  V$*__ALL.a >/dev/null
-	cp $(BUILD)/vl/$*/V$*__ALL.a $@
+	  V$(1)__ALL.a >/dev/null
+	cp $(BUILD)/vl/$(1)/V$(1)__ALL.a $@
+endef
+
+$(BUILD)/vl/lib%.a: rtl/%.sv $(RTL_SRCS) Makefile
+	$(call verilate,$*,$(RTL_PKG) rtl/$*.sv,cmodel/$*_ports.h)
+
+$(TB_VL_LIBS): $(BUILD)/vl/lib%.a: testbench/rtl/%.sv testbench/%_ports.h Makefile
+	$(call verilate,$*,testbench/rtl/$*.sv,testbench/$*_ports.h)
+
+# The port check again when only the port list (or the check) changed.
+PORTS_OK := $(patsubst %,$(BUILD)/vl/%/ports.ok,$(RTL_TOPS))
+$(PORTS_OK): $(BUILD)/vl/%/ports.ok: $(BUILD)/vl/lib%.a cmodel/%_ports.h scripts/portcheck.py
+	$(PORTCHECK) $* $(BUILD)/vl/$*/V$*.h cmodel/$*_ports.h
+	@touch $@
 
 # Shim C++ objects see their block's generated headers (and instantiate
 # Verilator's trace templates: not alignment-checked, as above).
-$(BUILD)/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/lib%.a
+$(BUILD)/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/lib%.a $(BUILD)/vl/%/ports.ok
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
 
@@ -127,17 +154,41 @@ $(BUILD)/obj/sim/app/main.o: sim/app/main.c
 $(UBSIM): $(BUILD)/obj/sim/app/main.o $(LIB) $(VL_LIBS) $(VL_RT)
 	$(CXX) $< $(LINK_LIBS) -o $@
 
+# --- the C models alone -----------------------------------------------------
+# cmodel/ must build with nothing but itself: every cmodel/*.c plus
+# testbench/cmodel_alone.c, compiled with -Icmodel only (no sim/, no
+# Verilator), linked and run. An include of a path outside cmodel/ fails too.
+$(CMODEL_ALONE): $(CMODEL_SRCS) $(wildcard cmodel/*.h) testbench/cmodel_alone.c Makefile
+	@mkdir -p $(dir $@)
+	@if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*/' cmodel/*.[ch]; then \
+	  echo "cmodel/ must not include files outside cmodel/ (above)"; exit 1; fi
+	$(CC) -std=c11 $(OPT) -Wall -Wextra -Werror -Icmodel $(CMODEL_SRCS) testbench/cmodel_alone.c -o $@
+
+$(CMODEL_ALONE).ok: $(CMODEL_ALONE)
+	$(CMODEL_ALONE)
+	@touch $@
+
+cmodel-alone: $(CMODEL_ALONE)
+	$(CMODEL_ALONE)
+
 # --- tests -----------------------------------------------------------------
+# A test-only block's shim, like sim/rtl's.
+$(BUILD)/obj/testbench/%_rtl.o: testbench/%_rtl.cc $(BUILD)/vl/lib%.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -Itestbench -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
+
 $(BUILD)/obj/testbench/%.o: testbench/%.cc
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(shell pkg-config --cflags gtest 2>/dev/null) -I$(VL_INC)/gtkwave \
-	  -DUBSIM_BIN='"$(abspath $(UBSIM))"' -MMD -MP -c $< -o $@
+	  -DUBSIM_BIN='"$(abspath $(UBSIM))"' -DUBSIM_BUILD_DIR='"$(abspath $(BUILD))"' -MMD -MP -c $< -o $@
 
-$(TESTS): $(TEST_OBJS) $(LIB) $(VL_LIBS) $(VL_RT)
-	$(CXX) $(TEST_OBJS) $(LINK_LIBS) $(shell pkg-config --libs gtest 2>/dev/null) -o $@
+$(TESTS): $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT)
+	$(CXX) $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN) \
+	  $(shell pkg-config --libs gtest 2>/dev/null) -o $@
 
 test: deps
 	@$(MAKE) --no-print-directory $(UBSIM) $(TESTS)
+	@$(MAKE) --no-print-directory cmodel-alone
 	$(TESTS)
 
 test-asan: deps

@@ -2,18 +2,11 @@
  * docs/rc_send_pipeline.md; rtl/rc_send_pipeline.sv is the RTL twin. */
 #include "rc_send_pipeline.h"
 
-#include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 _Static_assert((RC_SEND_NUM_QPS & (RC_SEND_NUM_QPS - 1)) == 0 && RC_SEND_NUM_QPS >= 2,
                "RC_SEND_NUM_QPS must be a power of two >= 2");
 _Static_assert((1u << RC_SEND_MTU_LOG2) == RC_SEND_MTU, "MTU_LOG2 mismatch");
-
-/* Message-ending RC request opcodes (bit k = opcode k, opcode < 0x20):
- * SEND LAST/ONLY (+imm) 02-05, WRITE LAST/ONLY (+imm) 08-0B, READ request 0C,
- * CMP&SWAP 13, FETCH&ADD 14, SEND LAST/ONLY with invalidate 16-17. */
-#define RC_ACK_REQ_MASK 0x00D81F3Cu
 
 uint32_t rc_send_psn_count(uint8_t opcode, uint32_t len)
 {
@@ -25,7 +18,7 @@ uint32_t rc_send_psn_count(uint8_t opcode, uint32_t len)
 
 uint8_t rc_send_ack_req(uint8_t opcode)
 {
-    return opcode < 0x20 ? (uint8_t)((RC_ACK_REQ_MASK >> opcode) & 1u) : 0;
+    return opcode < 0x20 ? (uint8_t)(((uint32_t)RC_ACK_REQ_MASK >> opcode) & 1u) : 0;
 }
 
 void rc_send_pipeline_reset(rc_send_pipeline_state_t *s)
@@ -121,58 +114,3 @@ void rc_send_pipeline_step(rc_send_pipeline_state_t *s,
 
     *out = s->out;
 }
-
-/* --- block class ---------------------------------------------------------- */
-
-static void *c_create(const char *fst_path, uint64_t period_ps)
-{
-    (void)fst_path;
-    (void)period_ps;
-    rc_send_pipeline_state_t *s = malloc(sizeof *s);
-    if (s)
-        rc_send_pipeline_reset(s);
-    return s;
-}
-
-static void c_reset(void *self) { rc_send_pipeline_reset(self); }
-
-static void c_step(void *self, const void *in, void *out, uint64_t now_ps)
-{
-    (void)now_ps;
-    rc_send_pipeline_step(self, in, out);
-}
-
-static void c_destroy(void *self) { free(self); }
-
-#define IN_PORT(f, w)                                                        \
-    {#f, offsetof(rc_send_pipeline_in_t, f),                                 \
-     sizeof(((rc_send_pipeline_in_t *)0)->f), w}
-#define OUT_PORT(f, w)                                                       \
-    {#f, offsetof(rc_send_pipeline_out_t, f),                                \
-     sizeof(((rc_send_pipeline_out_t *)0)->f), w}
-
-static const port_desc_t in_ports[] = {
-    IN_PORT(wr_valid, 1),  IN_PORT(wr_qpn, 24),  IN_PORT(wr_opcode, 8),
-    IN_PORT(wr_len, 32),   IN_PORT(wr_addr, 64), IN_PORT(wr_rkey, 32),
-    IN_PORT(wr_tag, 32),   IN_PORT(pkt_ready, 1), IN_PORT(cfg_psn_init, 24),
-};
-
-static const port_desc_t out_ports[] = {
-    OUT_PORT(wr_ready, 1),   OUT_PORT(pkt_valid, 1), OUT_PORT(pkt_opcode, 8),
-    OUT_PORT(pkt_dqpn, 24),  OUT_PORT(pkt_psn, 24),  OUT_PORT(pkt_ack_req, 1),
-    OUT_PORT(pkt_len, 32),   OUT_PORT(pkt_addr, 64), OUT_PORT(pkt_rkey, 32),
-    OUT_PORT(pkt_tag, 32),
-};
-
-const block_class_t rc_send_pipeline_class = {
-    .name = "rc_send_pipeline",
-    .in_ports = in_ports,
-    .n_in = (int)(sizeof in_ports / sizeof in_ports[0]),
-    .in_size = sizeof(rc_send_pipeline_in_t),
-    .out_ports = out_ports,
-    .n_out = (int)(sizeof out_ports / sizeof out_ports[0]),
-    .out_size = sizeof(rc_send_pipeline_out_t),
-    .c = {c_create, c_reset, c_step, c_destroy},
-    .rtl = {rc_send_pipeline_rtl_create, rc_send_pipeline_rtl_reset,
-            rc_send_pipeline_rtl_step, rc_send_pipeline_rtl_destroy},
-};

@@ -20,63 +20,38 @@
  * inputs or the previous outputs) and the ready (from the previous outputs or
  * the inputs) are both 1. Every output comes from a register.
  *
- * The RTL twin is rtl/rc_send_pipeline.sv with the same port names plus _i/_o,
- * NumQps = RC_SEND_NUM_QPS and Mtu = RC_SEND_MTU.
+ * The RTL twin is rtl/rc_send_pipeline.sv with the ports of
+ * rc_send_pipeline_ports.h (RTL names add _i/_o), NumQps = RC_SEND_NUM_QPS
+ * and Mtu = RC_SEND_MTU. This model needs nothing outside cmodel/; the block
+ * class that runs it next to the RTL is sim/core/blocks.c.
  */
 #ifndef UB_RC_SEND_PIPELINE_H
 #define UB_RC_SEND_PIPELINE_H
 
 #include <stdint.h>
 
-#include "block.h"
+#include "block_ports.h"
+#include "rc_send_pipeline_ports.h"
+#include "ub_pkg.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define RC_SEND_NUM_QPS 16    /* QP-context table entries; qpn % NumQps */
-#define RC_SEND_MTU 4096u     /* path MTU in bytes (power of two) */
+/* RC_SEND_NUM_QPS (QP-context table entries; qpn % NumQps), RC_SEND_MTU
+ * (path MTU in bytes, a power of two), the IB BTH opcodes RC_OP_* and
+ * RC_ACK_REQ_MASK are shared with the RTL and live in ub_pkg.h. */
 #define RC_SEND_MTU_LOG2 12
 #define RC_SEND_LOOP_CYCLES 6 /* context read-modify-write loop */
 #define RC_SEND_LATENCY 8     /* idle: accept edge -> downstream takes */
-#define RC_SEND_PSN_MASK 0xFFFFFFu /* PSNs are 24 bits, mod 2^24 */
-#define RC_SEND_QPN_MASK 0xFFFFFFu
+#define RC_SEND_PSN_MASK UB_BITS_MASK(RC_PSN_BITS) /* PSNs mod 2^24 */
+#define RC_SEND_QPN_MASK UB_BITS_MASK(RC_QPN_BITS)
 
-/* IB BTH opcodes of the RC transport used here. */
-#define RC_OP_SEND_FIRST 0x00
-#define RC_OP_SEND_MIDDLE 0x01
-#define RC_OP_SEND_LAST 0x02
-#define RC_OP_SEND_ONLY 0x04
-#define RC_OP_WRITE_FIRST 0x06
-#define RC_OP_WRITE_MIDDLE 0x07
-#define RC_OP_WRITE_LAST 0x08
-#define RC_OP_WRITE_ONLY 0x0A
-#define RC_OP_READ_REQUEST 0x0C
-
-typedef struct {
-    uint8_t wr_valid;
-    uint32_t wr_qpn;    /* 24 bits */
-    uint8_t wr_opcode;  /* IB BTH opcode */
-    uint32_t wr_len;    /* message length in bytes */
-    uint64_t wr_addr;   /* remote virtual address */
-    uint32_t wr_rkey;
-    uint32_t wr_tag;    /* opaque id, carried to the packet */
-    uint8_t pkt_ready;  /* downstream back-pressure */
-    uint32_t cfg_psn_init; /* 24 bits: first PSN of every QP after reset */
-} rc_send_pipeline_in_t;
-
-typedef struct {
-    uint8_t wr_ready;
-    uint8_t pkt_valid;
-    uint8_t pkt_opcode;
-    uint8_t pkt_ack_req;
-    uint32_t pkt_dqpn; /* 24 bits */
-    uint32_t pkt_psn;  /* 24 bits */
-    uint32_t pkt_len;
-    uint64_t pkt_addr;
-    uint32_t pkt_rkey;
-    uint32_t pkt_tag;
-} rc_send_pipeline_out_t;
+/* The input and output wires, one field per port of RC_SEND_PIPELINE_PORTS
+ * (rc_send_pipeline_ports.h). */
+typedef struct { RC_SEND_PIPELINE_PORTS(PORTS_FIELDS_IN) } rc_send_pipeline_in_t;
+typedef struct { RC_SEND_PIPELINE_PORTS(PORTS_FIELDS_OUT) } rc_send_pipeline_out_t;
+RC_SEND_PIPELINE_PORTS(PORTS_CHECK)
 
 /* One transaction's fields as they travel through the pipeline. */
 typedef struct {
@@ -122,16 +97,6 @@ uint32_t rc_send_psn_count(uint8_t opcode, uint32_t len);
 /* AckReq bit of the BTH: set on the packet that ends a request message
  * (SEND/WRITE LAST or ONLY, RDMA READ request, atomics), clear otherwise. */
 uint8_t rc_send_ack_req(uint8_t opcode);
-
-extern const block_class_t rc_send_pipeline_class;
-
-/* RTL backend, implemented by sim/rtl/rc_send_pipeline_rtl.cc over the Verilated
- * rtl/rc_send_pipeline.sv. */
-void *rc_send_pipeline_rtl_create(const char *fst_path, uint64_t period_ps);
-void rc_send_pipeline_rtl_reset(void *self);
-void rc_send_pipeline_rtl_step(void *self, const void *in, void *out,
-                               uint64_t now_ps);
-void rc_send_pipeline_rtl_destroy(void *self);
 #ifdef __cplusplus
 }
 #endif

@@ -2,8 +2,6 @@
  * docs/ub_send_pipeline.md; rtl/ub_send_pipeline.sv is the RTL twin. */
 #include "ub_send_pipeline.h"
 
-#include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define NQ UBSP_NUM_QUEUES
@@ -232,59 +230,3 @@ void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipelin
     /* the ring turns by n: stage k moves to stage k + n */
     s->head = (uint8_t)((s->head + NS - (unsigned)n % NS) % NS);
 }
-
-/* --- block class ---------------------------------------------------------- */
-
-static void *c_create(const char *fst_path, uint64_t period_ps)
-{
-    (void)fst_path;
-    (void)period_ps;
-    ub_send_pipeline_state_t *s = malloc(sizeof *s);
-    if (s)
-        ub_send_pipeline_reset(s);
-    return s;
-}
-static void c_reset(void *self) { ub_send_pipeline_reset(self); }
-static void c_step(void *self, const void *in, void *out, uint64_t now_ps)
-{
-    (void)now_ps;
-    ub_send_pipeline_step(self, in, out);
-}
-static void c_destroy(void *self) { free(self); }
-static int64_t c_quiet(const void *self) { return ub_send_pipeline_quiet(self); }
-static void c_advance(void *self, const void *in, int64_t n) { ub_send_pipeline_advance(self, in, (int)n); }
-
-#define IN(f, w) { #f, offsetof(ub_send_pipeline_in_t, f), \
-                   sizeof(((ub_send_pipeline_in_t *)0)->f), w }
-#define OUT(f, w) { #f, offsetof(ub_send_pipeline_out_t, f), \
-                    sizeof(((ub_send_pipeline_out_t *)0)->f), w }
-
-static const port_desc_t in_ports[] = {
-    IN(wr_valid, 1),      IN(wr_opcode, 8),  IN(wr_mode, 3),
-    IN(wr_order, 2),      IN(wr_fence, 1),   IN(wr_comp_order, 1),
-    IN(wr_jetty, 20),     IN(wr_dst, 20),    IN(wr_len, 32),
-    IN(wr_addr, 64),      IN(wr_token, 32),  IN(wr_tag, 32),
-    IN(pkt_ready, 1),     IN(cfg_psn_init, 24), IN(cfg_tpn_base, 24),
-};
-static const port_desc_t out_ports[] = {
-    OUT(wr_ready, 1),     OUT(pkt_valid, 1),   OUT(pkt_tp_opcode, 7),
-    OUT(pkt_last, 1),     OUT(pkt_src_tpn, 24), OUT(pkt_dst_tpn, 24),
-    OUT(pkt_psn, 24),     OUT(pkt_tpmsn, 24),  OUT(pkt_ack_req, 1),
-    OUT(pkt_ta_opcode, 8), OUT(pkt_order, 3),  OUT(pkt_tassn, 16),
-    OUT(pkt_jetty, 20),   OUT(pkt_token, 32),  OUT(pkt_len, 32),
-    OUT(pkt_addr, 64),    OUT(pkt_tag, 32),    OUT(pkt_dst, 20),
-    OUT(pkt_mode, 3),     OUT(pkt_comp_order, 1),
-};
-
-const block_class_t ub_send_pipeline_class = {
-    .name = "ub_send_pipeline",
-    .in_ports = in_ports,
-    .n_in = (int)(sizeof in_ports / sizeof in_ports[0]),
-    .in_size = sizeof(ub_send_pipeline_in_t),
-    .out_ports = out_ports,
-    .n_out = (int)(sizeof out_ports / sizeof out_ports[0]),
-    .out_size = sizeof(ub_send_pipeline_out_t),
-    .c = { c_create, c_reset, c_step, c_destroy, c_quiet, c_advance },
-    .rtl = { ub_send_pipeline_rtl_create, ub_send_pipeline_rtl_reset,
-             ub_send_pipeline_rtl_step, ub_send_pipeline_rtl_destroy },
-};

@@ -1,9 +1,11 @@
 /* UB send pipeline: work requests from many Jetties in, packets out.
  *
  * The C reference model of rtl/ub_send_pipeline.sv; both agree cycle for
- * cycle (same ports, RTL names add _i / _o; parameters NumQueues =
- * UBSP_NUM_QUEUES, QueueDepth = UBSP_QUEUE_DEPTH, NumJettyCtx =
- * UBSP_NUM_JETTY_CTX, NumChannels = UBSP_NUM_CHANNELS).
+ * cycle (the ports of ub_send_pipeline_ports.h, RTL names add _i / _o;
+ * parameters NumQueues = UBSP_NUM_QUEUES, QueueDepth = UBSP_QUEUE_DEPTH,
+ * NumJettyCtx = UBSP_NUM_JETTY_CTX, NumChannels = UBSP_NUM_CHANNELS, from
+ * ub_pkg.h). This model needs nothing outside cmodel/; the block class that
+ * runs it next to the RTL is sim/core/blocks.c.
  *
  * Cycle semantics follow sim/core/block.h: step() applies one rising edge with
  * the inputs `in` and writes the outputs of the cycle after it. A request is
@@ -30,77 +32,26 @@
 
 #include <stdint.h>
 
-#include "block.h"
-#include "ub_wire.h"
+#include "block_ports.h"
+#include "ub_pkg.h"
+#include "ub_send_pipeline_ports.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define UBSP_NUM_QUEUES 8      /* per-Jetty queues: jetty % NumQueues   */
-#define UBSP_QUEUE_DEPTH 4     /* entries per queue (power of two)      */
-#define UBSP_NUM_JETTY_CTX 32  /* TASSN contexts: jetty % NumJettyCtx   */
-#define UBSP_NUM_CHANNELS 16   /* transport channels: dst % NumChannels */
+/* The parameters (UBSP_NUM_QUEUES, UBSP_QUEUE_DEPTH, UBSP_NUM_JETTY_CTX,
+ * UBSP_NUM_CHANNELS), the stage indices UBSP_ST_* (S0 is the scheduler output
+ * register), UBSP_NUM_STAGES and UBSP_OUT_DEPTH are shared with the RTL and
+ * live in ub_pkg.h. Measured behaviour: */
 #define UBSP_LATENCY 24        /* idle: accept edge -> downstream takes */
 #define UBSP_II 2              /* steady-state initiation interval     */
 
-/* Back-end stage indices (S0 is the scheduler output register). */
-#define UBSP_ST_SCHED 0
-#define UBSP_ST_OT_FIRST 5     /* order-tracker hook S5..S8 */
-#define UBSP_ST_OT_LAST 8
-#define UBSP_ST_TASSN 9
-#define UBSP_ST_TAH 10
-#define UBSP_ST_CHAN 11
-#define UBSP_ST_TPN 12
-#define UBSP_ST_PSN_RD 13
-#define UBSP_ST_PSN_WR 14
-#define UBSP_ST_RTPH 15
-#define UBSP_NUM_STAGES 21     /* S0..S20 */
-#define UBSP_OUT_DEPTH 2
-
-typedef struct {
-    uint8_t wr_valid;
-    uint8_t wr_opcode;     /* ub_ta_opcode_t */
-    uint8_t wr_mode;       /* 3 bits, ub_mode_t */
-    uint8_t wr_order;      /* 2 bits, place_order ub_order_t */
-    uint8_t wr_fence;
-    uint8_t wr_comp_order;
-    uint32_t wr_jetty;     /* 20 bits */
-    uint32_t wr_dst;       /* 20 bits, target compact EID */
-    uint32_t wr_len;
-    uint64_t wr_addr;
-    uint32_t wr_token;
-    uint32_t wr_tag;       /* opaque id carried to the packet */
-    uint8_t pkt_ready;     /* back-pressure from the MAC */
-    uint32_t cfg_psn_init; /* 24 bits: first PSN/TPMSN of a channel after reset */
-    uint32_t cfg_tpn_base; /* 24 bits: TPN of channel k is cfg_tpn_base + k */
-} ub_send_pipeline_in_t;
-
-typedef struct {
-    uint8_t wr_ready;
-    uint8_t pkt_valid;
-    /* RTPH */
-    uint8_t pkt_tp_opcode; /* 7 bits */
-    uint8_t pkt_last;
-    uint32_t pkt_src_tpn;  /* 24 bits */
-    uint32_t pkt_dst_tpn;  /* 24 bits */
-    uint32_t pkt_psn;      /* 24 bits */
-    uint32_t pkt_tpmsn;    /* 24 bits */
-    uint8_t pkt_ack_req;
-    /* transaction header */
-    uint8_t pkt_ta_opcode;
-    uint8_t pkt_order;     /* 3 bits: {fence, place_order} */
-    uint16_t pkt_tassn;
-    uint32_t pkt_jetty;    /* 20 bits */
-    uint32_t pkt_token;
-    /* payload descriptor and sideband (not on the wire) */
-    uint32_t pkt_len;
-    uint64_t pkt_addr;
-    uint32_t pkt_tag;
-    uint32_t pkt_dst;      /* 20 bits: destination compact EID, for routing */
-    uint8_t pkt_mode;      /* 3 bits: service mode */
-    uint8_t pkt_comp_order;
-} ub_send_pipeline_out_t;
+/* The input and output wires, one field per port of UB_SEND_PIPELINE_PORTS
+ * (ub_send_pipeline_ports.h has the widths and what each port carries). */
+typedef struct { UB_SEND_PIPELINE_PORTS(PORTS_FIELDS_IN) } ub_send_pipeline_in_t;
+typedef struct { UB_SEND_PIPELINE_PORTS(PORTS_FIELDS_OUT) } ub_send_pipeline_out_t;
+UB_SEND_PIPELINE_PORTS(PORTS_CHECK)
 
 /* One request as it travels; fields are filled in by their stage. */
 typedef struct {
@@ -151,15 +102,6 @@ int ub_send_pipeline_busy(const ub_send_pipeline_state_t *s);
  * n such edges at once, exactly as n steps would. */
 int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s);
 void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n);
-
-extern const block_class_t ub_send_pipeline_class;
-
-/* The RTL shim (sim/rtl/ub_send_pipeline_rtl.cc, Verilated rtl/). */
-void *ub_send_pipeline_rtl_create(const char *fst_path, uint64_t period_ps);
-void ub_send_pipeline_rtl_reset(void *self);
-void ub_send_pipeline_rtl_step(void *self, const void *in, void *out,
-                               uint64_t now_ps);
-void ub_send_pipeline_rtl_destroy(void *self);
 
 #ifdef __cplusplus
 }

@@ -14,9 +14,11 @@
 // Idle latency: a request accepted at edge n shows pkt_valid_o after edge
 // n + 7. Every output comes from a flip-flop. The C twin is
 // cmodel/rc_send_pipeline.c; docs/rc_send_pipeline.md has the stage budget.
+// Constants come from rtl/ub_pkg.sv; the port list is
+// cmodel/rc_send_pipeline_ports.h.
 module rc_send_pipeline #(
-  parameter int unsigned NumQps = 16,   // QP-context entries, power of two >= 2
-  parameter int unsigned Mtu    = 4096  // path MTU in bytes, power of two
+  parameter int unsigned NumQps = ub_pkg::RcSendNumQps,  // QP-context entries, power of two >= 2
+  parameter int unsigned Mtu    = ub_pkg::RcSendMtu      // path MTU in bytes, power of two
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -51,11 +53,8 @@ module rc_send_pipeline #(
   localparam int unsigned MtuLog2 = $clog2(Mtu);
   localparam int unsigned CntW    = 33 - MtuLog2;  // ceil(len / Mtu) fits
 
-  localparam logic [7:0]  OpReadRequest = 8'h0C;
-  // Message-ending RC request opcodes (bit k = opcode k): SEND LAST/ONLY
-  // (+imm) 02-05, WRITE LAST/ONLY (+imm) 08-0B, READ request 0C, atomics
-  // 13-14, SEND LAST/ONLY with invalidate 16-17.
-  localparam logic [31:0] AckReqMask    = 32'h00D8_1F3C;
+  // Message-ending RC request opcodes (bit k = opcode k < 0x20).
+  localparam logic [31:0] AckReqMask = ub_pkg::RcAckReqMask;
 
   localparam logic [2:0] StIdle = 3'd0;
   localparam logic [2:0] StAddr = 3'd1;
@@ -135,7 +134,7 @@ module rc_send_pipeline #(
   assign s0_npkts = {1'b0, s0_len_q[31:MtuLog2]} + CntW'(|s0_len_q[MtuLog2-1:0]);
   always_comb begin
     s0_npsn = 24'd1;
-    if (s0_opcode_q == OpReadRequest && s0_npkts != '0) begin
+    if (s0_opcode_q == ub_pkg::RcOpReadRequest && s0_npkts != '0) begin
       s0_npsn = 24'(s0_npkts);
     end
   end

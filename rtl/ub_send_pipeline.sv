@@ -34,11 +34,15 @@
 // Every output is a register (or a register selected and gated by
 // registers). No combinational logic reads an input: the inputs are used only
 // by the clocked blocks.
+//
+// Constants (opcodes, modes, widths, stage indices, the request record
+// ub_req_t, the parameter defaults) come from rtl/ub_pkg.sv; the port list is
+// cmodel/ub_send_pipeline_ports.h.
 module ub_send_pipeline #(
-  parameter int NumQueues   = 8,   // power of two
-  parameter int QueueDepth  = 4,   // power of two
-  parameter int NumJettyCtx = 32,  // power of two
-  parameter int NumChannels = 16   // power of two
+  parameter int NumQueues   = ub_pkg::UbspNumQueues,    // power of two
+  parameter int QueueDepth  = ub_pkg::UbspQueueDepth,   // power of two
+  parameter int NumJettyCtx = ub_pkg::UbspNumJettyCtx,  // power of two
+  parameter int NumChannels = ub_pkg::UbspNumChannels   // power of two
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -88,13 +92,23 @@ module ub_send_pipeline #(
   localparam int CW = $clog2(NumChannels);
 
   // Back-end stages. A stage index k names the register Sk.
-  localparam int NumStages = 21;
-  localparam int StTassn   = 9;
-  localparam int StTpn     = 12;
-  localparam int StPsnRd   = 13;
-  localparam int StPsnWr   = 14;
-  localparam int StRtph    = 15;
-  localparam int OutDepth  = 2;
+  localparam int NumStages = ub_pkg::UbspNumStages;
+  localparam int StTassn   = ub_pkg::UbspStTassn;
+  localparam int StTpn     = ub_pkg::UbspStTpn;
+  localparam int StPsnRd   = ub_pkg::UbspStPsnRd;
+  localparam int StPsnWr   = ub_pkg::UbspStPsnWr;
+  localparam int StRtph    = ub_pkg::UbspStRtph;
+  localparam int OutDepth  = ub_pkg::UbspOutDepth;
+
+  // Field widths.
+  localparam int TassnW = ub_pkg::UbTassnBits;
+  localparam int TpnW   = ub_pkg::UbTpnBits;
+  localparam int PsnW   = ub_pkg::UbPsnBits;
+  localparam int ModeW  = ub_pkg::UbModeBits;
+  // Memories of requests are plain vectors of the record's width (yosys 0.23
+  // drops memories whose element type is a struct); what is read from them is
+  // a ub_pkg::ub_req_t again.
+  localparam int ReqW   = ub_pkg::UbReqBits;
 
   // Packet memory: at most 12 requests are in flight between the scheduler
   // and the MAC. S0..S20 hold at most 11 (items are at least one stage
@@ -104,20 +118,6 @@ module ub_send_pipeline #(
   localparam int NumSlots  = 12;
   localparam int SW        = $clog2(NumSlots);
   localparam logic [SW-1:0] LastSlot = SW'(NumSlots - 1);
-
-  // One request as a flat vector (intake register, queues, packet memory).
-  localparam int OTag   = 0;    // 32
-  localparam int OToken = 32;   // 32
-  localparam int OAddr  = 64;   // 64
-  localparam int OLen   = 128;  // 32
-  localparam int ODst   = 160;  // 20
-  localparam int OJetty = 180;  // 20
-  localparam int OComp  = 200;  // 1
-  localparam int OFence = 201;  // 1
-  localparam int OOrder = 202;  // 2
-  localparam int OMode  = 204;  // 3
-  localparam int OOpc   = 207;  // 8
-  localparam int ReqW   = 215;
 
   // The stages carry only what they compute with, each field in its own
   // shift register (stage k of field F is F_sr_q[k*W +: W]), as far as the
@@ -131,7 +131,7 @@ module ub_send_pipeline #(
   // Intake register
   // ---------------------------------------------------------------------
   logic            in_valid_q;
-  logic [ReqW-1:0] in_req_q;
+  ub_pkg::ub_req_t in_req_q;
   logic [QW-1:0]   in_qidx;
   logic            drain;
 
@@ -152,7 +152,7 @@ module ub_send_pipeline #(
   logic            any_req;
   logic [QW-1:0]   grant;
   logic            pick;
-  logic [ReqW-1:0] pick_req;
+  ub_pkg::ub_req_t pick_req;
 
   // ---------------------------------------------------------------------
   // Back end S0..S20: valid bits and the stage fields
@@ -161,29 +161,29 @@ module ub_send_pipeline #(
   logic [(IdLast+1)*SW-1:0]    id_sr_q;
   logic [(JettyLast+1)*JW-1:0] jetty_sr_q;
   logic [(ChLast+1)*CW-1:0]    ch_sr_q;
-  logic [(ModeLast+1)*3-1:0]   mode_sr_q;
+  logic [(ModeLast+1)*ModeW-1:0] mode_sr_q;
   logic                        be_en;
 
   // Per-context state.
-  logic [15:0]            tassn_mem_q [NumJettyCtx];
+  logic [TassnW-1:0]      tassn_mem_q [NumJettyCtx];
   logic [NumJettyCtx-1:0] tassn_init_q;
-  logic [23:0]            psn_mem_q [NumChannels];
-  logic [23:0]            tpmsn_mem_q [NumChannels];
+  logic [PsnW-1:0]        psn_mem_q [NumChannels];
+  logic [PsnW-1:0]        tpmsn_mem_q [NumChannels];
   logic [NumChannels-1:0] ch_init_q;
 
   // S13 -> S14 -> S15: the PSN / TPMSN read at S13 travel two stages in
   // their own registers (the write-back needs them, S15 needs PSN bits 3:0).
-  logic [23:0] psn13_q, tpmsn13_q;
+  logic [PsnW-1:0] psn13_q, tpmsn13_q;
   logic [3:0]  psn14_lo_q;
 
   // ---------------------------------------------------------------------
   // Packet memory (no reset: a slot is read only after it was written)
   // ---------------------------------------------------------------------
-  logic [ReqW-1:0] slot_req_q   [NumSlots];  // written at S0
-  logic [15:0]     slot_tassn_q [NumSlots];  // written at S9
-  logic [23:0]     slot_tpn_q   [NumSlots];  // written at S12
-  logic [23:0]     slot_psn_q   [NumSlots];  // written at S13
-  logic [23:0]     slot_tpmsn_q [NumSlots];  // written at S13
+  logic [ReqW-1:0]   slot_req_q   [NumSlots];  // written at S0
+  logic [TassnW-1:0] slot_tassn_q [NumSlots];  // written at S9
+  logic [TpnW-1:0]   slot_tpn_q   [NumSlots];  // written at S12
+  logic [PsnW-1:0]   slot_psn_q   [NumSlots];  // written at S13
+  logic [PsnW-1:0]   slot_tpmsn_q [NumSlots];  // written at S13
   logic [1:0]      slot_rtph_q  [NumSlots];  // written at S15: {ack, reliable}
   logic [SW-1:0]   sl_wr_q;                  // next slot to allocate
   logic [SW-1:0]   sl_rd_q;                  // head of the output buffer
@@ -194,7 +194,7 @@ module ub_send_pipeline #(
   // ---------------------------------------------------------------------
   // Intake and queues
   // ---------------------------------------------------------------------
-  assign in_qidx  = in_req_q[OJetty +: QW];
+  assign in_qidx  = in_req_q.jetty[QW-1:0];
   assign in_q_wr  = q_wr_q[in_qidx*(DW+1) +: DW+1];
   assign in_q_rd  = q_rd_q[in_qidx*(DW+1) +: DW+1];
   // The intake drains unless its queue is full.
@@ -258,20 +258,21 @@ module ub_send_pipeline #(
   // ---------------------------------------------------------------------
   // Work of the stages, from the stage words of the items entering them.
   logic [JW-1:0] tassn_idx;
-  logic [15:0]   tassn_rd;
+  logic [TassnW-1:0] tassn_rd;
   logic          tassn_we, ch_we, rtph_rel, rtph_ack;
   logic [CW-1:0] rd_ch, wr_ch;
-  logic [2:0]    rtph_mode;
+  logic [ModeW-1:0] rtph_mode;
 
   assign tassn_idx = jetty_sr_q[(StTassn-1)*JW +: JW];
-  assign tassn_rd  = tassn_init_q[tassn_idx] ? tassn_mem_q[tassn_idx] : 16'h0;
+  assign tassn_rd  = tassn_init_q[tassn_idx] ? tassn_mem_q[tassn_idx] : '0;
   assign tassn_we  = be_en && sv_q[StTassn-1];
   assign rd_ch     = ch_sr_q[(StPsnRd-1)*CW +: CW];
   assign wr_ch     = ch_sr_q[(StPsnWr-1)*CW +: CW];
   assign ch_we     = be_en && sv_q[StPsnWr-1];
-  assign rtph_mode = mode_sr_q[(StRtph-1)*3 +: 3];
-  assign rtph_rel  = (rtph_mode == 3'd1) || (rtph_mode == 3'd2) || (rtph_mode == 3'd3);
-  assign rtph_ack  = rtph_rel && ((rtph_mode == 3'd3) || (psn14_lo_q == 4'hf));
+  assign rtph_mode = mode_sr_q[(StRtph-1)*ModeW +: ModeW];
+  assign rtph_rel  = (rtph_mode == ub_pkg::UrmaOt) || (rtph_mode == ub_pkg::UrmaOi) ||
+                     (rtph_mode == ub_pkg::UrmaOl);
+  assign rtph_ack  = rtph_rel && ((rtph_mode == ub_pkg::UrmaOl) || (psn14_lo_q == 4'hf));
 
   // Valid bits, slot allocation, per-context valid bits, output buffer.
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -310,9 +311,9 @@ module ub_send_pipeline #(
     if (be_en) begin
       // S0 takes the picked request's fields (don't-care without a pick).
       id_sr_q    <= {id_sr_q[IdLast*SW-1:0], sl_wr_q};
-      jetty_sr_q <= {jetty_sr_q[JettyLast*JW-1:0], pick_req[OJetty +: JW]};
-      ch_sr_q    <= {ch_sr_q[ChLast*CW-1:0], pick_req[ODst +: CW]};
-      mode_sr_q  <= {mode_sr_q[ModeLast*3-1:0], pick_req[OMode +: 3]};
+      jetty_sr_q <= {jetty_sr_q[JettyLast*JW-1:0], pick_req.jetty[JW-1:0]};
+      ch_sr_q    <= {ch_sr_q[ChLast*CW-1:0], pick_req.dst[CW-1:0]};
+      mode_sr_q  <= {mode_sr_q[ModeLast*ModeW-1:0], pick_req.mode};
       // S13: channel state read; a channel not used since reset starts at
       // cfg_psn_init_i.
       psn13_q    <= ch_init_q[rd_ch] ? psn_mem_q[rd_ch] : cfg_psn_init_i;
@@ -325,13 +326,13 @@ module ub_send_pipeline #(
     end
     // S9: TASSN of the Jetty context (read-modify-write in one cycle).
     if (tassn_we) begin
-      tassn_mem_q[tassn_idx] <= tassn_rd + 16'd1;
+      tassn_mem_q[tassn_idx] <= tassn_rd + 1'b1;
       slot_tassn_q[id_sr_q[(StTassn-1)*SW +: SW]] <= tassn_rd;
     end
     // S12: channel TPN.
     if (be_en && sv_q[StTpn-1]) begin
       slot_tpn_q[id_sr_q[(StTpn-1)*SW +: SW]] <= cfg_tpn_base_i
-          + {{(24-CW){1'b0}}, ch_sr_q[(StTpn-1)*CW +: CW]};
+          + {{(TpnW-CW){1'b0}}, ch_sr_q[(StTpn-1)*CW +: CW]};
     end
     // S13: the PSN / TPMSN read, into the slot.
     if (be_en && sv_q[StPsnRd-1]) begin
@@ -342,8 +343,8 @@ module ub_send_pipeline #(
     end
     // S14: channel state write-back (+1 modulo 2^24).
     if (ch_we) begin
-      psn_mem_q[wr_ch]   <= psn13_q + 24'd1;
-      tpmsn_mem_q[wr_ch] <= tpmsn13_q + 24'd1;
+      psn_mem_q[wr_ch]   <= psn13_q + 1'b1;
+      tpmsn_mem_q[wr_ch] <= tpmsn13_q + 1'b1;
     end
     // S15: RTPH transport opcode (reliable or not) and ack request.
     if (be_en && sv_q[StRtph-1]) begin
@@ -354,28 +355,28 @@ module ub_send_pipeline #(
   // ---------------------------------------------------------------------
   // Outputs: the head of the output buffer, zero while it is empty
   // ---------------------------------------------------------------------
-  logic [ReqW-1:0] pkt;
+  ub_pkg::ub_req_t pkt;
   logic [1:0]      pkt_rtph;
   assign pkt_valid_o      = (out_cnt_q != 2'd0);
   assign pkt              = pkt_valid_o ? slot_req_q[sl_rd_q] : '0;
   assign pkt_rtph         = pkt_valid_o ? slot_rtph_q[sl_rd_q] : 2'b0;
-  assign pkt_tp_opcode_o  = {6'd0, pkt_rtph[0]};
+  assign pkt_tp_opcode_o  = pkt_rtph[0] ? ub_pkg::UbTpReliable : ub_pkg::UbTpUnreliable;
   assign pkt_last_o       = pkt_valid_o;  // one packet per request
-  assign pkt_src_tpn_o    = pkt_valid_o ? slot_tpn_q[sl_rd_q] : 24'd0;
+  assign pkt_src_tpn_o    = pkt_valid_o ? slot_tpn_q[sl_rd_q] : '0;
   assign pkt_dst_tpn_o    = pkt_src_tpn_o;
-  assign pkt_psn_o        = pkt_valid_o ? slot_psn_q[sl_rd_q] : 24'd0;
-  assign pkt_tpmsn_o      = pkt_valid_o ? slot_tpmsn_q[sl_rd_q] : 24'd0;
+  assign pkt_psn_o        = pkt_valid_o ? slot_psn_q[sl_rd_q] : '0;
+  assign pkt_tpmsn_o      = pkt_valid_o ? slot_tpmsn_q[sl_rd_q] : '0;
   assign pkt_ack_req_o    = pkt_rtph[1];
-  assign pkt_ta_opcode_o  = pkt[OOpc +: 8];
-  assign pkt_order_o      = {pkt[OFence], pkt[OOrder +: 2]};  // wire order field
-  assign pkt_tassn_o      = pkt_valid_o ? slot_tassn_q[sl_rd_q] : 16'd0;
-  assign pkt_jetty_o      = pkt[OJetty +: 20];
-  assign pkt_token_o      = pkt[OToken +: 32];
-  assign pkt_len_o        = pkt[OLen +: 32];
-  assign pkt_addr_o       = pkt[OAddr +: 64];
-  assign pkt_tag_o        = pkt[OTag +: 32];
-  assign pkt_dst_o        = pkt[ODst +: 20];
-  assign pkt_mode_o       = pkt[OMode +: 3];
-  assign pkt_comp_order_o = pkt[OComp];
+  assign pkt_ta_opcode_o  = pkt.opcode;
+  assign pkt_order_o      = {pkt.fence, pkt.order};  // wire order field
+  assign pkt_tassn_o      = pkt_valid_o ? slot_tassn_q[sl_rd_q] : '0;
+  assign pkt_jetty_o      = pkt.jetty;
+  assign pkt_token_o      = pkt.token;
+  assign pkt_len_o        = pkt.len;
+  assign pkt_addr_o       = pkt.addr;
+  assign pkt_tag_o        = pkt.tag;
+  assign pkt_dst_o        = pkt.dst;
+  assign pkt_mode_o       = pkt.mode;
+  assign pkt_comp_order_o = pkt.comp_order;
 
 endmodule

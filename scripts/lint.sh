@@ -2,18 +2,27 @@
 # `make lint`: every RTL file must be clean under Verilator's -Wall lint, and
 # every top-level block (an RTL file with a simulator shim sim/rtl/<block>_rtl.cc)
 # must synthesize with yosys without a warning. Cell counts land in build/lint/<block>.cells.
+# The package rtl/ub_pkg.sv is read first by both tools (the modules refer to
+# it as ub_pkg::...).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=build/lint
 mkdir -p "$out"
 fail=0
 shopt -s nullglob
-files=(rtl/*.sv)
-if [ ${#files[@]} -eq 0 ]; then echo "lint: no RTL files"; exit 0; fi
+pkg=rtl/ub_pkg.sv
+files=("$pkg")
+for f in rtl/*.sv; do [ "$f" = "$pkg" ] || files+=("$f"); done
+[ -f "$pkg" ] || { echo "lint: $pkg missing"; exit 1; }
 
 for f in "${files[@]}"; do
     m=$(basename "$f" .sv)
-    if ! verilator --lint-only -Wall -y rtl --top-module "$m" "$f" >"$out/$m.verilator" 2>&1; then
+    if [ "$f" = "$pkg" ]; then
+        cmd=(verilator --lint-only -Wall "$pkg")
+    else
+        cmd=(verilator --lint-only -Wall -y rtl --top-module "$m" "$pkg" "$f")
+    fi
+    if ! "${cmd[@]}" >"$out/$m.verilator" 2>&1; then
         echo "lint: verilator -Wall: $f"; sed 's/^/  /' "$out/$m.verilator" | head -20; fail=1
     elif [ -s "$out/$m.verilator" ]; then
         echo "lint: verilator printed warnings for $f"; sed 's/^/  /' "$out/$m.verilator" | head -20; fail=1

@@ -1,6 +1,7 @@
 // Tests of the generic block machinery (sim/core/block.c): backend names, port
 // access for every width, backend selection errors, lockstep comparison and
-// tracing, using a tiny counter block whose "RTL" is a second C function.
+// tracing, using a tiny counter block whose "RTL" is the same C function (with
+// a bug planted by the shared harness, block_harness.h, for the mismatch).
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -14,9 +15,10 @@
 extern "C" {
 #include "block.h"
 #include "wave.h"
-
-#include "test_util.h"
 }
+
+#include "block_harness.h"
+#include "test_util.h"
 
 namespace {
 
@@ -93,8 +95,6 @@ struct CntOut {
 };
 struct CntState {
     uint32_t count;
-    uint64_t edges;
-    int buggy;  // the "RTL" of the buggy class flips odd at edge 5
 };
 
 const port_desc_t kCntIn[] = {{"inc", offsetof(CntIn, inc), 1, 4}};
@@ -102,12 +102,6 @@ const port_desc_t kCntOut[] = {{"count", offsetof(CntOut, count), 4, 20},
                                {"odd", offsetof(CntOut, odd), 1, 1}};
 
 void *cnt_create(const char *, uint64_t) { return std::calloc(1, sizeof(CntState)); }
-void *cnt_create_bug(const char *, uint64_t)
-{
-    CntState *s = static_cast<CntState *>(std::calloc(1, sizeof(CntState)));
-    s->buggy = 1;
-    return s;
-}
 void cnt_reset(void *self)
 {
     CntState *s = static_cast<CntState *>(self);
@@ -121,14 +115,10 @@ void cnt_step(void *self, const void *in, void *out, uint64_t)
     s->count = (s->count + (i->inc & 15u)) & 0xFFFFFu;
     o->count = s->count;
     o->odd = s->count & 1u;
-    if (s->buggy && s->edges == 5)
-        o->odd ^= 1u;
-    s->edges++;
 }
 void cnt_destroy(void *self) { std::free(self); }
 
 const block_impl_t kCntImpl = {cnt_create, cnt_reset, cnt_step, cnt_destroy, nullptr, nullptr};
-const block_impl_t kCntImplBug = {cnt_create_bug, cnt_reset, cnt_step, cnt_destroy, nullptr, nullptr};
 const block_impl_t kNoImpl = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
 block_class_t make_cls(const char *name, block_impl_t rtl)
@@ -196,7 +186,7 @@ TEST(Block, LockstepAgreesAndReportsFirstDifference)
     block_free(b);
 
     // A "RTL" that flips `odd` at edge 5.
-    block_class_t bad = make_cls("toy_counter", kCntImplBug);
+    block_class_t bad = harness::with_bug(good, "toy_counter", "odd", 0, 5, harness::RTL);
     FILE *rep = std::tmpfile();
     ASSERT_NE(rep, nullptr);
     std::string wave = "/tmp/ubsim_block_test_" + std::to_string(getpid()) + ".vcd";

@@ -1,6 +1,7 @@
 // Tests of the RoCE RC send pipeline (cmodel/rc_send_pipeline.c and
 // rtl/rc_send_pipeline.sv): latency, issue interval, PSN arithmetic,
-// back-pressure, reset, idle skipping and C-vs-RTL lockstep.
+// back-pressure, reset, idle skipping and C-vs-RTL lockstep. The block is
+// driven through the shared harness (block_harness.h).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -14,19 +15,18 @@
 #include <vector>
 
 extern "C" {
-#include "block.h"
+#include "blocks.h"
 #include "rc_send_pipeline.h"
 }
+
+#include "block_harness.h"
 
 namespace {
 
 constexpr uint64_t kPeriodPs = 3106;  // 322 MHz, rounded; only for traces
 constexpr double kCycleNs = 1000.0 / 322.0;
 
-bool short_run() {
-    const char *s = std::getenv("UBSIM_TEST_SHORT");
-    return s && s[0] == '1';
-}
+using harness::short_run;
 
 struct Wr {
     uint32_t qpn;
@@ -42,35 +42,17 @@ struct Pkt {
     uint64_t step;  // step whose edge took the packet (downstream sample)
 };
 
-// One pipeline instance behind the block API plus a work-request source and a
-// packet sink that follow the valid/ready rules of sim/core/block.h.
-class Dut {
+// One pipeline instance (the harness's valid/ready Stream) with a
+// work-request source and a packet sink.
+class Dut : public harness::Stream<rc_send_pipeline_in_t, rc_send_pipeline_out_t> {
 public:
-    explicit Dut(backend_kind_t kind) {
-        block_opts_t o{};
-        o.kind = kind;
-        o.period_ps = kPeriodPs;
-        char err[256] = "";
-        b_ = block_new(&rc_send_pipeline_class, &o, err, sizeof err);
-        EXPECT_NE(b_, nullptr) << err;
-        reset();
-    }
-    ~Dut() { block_free(b_); }
-    Dut(const Dut &) = delete;
-    Dut &operator=(const Dut &) = delete;
-
-    void reset() {
-        block_reset(b_);
-        std::memset(&out, 0, sizeof out);
-        out.wr_ready = 1;  // reset values of the output registers
-    }
+    explicit Dut(backend_kind_t kind) : Stream(&rc_send_pipeline_class, kind, kPeriodPs) { reset(); }
 
     // Applies one edge. `offer` (may be null) is the request on the wr_*
     // inputs, `ready` the pkt_ready input. Returns true if the request was
     // accepted at this edge; a packet taken at this edge is appended to
     // `taken`.
     bool step(const Wr *offer, bool ready, std::vector<Pkt> *taken = nullptr) {
-        in.wr_valid = offer != nullptr;
         if (offer) {
             in.wr_qpn = offer->qpn;
             in.wr_opcode = offer->opcode;
@@ -79,26 +61,13 @@ public:
             in.wr_rkey = offer->rkey;
             in.wr_tag = offer->tag;
         }
-        in.pkt_ready = ready;
-        const bool accept = offer && out.wr_ready;
-        const bool take = out.pkt_valid && ready;
-        const rc_send_pipeline_out_t shown = out;
-        const int rc = block_step(b_, &in, &out, now_);
-        EXPECT_EQ(rc, 0) << "lockstep mismatch at step " << steps;
-        now_ += kPeriodPs;
-        if (take && taken)
-            taken->push_back(Pkt{shown, steps});
-        ++steps;
-        return accept;
+        const uint64_t now = steps;
+        const Edge e = handshake(offer != nullptr, ready);
+        EXPECT_EQ(e.rc, 0) << "lockstep mismatch at step " << now;
+        if (e.taken && taken)
+            taken->push_back(Pkt{e.shown, now});
+        return e.accepted;
     }
-
-    block_inst_t *b_ = nullptr;
-    rc_send_pipeline_in_t in{};
-    rc_send_pipeline_out_t out{};
-    uint64_t steps = 0;  // edges applied through this object
-
-private:
-    uint64_t now_ = 0;
 };
 
 class RcSendBackend : public ::testing::TestWithParam<backend_kind_t> {};
@@ -495,59 +464,38 @@ TEST(RcSendC, IdleStepKeepsStateBitForBit) {
 // Random stimulus through the lockstep backend: C and RTL agree on every
 // output port every cycle.
 TEST(RcSendLockstep, RandomStimulusMillionCycles) {
-    const uint64_t cycles = short_run() ? 100000 : 1000000;
-    block_opts_t o{};
-    o.kind = BACKEND_LOCKSTEP;
-    o.period_ps = kPeriodPs;
-    char err[256] = "";
-    block_inst_t *b = block_new(&rc_send_pipeline_class, &o, err, sizeof err);
-    ASSERT_NE(b, nullptr) << err;
-    block_reset(b);
-    std::mt19937_64 rng(2026);
-    rc_send_pipeline_in_t in{};
-    rc_send_pipeline_out_t out{};
-    in.cfg_psn_init = 0xFFFFC0;
-    int valid_pct = 50, ready_pct = 50;
-    uint64_t pkts = 0, resets = 0;
-    const auto t0 = std::chrono::steady_clock::now();
-    int rc = 0;
-    uint64_t i = 0;
-    for (; i < cycles && rc == 0; ++i) {
-        if (i % 5000 == 0) {  // new traffic phase
-            valid_pct = (int)(rng() % 101);
-            ready_pct = (int)(rng() % 101);
-            if (rng() % 4 == 0) in.cfg_psn_init = (uint32_t)rng() & 0xFFFFFF;
-        }
-        if (rng() % 150000 == 0) {
-            block_reset(b);
-            ++resets;
-        }
-        const uint64_t r = rng();
-        in.wr_valid = (int)(r % 100) < valid_pct;
-        in.pkt_ready = (int)((r >> 8) % 100) < ready_pct;
+    harness::RandomSpec<rc_send_pipeline_in_t> spec;
+    spec.cycles = short_run() ? 100000 : 1000000;
+    spec.seed = 2026;
+    spec.period_ps = kPeriodPs;
+    spec.phase = 5000;
+    spec.reset_every = 150000;
+    spec.new_phase = [](std::mt19937_64 &rng, rc_send_pipeline_in_t &in) {
+        if (rng() % 4 == 0) in.cfg_psn_init = (uint32_t)rng() & 0xFFFFFF;
+    };
+    spec.payload = [](std::mt19937_64 &rng, uint64_t c, rc_send_pipeline_in_t &in) {
         static const uint8_t ops[] = {RC_OP_SEND_ONLY, RC_OP_WRITE_ONLY, RC_OP_READ_REQUEST,
                                       RC_OP_READ_REQUEST, RC_OP_SEND_FIRST, RC_OP_WRITE_MIDDLE};
+        const uint64_t r = rng();
         in.wr_opcode = (r >> 16) % 8 < 6 ? ops[(r >> 16) % 8] : (uint8_t)(r >> 20);
         in.wr_qpn = (uint32_t)(r >> 28) & 0xFFFFFF;
         const uint64_t r2 = rng();
         in.wr_len = (r2 & 3) ? (uint32_t)((r2 >> 2) % 70000) : (uint32_t)(r2 >> 32);
         in.wr_addr = rng();
         in.wr_rkey = (uint32_t)r2 ^ 0x5a5a5a5a;
-        in.wr_tag = (uint32_t)i;
-        rc = block_step(b, &in, &out, i * kPeriodPs);
-        pkts += out.pkt_valid && in.pkt_ready;
-    }
-    const double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_EQ(rc, 0);
-    EXPECT_EQ(block_mismatches(b), 0u);
-    EXPECT_EQ(i, cycles);
-    EXPECT_GT(pkts, cycles / 100);
+        in.wr_tag = (uint32_t)c;
+    };
+    const harness::RandomStats st =
+        harness::random_lockstep<rc_send_pipeline_in_t, rc_send_pipeline_out_t>(&rc_send_pipeline_class,
+                                                                                spec);
+    EXPECT_EQ(st.mismatches, 0u);
+    EXPECT_EQ(st.cycles, spec.cycles);
+    EXPECT_GT(st.packets, spec.cycles / 100);
     std::printf("[ rc_send ] lockstep: %llu cycles, %llu packets, %llu resets, %llu mismatches, "
                 "%.2f s (%.2f M cycles/s)\n",
-                (unsigned long long)i, (unsigned long long)pkts, (unsigned long long)resets,
-                (unsigned long long)block_mismatches(b), secs, (double)i / secs / 1e6);
-    block_free(b);
+                (unsigned long long)st.cycles, (unsigned long long)st.packets,
+                (unsigned long long)st.resets, (unsigned long long)st.mismatches, st.secs,
+                (double)st.cycles / st.secs / 1e6);
 }
 
 // The RTL backend traces itself to an FST file when asked.
@@ -555,25 +503,17 @@ TEST(RcSendRtl, WritesFstTrace) {
     const std::string path = ::testing::TempDir() + "rc_send_pipeline_test.fst";
     std::remove(path.c_str());
     {
-        block_opts_t o{};
-        o.kind = BACKEND_RTL;
-        o.period_ps = kPeriodPs;
+        block_opts_t o = harness::opts(BACKEND_RTL, kPeriodPs);
         o.rtl_fst_path = path.c_str();
-        char err[256] = "";
-        block_inst_t *b = block_new(&rc_send_pipeline_class, &o, err, sizeof err);
-        ASSERT_NE(b, nullptr) << err;
-        block_reset(b);
-        rc_send_pipeline_in_t in{};
-        rc_send_pipeline_out_t out{};
-        in.pkt_ready = 1;
+        harness::Stream<rc_send_pipeline_in_t, rc_send_pipeline_out_t> s(&rc_send_pipeline_class, &o);
+        ASSERT_TRUE(s.ok()) << s.err;
+        s.reset();
+        s.in.wr_opcode = RC_OP_READ_REQUEST;
+        s.in.wr_len = 10000;
         for (uint64_t i = 0; i < 40; ++i) {
-            in.wr_valid = i < 3;
-            in.wr_opcode = RC_OP_READ_REQUEST;
-            in.wr_len = 10000;
-            in.wr_tag = (uint32_t)i;
-            block_step(b, &in, &out, (i + 1) * kPeriodPs);
+            s.in.wr_tag = (uint32_t)i;
+            s.handshake(i < 3, true);
         }
-        block_free(b);
     }
     FILE *f = std::fopen(path.c_str(), "rb");
     ASSERT_NE(f, nullptr);

@@ -2,11 +2,11 @@
 // back-pressure, reset, and C-vs-RTL lockstep (including a planted bug).
 //
 // Most tests run the block in lockstep, so every check is made on the C
-// model while the RTL is compared with it port by port on every cycle.
+// model while the RTL is compared with it port by port on every cycle. The
+// block is driven through the shared harness (block_harness.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,12 +19,13 @@
 #include <unistd.h>
 
 extern "C" {
-#include "block.h"
+#include "blocks.h"
+#include "ub_pkg.h"
 #include "ub_send_pipeline.h"
-#include "ub_wire.h"
-
-#include "test_util.h"
 }
+
+#include "block_harness.h"
+#include "test_util.h"
 
 namespace {
 
@@ -41,14 +42,12 @@ struct Pkt {
     uint64_t taken;  // step index of the edge at which it was taken
 };
 
-// Drives one block instance: a source of requests and a sink of packets.
-struct Harness {
-    block_inst_t *b = nullptr;
-    ub_send_pipeline_in_t in{};
-    ub_send_pipeline_out_t out{};
-    uint64_t step_no = 0;
-    int rc_any = 0;
+using Pipe = harness::Stream<ub_send_pipeline_in_t, ub_send_pipeline_out_t>;
 
+// One block instance with a source of requests and a sink of packets.
+// step() applies one edge: the next request is offered when offer(step)
+// says so, pkt_ready is ready(step).
+struct Harness : Pipe {
     std::vector<Req> reqs;
     size_t next = 0;                    // next request to offer
     std::vector<int64_t> accepted;      // step index of acceptance, per request
@@ -58,35 +57,17 @@ struct Harness {
     std::function<bool(uint64_t)> offer = [](uint64_t) { return true; };
     bool check_stable = true;
 
-    explicit Harness(backend_kind_t k, const block_class_t *cls = &ub_send_pipeline_class,
-                     block_opts_t *opts = nullptr)
+    explicit Harness(backend_kind_t k) : Pipe(&ub_send_pipeline_class, k, kPeriodPs) { init(); }
+    Harness(const block_class_t *cls, const block_opts_t *o) : Pipe(cls, o) { init(); }
+
+    void init()
     {
-        block_opts_t o = {};
-        o.kind = k;
-        o.period_ps = kPeriodPs;
-        if (!opts)
-            opts = &o;
-        char err[256] = "";
-        b = block_new(cls, opts, err, sizeof err);
-        EXPECT_NE(b, nullptr) << err;
-        reset_outputs();
+        out = reset_outputs();
         in.cfg_psn_init = 0;
         in.cfg_tpn_base = 0x100;
     }
-    ~Harness() { block_free(b); }
-
-    void reset_outputs()
-    {
-        std::memset(&out, 0, sizeof out);
-        out.wr_ready = 1;
-    }
-    void reset()
-    {
-        block_reset(b);
-        reset_outputs();
-        // Requests offered but not yet accepted are offered again; the ones
-        // inside are lost by design.
-    }
+    // Requests offered but not yet accepted are offered again after a reset;
+    // the ones inside are lost by design (Pipe::reset).
 
     void add(const Req &r)
     {
@@ -98,9 +79,8 @@ struct Harness {
 
     void step()
     {
-        const ub_send_pipeline_out_t prev = out;
-        bool have = next < reqs.size() && offer(step_no);
-        in.wr_valid = have;
+        const uint64_t now = steps;
+        bool have = next < reqs.size() && offer(now);
         if (have) {
             const Req &r = reqs[next];
             in.wr_opcode = r.opcode;
@@ -115,13 +95,12 @@ struct Harness {
             in.wr_token = r.token;
             in.wr_tag = r.tag;
         }
-        in.pkt_ready = ready(step_no);
-        int rc = block_step(b, &in, &out, step_no * kPeriodPs);
-        rc_any |= rc;
-        if (have && prev.wr_ready)
-            accepted[next++] = (int64_t)step_no;
-        if (prev.pkt_valid && in.pkt_ready)
-            pkts.push_back({prev, step_no});
+        Edge e = handshake(have, ready(now));
+        const ub_send_pipeline_out_t &prev = e.shown;
+        if (e.accepted)
+            accepted[next++] = (int64_t)now;
+        if (e.taken)
+            pkts.push_back({prev, now});
         if (check_stable && prev.pkt_valid && !in.pkt_ready) {
             // A packet not taken stays on the outputs unchanged.
             EXPECT_TRUE(out.pkt_valid);
@@ -129,8 +108,7 @@ struct Harness {
             EXPECT_EQ(out.pkt_psn, prev.pkt_psn);
         }
         if (out.pkt_valid && out.pkt_tag < first_seen.size() && first_seen[out.pkt_tag] < 0)
-            first_seen[out.pkt_tag] = (int64_t)step_no;
-        step_no++;
+            first_seen[out.pkt_tag] = (int64_t)now;
     }
     void run(uint64_t n)
     {
@@ -381,7 +359,7 @@ TEST(UbSendPipeline, ResetInMidTraffic)
     size_t before = h.pkts.size();
     size_t first_new = h.next;
     h.offer = [&](uint64_t s) { return s >= 200; };
-    while (h.step_no < 200)
+    while (h.steps < 200)
         h.step();
     EXPECT_EQ(h.pkts.size(), before);  // everything inside was dropped
     h.run(30);
@@ -460,46 +438,24 @@ TEST(UbSendPipeline, StallsFillThePipelineLockstep)
 
 // --- lockstep ----------------------------------------------------------------
 
-static uint64_t lockstep_cycles()
-{
-    const char *s = std::getenv("UBSIM_TEST_SHORT");
-    return s && *s && *s != '0' ? 100000 : 1000000;
-}
-
 TEST(UbSendPipeline, RandomLockstepZeroMismatches)
 {
-    const uint64_t n = lockstep_cycles();
-    block_opts_t o = {};
-    o.kind = BACKEND_LOCKSTEP;
-    o.period_ps = kPeriodPs;
+    harness::RandomSpec<ub_send_pipeline_in_t> spec;
+    spec.cycles = harness::short_run() ? 100000 : 1000000;
+    spec.seed = 2026;
+    spec.period_ps = kPeriodPs;
+    spec.phase = 997;
+    spec.reset_every = 250000;
     std::string wave = "/tmp/ubsp_lockstep_" + std::to_string(getpid()) + ".vcd";
-    o.mismatch_wave = wave.c_str();
-    char err[256] = "";
-    block_inst_t *b = block_new(&ub_send_pipeline_class, &o, err, sizeof err);
-    ASSERT_NE(b, nullptr) << err;
-    std::mt19937_64 rng(2026);
-    ub_send_pipeline_in_t in{};
-    ub_send_pipeline_out_t out{};
-    in.cfg_psn_init = 0xFFFF00;
-    in.cfg_tpn_base = 0xABC000;
-    uint64_t packets = 0, accepted = 0;
-    uint8_t prev_ready = 1, prev_valid = 0;
-    unsigned p_valid = 8, p_ready = 8;  // out of 16, changing by phase
-    auto t0 = std::chrono::steady_clock::now();
-    for (uint64_t c = 0; c < n; c++) {
-        if (c % 997 == 0) {
-            p_valid = (unsigned)(rng() % 17);
-            p_ready = (unsigned)(rng() % 17);
-        }
-        if (c % 250000 == 123456) {
-            block_reset(b);
-            prev_ready = 1;
-            prev_valid = 0;
+    spec.mismatch_wave = wave.c_str();
+    spec.new_phase = [](std::mt19937_64 &rng, ub_send_pipeline_in_t &in) {
+        if (rng() % 8 == 0) {
             in.cfg_psn_init = rng() & 0xFFFFFF;
+            in.cfg_tpn_base = rng() & 0xFFF000;
         }
+    };
+    spec.payload = [](std::mt19937_64 &rng, uint64_t c, ub_send_pipeline_in_t &in) {
         uint64_t r = rng();
-        in.wr_valid = (r & 15) < p_valid;
-        in.pkt_ready = ((r >> 4) & 15) < p_ready;
         in.wr_opcode = (uint8_t)(r >> 8);
         in.wr_mode = (uint8_t)((r >> 16) & 7);
         in.wr_order = (uint8_t)((r >> 19) & 3);
@@ -512,67 +468,38 @@ TEST(UbSendPipeline, RandomLockstepZeroMismatches)
         in.wr_token = (uint32_t)(r2 >> 32);
         in.wr_addr = rng();
         in.wr_tag = (uint32_t)c;
-        if (block_step(b, &in, &out, c * kPeriodPs)) {
-            ADD_FAILURE() << "lockstep mismatch at cycle " << c;
-            break;
-        }
-        packets += prev_valid && in.pkt_ready;
-        accepted += prev_ready && in.wr_valid;
-        prev_ready = out.wr_ready;
-        prev_valid = out.pkt_valid;
-    }
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_EQ(block_mismatches(b), 0u);
-    EXPECT_EQ(block_cycles(b), n);
-    EXPECT_GT(packets, n / 10);
-    std::printf("[ lockstep ] %llu cycles, %llu requests accepted, %llu packets, %llu mismatches, "
-                "%.2f s\n",
-                (unsigned long long)block_cycles(b), (unsigned long long)accepted,
-                (unsigned long long)packets, (unsigned long long)block_mismatches(b), secs);
-    block_free(b);
+    };
+    harness::RandomStats st =
+        harness::random_lockstep<ub_send_pipeline_in_t, ub_send_pipeline_out_t>(&ub_send_pipeline_class,
+                                                                                spec);
+    EXPECT_EQ(st.mismatches, 0u);
+    EXPECT_EQ(st.cycles, spec.cycles);
+    EXPECT_GT(st.packets, spec.cycles / 10);
+    EXPECT_GE(st.resets, spec.cycles / spec.reset_every);
+    std::printf("[ lockstep ] %llu cycles, %llu requests accepted, %llu packets, %llu resets, "
+                "%llu mismatches, %.2f s\n",
+                (unsigned long long)st.cycles, (unsigned long long)st.accepted,
+                (unsigned long long)st.packets, (unsigned long long)st.resets,
+                (unsigned long long)st.mismatches, st.secs);
     std::remove(wave.c_str());
 }
 
-// A test-only class whose C model corrupts bit 0 of pkt_psn at one cycle.
+// A class whose C model corrupts bit 0 of pkt_psn at one cycle.
 constexpr uint64_t kBugCycle = 5000;
-struct Buggy {
-    ub_send_pipeline_state_t s;
-    uint64_t edges;
-};
-void *buggy_create(const char *, uint64_t)
-{
-    Buggy *b = static_cast<Buggy *>(std::calloc(1, sizeof(Buggy)));
-    if (b)
-        ub_send_pipeline_reset(&b->s);
-    return b;
-}
-void buggy_reset(void *self) { ub_send_pipeline_reset(&static_cast<Buggy *>(self)->s); }
-void buggy_step(void *self, const void *in, void *out, uint64_t)
-{
-    Buggy *b = static_cast<Buggy *>(self);
-    ub_send_pipeline_out_t *o = static_cast<ub_send_pipeline_out_t *>(out);
-    ub_send_pipeline_step(&b->s, static_cast<const ub_send_pipeline_in_t *>(in), o);
-    if (b->edges++ == kBugCycle)
-        o->pkt_psn ^= 1u;
-}
-void buggy_destroy(void *self) { std::free(self); }
 
 TEST(UbSendPipeline, LockstepCatchesInjectedBug)
 {
-    block_class_t cls = ub_send_pipeline_class;
-    cls.name = "ub_send_pipeline_buggy";
-    cls.c = {buggy_create, buggy_reset, buggy_step, buggy_destroy, nullptr, nullptr};
+    block_class_t cls =
+        harness::with_bug(ub_send_pipeline_class, "ub_send_pipeline_buggy", "pkt_psn", 0, kBugCycle);
     FILE *rep = std::tmpfile();
     ASSERT_NE(rep, nullptr);
     // VCD so the content can be checked here (FST goes through the same
     // wave.h calls).
     std::string wave = "/tmp/ubsp_bug_" + std::to_string(getpid()) + ".vcd";
-    block_opts_t o = {};
-    o.kind = BACKEND_LOCKSTEP;
-    o.period_ps = kPeriodPs;
+    block_opts_t o = harness::opts(BACKEND_LOCKSTEP, kPeriodPs);
     o.mismatch_wave = wave.c_str();
     o.report = rep;
-    Harness h(BACKEND_LOCKSTEP, &cls, &o);
+    Harness h(&cls, &o);
     std::mt19937 rng(3);
     for (int i = 0; i < 4000; i++) {
         Req r;
@@ -587,7 +514,7 @@ TEST(UbSendPipeline, LockstepCatchesInjectedBug)
             first = (int64_t)c;
     }
     EXPECT_EQ(first, (int64_t)kBugCycle);
-    EXPECT_EQ(block_mismatches(h.b), 1u);
+    EXPECT_EQ(block_mismatches(h.inst), 1u);
     std::string r = testutil::slurp(rep);
     std::printf("%s", r.c_str());
     EXPECT_NE(r.find("lockstep mismatch: cycle 5000, block ub_send_pipeline_buggy, port pkt_psn_o: C=0x"),

@@ -359,6 +359,75 @@ TEST_F(WaveTest, FstRoundTrip)
     EXPECT_EQ(got, want);
 }
 
+// Signals wider than 64 bits: full-width values, VCD and FST.
+TEST_F(WaveTest, WideSignals)
+{
+    for (const char *ext : {".vcd", ".fst"}) {
+        SCOPED_TRACE(ext);
+        std::string path = Path(std::string("wide") + ext);
+        char err[256];
+        wave_t *w = wave_open(path.c_str(), err, sizeof err);
+        ASSERT_NE(w, nullptr) << err;
+        wave_sig_t a = wave_add(w, "top.bitmap", 130);
+        wave_sig_t b = wave_add(w, "top.ctx", 128);
+        wave_sig_t n = wave_add(w, "top.narrow", 8);
+        ASSERT_GE(a, 0);
+        ASSERT_GE(b, 0);
+        ASSERT_GE(n, 0);
+        const uint64_t v1[3] = {1, 0, 2};              // bits 0 and 129
+        const uint64_t v2[3] = {0, 1ull << 63, ~0ull}; // bits 127..129; above the width ignored
+        const uint64_t c1[2] = {0x5, 0x8000000000000000ull};
+        wave_time(w, 0);
+        wave_time(w, 100);
+        wave_set_words(w, a, v1);
+        wave_set_words(w, b, c1);
+        wave_set_words(w, n, c1);                      // a narrow signal takes word 0
+        wave_time(w, 200);
+        wave_set_words(w, a, v1);                      // unchanged: not written again
+        wave_time(w, 300);
+        wave_set_words(w, a, v2);
+        wave_set(w, b, 7);                             // low 64 bits, zeros above
+        wave_time(w, 400);
+        ASSERT_EQ(wave_close(w), 0);
+
+        std::string bits1 = "1" + std::string(128, '0') + "1";
+        std::string bits2 = "111" + std::string(127, '0');
+        std::string ctx1 = "1" + std::string(124, '0') + "101";  // bits 127, 2, 0
+        if (std::string(ext) == ".vcd") {
+            std::string text = Slurp(path);
+            EXPECT_NE(text.find("$var wire 130 "), std::string::npos);
+            EXPECT_NE(text.find("$var wire 128 "), std::string::npos);
+            EXPECT_NE(text.find("b" + bits1 + " "), std::string::npos) << text;
+            EXPECT_NE(text.find("b" + bits2 + " "), std::string::npos) << text;
+            EXPECT_NE(text.find("b" + ctx1 + " "), std::string::npos) << text;
+            EXPECT_NE(text.find("b111 "), std::string::npos) << text;   // ctx = 7
+            EXPECT_NE(text.find("b101 "), std::string::npos) << text;   // narrow = 5
+            EXPECT_EQ(text.find("#200"), std::string::npos) << text;    // nothing changed at 200
+        } else {
+            FstDump d;
+            ASSERT_TRUE(ReadFst(path, &d));
+            std::map<std::string, uint32_t> width_of;
+            for (const auto &kv : d.names)
+                width_of[kv.second] = d.widths[kv.first];
+            EXPECT_EQ(width_of["top.bitmap"], 130u);
+            EXPECT_EQ(width_of["top.ctx"], 128u);
+            std::multiset<std::tuple<uint64_t, std::string, std::string>> got(d.changes.begin(),
+                                                                              d.changes.end());
+            std::multiset<std::tuple<uint64_t, std::string, std::string>> want = {
+                {0, "top.bitmap", std::string(130, '0')},
+                {0, "top.ctx", std::string(128, '0')},
+                {0, "top.narrow", std::string(8, '0')},
+                {100, "top.bitmap", bits1},
+                {100, "top.ctx", ctx1},
+                {100, "top.narrow", "00000101"},
+                {300, "top.bitmap", bits2},
+                {300, "top.ctx", std::string(125, '0') + "111"},
+            };
+            EXPECT_EQ(got, want);
+        }
+    }
+}
+
 TEST_F(WaveTest, ManySignals)
 {
     for (const char *ext : {".vcd", ".fst"}) {
@@ -424,7 +493,8 @@ TEST_F(WaveTest, Errors)
     wave_t *w = wave_open(path.c_str(), err, sizeof err);
     ASSERT_NE(w, nullptr) << err;
     EXPECT_EQ(wave_add(w, "a.b", 0), -1);
-    EXPECT_EQ(wave_add(w, "a.b", 65), -1);
+    EXPECT_EQ(wave_add(w, "a.b", WAVE_MAX_WIDTH + 1), -1);
+    EXPECT_EQ(wave_add(w, "a.b", -1), -1);
     EXPECT_EQ(wave_add(w, "", 1), -1);
     EXPECT_EQ(wave_add(w, nullptr, 1), -1);
     EXPECT_EQ(wave_add(w, "a..b", 1), -1);

@@ -11,7 +11,10 @@
  * the output wires during the cycle that follows the edge.
  *
  * A block_class_t describes one block: its ports (for comparison and
- * waveforms) and its C and RTL implementations. block_new() builds an
+ * waveforms) and its C and RTL implementations. BLOCK_CLASS below defines
+ * one from the block's port list (cmodel/block_ports.h); the project's
+ * blocks are sim/core/blocks.c and are declared in blocks.h, which this
+ * header includes at its end. block_new() builds an
  * instance running on the C model, the Verilated RTL, or both in lockstep.
  * In lockstep every output port is compared after every edge; on the first
  * difference the step returns nonzero, a report names the cycle, block, port
@@ -23,15 +26,19 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "wave.h"
 
-/* One port: a field of the block's input or output struct. */
+/* One port: a field of the block's input or output struct. A port of up to
+ * 64 bits is a uint8_t .. uint64_t field; a wider one is an array of
+ * (width + 63) / 64 uint64_t words, least significant first (the u64_words
+ * ports of a port list, cmodel/block_ports.h). */
 typedef struct {
     const char *name;  /* C field name; RTL port is name + "_i" or "_o" */
     size_t offset;     /* offsetof(struct, field) */
-    uint8_t bytes;     /* sizeof the field: 1, 2, 4 or 8 */
-    uint8_t width;     /* bits used, 1..64 */
+    uint16_t bytes;    /* sizeof the field: 1, 2, 4 or 8; 8 per word if wider */
+    uint16_t width;    /* bits used, 1..WAVE_MAX_WIDTH */
 } port_desc_t;
 
 /* One implementation (C model or RTL shim) behind function pointers. */
@@ -102,8 +109,104 @@ uint64_t block_mismatches(const block_inst_t *b);
 int block_trace(block_inst_t *b, wave_t *w, const char *scope);
 void block_free(block_inst_t *b);
 
-/* Reads / writes one port's value in a struct. */
+/* Reads / writes one port's value in a struct. For a port wider than 64
+ * bits these are its low 64 bits (port_set clears the bits above). */
 uint64_t port_get(const port_desc_t *p, const void *s);
 void port_set(const port_desc_t *p, void *s, uint64_t v);
+/* 64-bit words of a port's value: 1 up to 64 bits, (width + 63) / 64 above. */
+int port_words(const port_desc_t *p);
+/* Reads / writes a port of any width as port_words(p) words, least
+ * significant first, masked to the width. */
+void port_get_words(const port_desc_t *p, const void *s, uint64_t *words);
+void port_set_words(const port_desc_t *p, void *s, const uint64_t *words);
+/* Nonzero when the port has the same value (within its width) in a and b. */
+int port_equal(const port_desc_t *p, const void *a, const void *b);
+
+/* --- block classes from port lists ------------------------------------------
+ *
+ * With BLOCK_NAME defined as the block's name <b>,
+ *
+ *     #define BLOCK_NAME ub_send_pipeline
+ *     BLOCK_CLASS(UB_SEND_PIPELINE_PORTS)
+ *     #undef BLOCK_NAME
+ *
+ * defines `const block_class_t <b>_class`: its port tables come from the port
+ * list, its C implementation runs the model's <b>_state_t with
+ * <b>_reset(state) and <b>_step(state, in, out), its RTL implementation is
+ * the shim's <b>_rtl_* functions (BLOCK_RTL_DECL, sim/rtl/block_rtl.h). */
+#define BLOCK_CAT_(a, b) a##b
+#define BLOCK_CAT(a, b) BLOCK_CAT_(a, b)
+#define BLOCK_STR_(a) #a
+#define BLOCK_STR(a) BLOCK_STR_(a)
+#define BLOCK_ID(suffix) BLOCK_CAT(BLOCK_NAME, suffix)
+
+/* The four functions of a block's RTL shim. */
+#define BLOCK_RTL_DECL(b)                                                        \
+    void *b##_rtl_create(const char *fst_path, uint64_t period_ps);             \
+    void b##_rtl_reset(void *self);                                             \
+    void b##_rtl_step(void *self, const void *in, void *out, uint64_t now_ps);  \
+    void b##_rtl_destroy(void *self);
+
+/* One port_desc_t per IN (resp. OUT) entry of a port list. */
+#define BLOCK_PORT_DESC(type, name, width) \
+    {#name, offsetof(type, name), sizeof(((type *)0)->name), width},
+#define BLOCK_PORT_DESC_IN(dir, name, width, ctype) BLOCK_PORT_DESC_IN_##dir(name, width)
+#define BLOCK_PORT_DESC_IN_IN(name, width) BLOCK_PORT_DESC(BLOCK_ID(_in_t), name, width)
+#define BLOCK_PORT_DESC_IN_OUT(name, width)
+#define BLOCK_PORT_DESC_OUT(dir, name, width, ctype) BLOCK_PORT_DESC_OUT_##dir(name, width)
+#define BLOCK_PORT_DESC_OUT_IN(name, width)
+#define BLOCK_PORT_DESC_OUT_OUT(name, width) BLOCK_PORT_DESC(BLOCK_ID(_out_t), name, width)
+
+#define BLOCK_CLASS(PORTS) BLOCK_CLASS_WITH(PORTS, NULL, NULL)
+
+/* The same, for a C model that offers a fast-forward: <b>_quiet(state) and
+ * <b>_advance(state, idle_in, n) (see block_impl_t). */
+#define BLOCK_CLASS_FF(PORTS)                                                    \
+    static int64_t BLOCK_ID(_c_quiet)(const void *self)                          \
+    {                                                                            \
+        return BLOCK_ID(_quiet)(self);                                           \
+    }                                                                            \
+    static void BLOCK_ID(_c_advance)(void *self, const void *in, int64_t n)      \
+    {                                                                            \
+        BLOCK_ID(_advance)(self, in, (int)n);                                    \
+    }                                                                            \
+    BLOCK_CLASS_WITH(PORTS, BLOCK_ID(_c_quiet), BLOCK_ID(_c_advance))
+
+#define BLOCK_CLASS_WITH(PORTS, QUIET, ADVANCE)                                  \
+    static void *BLOCK_ID(_c_create)(const char *fst_path, uint64_t period_ps)  \
+    {                                                                            \
+        (void)fst_path;                                                          \
+        (void)period_ps;                                                         \
+        BLOCK_ID(_state_t) *s = malloc(sizeof *s);                               \
+        if (s)                                                                   \
+            BLOCK_ID(_reset)(s);                                                 \
+        return s;                                                                \
+    }                                                                            \
+    static void BLOCK_ID(_c_reset)(void *self) { BLOCK_ID(_reset)(self); }       \
+    static void BLOCK_ID(_c_step)(void *self, const void *in, void *out,         \
+                                  uint64_t now_ps)                               \
+    {                                                                            \
+        (void)now_ps;                                                            \
+        BLOCK_ID(_step)(self, in, out);                                          \
+    }                                                                            \
+    static void BLOCK_ID(_c_destroy)(void *self) { free(self); }                 \
+    static const port_desc_t BLOCK_ID(_in_ports)[] = {PORTS(BLOCK_PORT_DESC_IN)};   \
+    static const port_desc_t BLOCK_ID(_out_ports)[] = {PORTS(BLOCK_PORT_DESC_OUT)}; \
+    const block_class_t BLOCK_ID(_class) = {                                     \
+        .name = BLOCK_STR(BLOCK_NAME),                                           \
+        .in_ports = BLOCK_ID(_in_ports),                                         \
+        .n_in = (int)(sizeof BLOCK_ID(_in_ports) / sizeof(port_desc_t)),         \
+        .in_size = sizeof(BLOCK_ID(_in_t)),                                      \
+        .out_ports = BLOCK_ID(_out_ports),                                       \
+        .n_out = (int)(sizeof BLOCK_ID(_out_ports) / sizeof(port_desc_t)),       \
+        .out_size = sizeof(BLOCK_ID(_out_t)),                                    \
+        .c = {BLOCK_ID(_c_create), BLOCK_ID(_c_reset), BLOCK_ID(_c_step),        \
+              BLOCK_ID(_c_destroy), QUIET, ADVANCE},                             \
+        .rtl = {BLOCK_ID(_rtl_create), BLOCK_ID(_rtl_reset), BLOCK_ID(_rtl_step),\
+                BLOCK_ID(_rtl_destroy), NULL, NULL},                             \
+    }
 
 #endif
+
+/* The project's block classes, for every user of the block API. */
+#include "blocks.h"

@@ -13,7 +13,10 @@
  *
  * Time changes are written lazily: a "#t" line (or FST time change) only
  * appears when some value changes at t, plus once at the end so the dump
- * reaches the last time given to wave_time. */
+ * reaches the last time given to wave_time.
+ *
+ * A signal of up to 64 bits keeps its value in `val`; a wider one in `wide`,
+ * (width + 63) / 64 words, least significant first. */
 #include "wave.h"
 
 #include <errno.h>
@@ -31,9 +34,11 @@ enum wave_fmt { WAVE_FST, WAVE_VCD };
 struct wave_sig {
     char *name;       /* full dotted name */
     int scope_len;    /* length of the scope part (before the last dot), 0 if none */
-    int width;        /* 1..64, 0 for a string */
-    uint64_t mask;
-    uint64_t val;     /* current value (bit vectors) */
+    int width;        /* 1..WAVE_MAX_WIDTH, 0 for a string */
+    uint64_t mask;    /* of val, or of the top word of wide */
+    uint64_t val;     /* current value (bit vectors up to 64 bits) */
+    uint64_t *wide;   /* current value (wider bit vectors), else NULL */
+    int words;        /* entries of wide */
     char *str;        /* current value (strings), never NULL */
     size_t str_cap;
     fstHandle fh;     /* FST handle */
@@ -53,6 +58,9 @@ struct wave {
     /* Open-addressing set of signal indices keyed by name, for duplicates. */
     int *hash;
     int hash_cap; /* power of two, 0 before the first wave_add */
+
+    char *bits;         /* scratch: one wide value as text */
+    size_t bits_cap;
 
     int started;
     int io_error;
@@ -219,17 +227,28 @@ static wave_sig_t add_sig(wave_t *w, const char *name, int width)
         }
         s->str_cap = 16;
     }
+    if (width > 64) {
+        s->words = (width + 63) / 64;
+        s->wide = calloc((size_t)s->words, sizeof *s->wide);
+        if (!s->wide) {
+            free(s->name);
+            return -1;
+        }
+    }
     const char *dot = strrchr(name, '.');
     s->scope_len = dot ? (int)(dot - name) : 0;
     s->width = width;
-    s->mask = width >= 64 ? ~0ull : width > 0 ? (1ull << width) - 1 : 0;
+    if (width > 64)
+        s->mask = width % 64 ? (1ull << (width % 64)) - 1 : ~0ull;
+    else
+        s->mask = width >= 64 ? ~0ull : width > 0 ? (1ull << width) - 1 : 0;
     *slot = w->nsigs;
     return w->nsigs++;
 }
 
 wave_sig_t wave_add(wave_t *w, const char *dotted_name, int width)
 {
-    if (width < 1 || width > 64)
+    if (width < 1 || width > WAVE_MAX_WIDTH)
         return -1;
     return add_sig(w, dotted_name, width);
 }
@@ -309,8 +328,42 @@ static void vcd_put_str(wave_t *w, const char *s)
     }
 }
 
-static void vcd_put_bits(FILE *f, const struct wave_sig *s)
+/* The value of a wide signal as width characters '0' / '1', most
+ * significant first, in w->bits; NULL when out of memory. */
+static const char *wide_bits(wave_t *w, const struct wave_sig *s)
 {
+    if (w->bits_cap < (size_t)s->width + 1) {
+        char *nb = realloc(w->bits, (size_t)s->width + 1);
+        if (!nb) {
+            w->io_error = 1;
+            return NULL;
+        }
+        w->bits = nb;
+        w->bits_cap = (size_t)s->width + 1;
+    }
+    for (int b = 0; b < s->width; b++) {
+        int bit = s->width - 1 - b;
+        w->bits[b] = (char)('0' + ((s->wide[bit / 64] >> (bit % 64)) & 1));
+    }
+    w->bits[s->width] = '\0';
+    return w->bits;
+}
+
+static void vcd_put_bits(wave_t *w, FILE *f, const struct wave_sig *s)
+{
+    if (s->wide) {
+        const char *bits = wide_bits(w, s);
+        if (!bits)
+            return;
+        while (bits[0] == '0' && bits[1]) /* leading zeros are implied */
+            bits++;
+        fputc('b', f);
+        fputs(bits, f);
+        fputc(' ', f);
+        fputs(s->id, f);
+        fputc('\n', f);
+        return;
+    }
     if (s->width == 1) {
         fputc(s->val ? '1' : '0', f);
         fputs(s->id, f);
@@ -342,16 +395,21 @@ static void vcd_put_value(wave_t *w, const struct wave_sig *s)
         fputs(s->id, w->vcd);
         fputc('\n', w->vcd);
     } else {
-        vcd_put_bits(w->vcd, s);
+        vcd_put_bits(w, w->vcd, s);
     }
 }
 
 static void fst_put_value(wave_t *w, const struct wave_sig *s)
 {
-    if (s->width == 0)
+    if (s->width == 0) {
         fstWriterEmitVariableLengthValueChange(w->fst, s->fh, s->str, (uint32_t)strlen(s->str));
-    else
+    } else if (s->wide) {
+        const char *bits = wide_bits(w, s);
+        if (bits)
+            fstWriterEmitValueChange(w->fst, s->fh, bits);
+    } else {
         fstWriterEmitValueChange64(w->fst, s->fh, (uint32_t)s->width, s->val);
+    }
 }
 
 /* Number of leading dot-separated components shared by two scope strings. */
@@ -518,22 +576,64 @@ static void emit_time(wave_t *w)
         fstWriterEmitTimeChange(w->fst, w->now);
 }
 
+/* Writes a changed bit-vector value (after the header). */
+static void emit_value(wave_t *w, const struct wave_sig *sig)
+{
+    if (!w->started)
+        return; /* becomes the initial value */
+    emit_time(w);
+    if (w->fmt == WAVE_VCD)
+        vcd_put_bits(w, w->vcd, sig);
+    else
+        fst_put_value(w, sig);
+}
+
+void wave_set_words(wave_t *w, wave_sig_t s, const uint64_t *words)
+{
+    if (!w || s < 0 || s >= w->nsigs || !words)
+        return;
+    struct wave_sig *sig = &w->sigs[s];
+    if (!sig->wide) {
+        wave_set(w, s, words[0]);
+        return;
+    }
+    int top = sig->words - 1, changed = 0;
+    for (int i = 0; i <= top; i++) {
+        uint64_t v = i == top ? words[i] & sig->mask : words[i];
+        if (v != sig->wide[i]) {
+            sig->wide[i] = v;
+            changed = 1;
+        }
+    }
+    if (changed)
+        emit_value(w, sig);
+}
+
 void wave_set(wave_t *w, wave_sig_t s, uint64_t value)
 {
     if (!w || s < 0 || s >= w->nsigs)
         return;
     struct wave_sig *sig = &w->sigs[s];
+    if (sig->wide) {
+        int changed = 0;
+        for (int i = 0; i < sig->words; i++) {
+            uint64_t v = i == 0 ? value : 0;
+            if (i == sig->words - 1)
+                v &= sig->mask;
+            if (v != sig->wide[i]) {
+                sig->wide[i] = v;
+                changed = 1;
+            }
+        }
+        if (changed)
+            emit_value(w, sig);
+        return;
+    }
     value &= sig->mask; /* 0 for strings, whose val stays 0 */
     if (value == sig->val)
         return;
     sig->val = value;
-    if (!w->started)
-        return; /* becomes the initial value */
-    emit_time(w);
-    if (w->fmt == WAVE_VCD)
-        vcd_put_bits(w->vcd, sig);
-    else
-        fstWriterEmitValueChange64(w->fst, sig->fh, (uint32_t)sig->width, value);
+    emit_value(w, sig);
 }
 
 void wave_set_str(wave_t *w, wave_sig_t s, const char *text)
@@ -597,8 +697,10 @@ int wave_close(wave_t *w)
     for (int i = 0; i < w->nsigs; i++) {
         free(w->sigs[i].name);
         free(w->sigs[i].str);
+        free(w->sigs[i].wide);
     }
     free(w->sigs);
+    free(w->bits);
     free(w->hash);
     free(w);
     return rc;

@@ -14,15 +14,23 @@ typedef int wave_sig_t; /* handle; negative = invalid */
  * reason into err (errlen bytes) on failure (bad extension, cannot create). */
 wave_t *wave_open(const char *path, char *err, int errlen);
 
-/* Declares a signal of WIDTH bits (1..64) before the first wave_time call. */
+#define WAVE_MAX_WIDTH 65535
+
+/* Declares a signal of WIDTH bits (1..WAVE_MAX_WIDTH) before the first
+ * wave_time call. */
 wave_sig_t wave_add(wave_t *w, const char *dotted_name, int width);
 /* Declares a string-valued signal (shown as text in GTKWave). */
 wave_sig_t wave_add_str(wave_t *w, const char *dotted_name);
 
 /* Advances time (ps, non-decreasing; earlier times are clamped). */
 void wave_time(wave_t *w, uint64_t ps);
-/* Records a value; unchanged values are not re-emitted. */
+/* Records a value; unchanged values are not re-emitted. A signal wider than
+ * 64 bits gets `value` in its low 64 bits and zeros above. */
 void wave_set(wave_t *w, wave_sig_t s, uint64_t value);
+/* Records the value of a signal of any width as 64-bit words, least
+ * significant first: (width + 63) / 64 of them; bits above the width are
+ * ignored. */
+void wave_set_words(wave_t *w, wave_sig_t s, const uint64_t *words);
 void wave_set_str(wave_t *w, wave_sig_t s, const char *text);
 
 /* Flushes and closes; returns 0 on success, -1 if the file could not be

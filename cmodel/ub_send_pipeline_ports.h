@@ -1,0 +1,50 @@
+/* Ports of the UB send pipeline: the one list behind ub_send_pipeline_in_t /
+ * _out_t, the block class's port tables, the RTL shim and the port check of
+ * the Verilated rtl/ub_send_pipeline.sv. X(dir, name, width, ctype): see
+ * block_ports.h. */
+#ifndef UB_SEND_PIPELINE_PORTS_H
+#define UB_SEND_PIPELINE_PORTS_H
+
+#define UB_SEND_PIPELINE_PORTS(X)                                               \
+    /* work requests: the fields of the request record (UB_REQ_FIELDS) */       \
+    X(IN, wr_valid, 1, uint8_t)                                                 \
+    X(IN, wr_opcode, 8, uint8_t)      /* ub_ta_opcode_t */                      \
+    X(IN, wr_mode, 3, uint8_t)        /* ub_mode_t */                           \
+    X(IN, wr_order, 2, uint8_t)       /* place_order, ub_order_t */             \
+    X(IN, wr_fence, 1, uint8_t)                                                 \
+    X(IN, wr_comp_order, 1, uint8_t)                                            \
+    X(IN, wr_jetty, 20, uint32_t)                                               \
+    X(IN, wr_dst, 20, uint32_t)       /* target compact EID */                  \
+    X(IN, wr_len, 32, uint32_t)                                                 \
+    X(IN, wr_addr, 64, uint64_t)                                                \
+    X(IN, wr_token, 32, uint32_t)                                               \
+    X(IN, wr_tag, 32, uint32_t)       /* opaque id carried to the packet */     \
+    X(IN, pkt_ready, 1, uint8_t)      /* back-pressure from the MAC */          \
+    /* configuration */                                                         \
+    X(IN, cfg_psn_init, 24, uint32_t) /* first PSN/TPMSN of a channel */        \
+    X(IN, cfg_tpn_base, 24, uint32_t) /* TPN of channel k: base + k */          \
+    X(OUT, wr_ready, 1, uint8_t)                                                \
+    X(OUT, pkt_valid, 1, uint8_t)                                               \
+    /* RTPH */                                                                  \
+    X(OUT, pkt_tp_opcode, 7, uint8_t) /* ub_tp_opcode_t */                      \
+    X(OUT, pkt_last, 1, uint8_t)                                                \
+    X(OUT, pkt_src_tpn, 24, uint32_t)                                           \
+    X(OUT, pkt_dst_tpn, 24, uint32_t)                                           \
+    X(OUT, pkt_psn, 24, uint32_t)                                               \
+    X(OUT, pkt_tpmsn, 24, uint32_t)                                             \
+    X(OUT, pkt_ack_req, 1, uint8_t)                                             \
+    /* transaction header */                                                    \
+    X(OUT, pkt_ta_opcode, 8, uint8_t)                                           \
+    X(OUT, pkt_order, 3, uint8_t)     /* wire order: {fence, place_order} */    \
+    X(OUT, pkt_tassn, 16, uint16_t)                                             \
+    X(OUT, pkt_jetty, 20, uint32_t)                                             \
+    X(OUT, pkt_token, 32, uint32_t)                                             \
+    /* payload descriptor and sideband (not on the wire) */                     \
+    X(OUT, pkt_len, 32, uint32_t)                                               \
+    X(OUT, pkt_addr, 64, uint64_t)                                              \
+    X(OUT, pkt_tag, 32, uint32_t)                                               \
+    X(OUT, pkt_dst, 20, uint32_t)     /* destination compact EID, routing */    \
+    X(OUT, pkt_mode, 3, uint8_t)      /* service mode */                        \
+    X(OUT, pkt_comp_order, 1, uint8_t)
+
+#endif

@@ -1,0 +1,12 @@
+/* The block classes of the project's blocks, each from its port list
+ * (cmodel/<block>_ports.h), its C model (cmodel/<block>.c) and its RTL shim
+ * (sim/rtl/<block>_rtl.cc). See BLOCK_CLASS in block.h. */
+#include "blocks.h"
+
+#define BLOCK_NAME ub_send_pipeline
+BLOCK_CLASS_FF(UB_SEND_PIPELINE_PORTS);
+#undef BLOCK_NAME
+
+#define BLOCK_NAME rc_send_pipeline
+BLOCK_CLASS(RC_SEND_PIPELINE_PORTS);
+#undef BLOCK_NAME

@@ -1,0 +1,25 @@
+/* The project's blocks: their classes (sim/core/blocks.c) and RTL shims
+ * (sim/rtl/<block>_rtl.cc). The C models themselves (cmodel/) know nothing
+ * of the simulator; this is where they meet it. */
+#ifndef UB_BLOCKS_H
+#define UB_BLOCKS_H
+
+#include "block.h"
+#include "rc_send_pipeline.h"
+#include "ub_send_pipeline.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const block_class_t ub_send_pipeline_class;
+extern const block_class_t rc_send_pipeline_class;
+
+BLOCK_RTL_DECL(ub_send_pipeline)
+BLOCK_RTL_DECL(rc_send_pipeline)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

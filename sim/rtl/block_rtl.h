@@ -1,0 +1,282 @@
+// The RTL backend of every block: a Verilated model behind the block_impl_t
+// functions of sim/core/block.h, its ports driven and sampled as the block's
+// port list says (cmodel/block_ports.h). A block's shim is a few lines:
+//
+//     #include "block_rtl.h"
+//     #include "Vub_send_pipeline.h"   // the Verilated model, V<block>
+//
+//     #define BLOCK_NAME ub_send_pipeline
+//     BLOCK_RTL(UB_SEND_PIPELINE_PORTS)
+//
+// which defines the C functions <block>_rtl_create / _reset / _step /
+// _destroy that BLOCK_RTL_DECL declares and BLOCK_CLASS points to.
+//
+// One VerilatedContext per instance. step(): drive the inputs from the
+// struct, raise the clock and evaluate (the edge), read the outputs, lower
+// the clock and evaluate: exactly two evaluations per step. Verilator only
+// detects the next rising edge if it has seen the clock low, but the falling
+// evaluation is nearly free when every output is a register and no
+// combinational logic reads an input (the rule for blocks, block.h).
+//
+// reset(): all inputs 0, rst_ni asserted (asynchronously) across one clock
+// edge, then released with the clock low. No trace samples are written
+// during reset.
+//
+// Tracing costs nothing unless a trace file is given: only then is tracing
+// enabled in the context and an FST writer attached. The model traces
+// itself, dumping at now_ps right after the rising edge and half a period
+// later (trace time strictly increasing: a time not after the last dump is
+// moved just past it). The model's top scope is Verilator's default "TOP",
+// so the ports appear as TOP.<block>.<port>_i / _o, the names the C model's
+// port dump uses too (block_trace).
+//
+// Ports: a port of W bits is a CData / SData / IData / QData for W <= 8 / 16 /
+// 32 / 64 and a VlWide<(W + 31) / 32> of 32-bit words above that; the C
+// field is the matching uint8_t .. uint64_t, or uint64_t[(W + 63) / 64]. A
+// port list whose widths put a port in a different size class than the
+// Verilated model does not compile; scripts/portcheck.py, run when the model
+// is built, names every difference in name, direction and width.
+#ifndef UB_BLOCK_RTL_H
+#define UB_BLOCK_RTL_H
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <type_traits>
+
+// Verilator's headers are not clean under -Wextra -Werror.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+#pragma GCC diagnostic pop
+
+extern "C" {
+#include "block.h"
+#include "wave.h"
+}
+
+namespace block_rtl {
+
+template <unsigned W>
+constexpr uint64_t mask64()
+{
+    return W >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << W) - 1;
+}
+
+// The type Verilator gives a port of W bits.
+template <unsigned W, class = void>
+struct vl_port {
+    using type = VlWide<(W + 31) / 32>;
+};
+template <unsigned W>
+struct vl_port<W, typename std::enable_if<(W >= 1 && W <= 8)>::type> {
+    using type = CData;
+};
+template <unsigned W>
+struct vl_port<W, typename std::enable_if<(W > 8 && W <= 16)>::type> {
+    using type = SData;
+};
+template <unsigned W>
+struct vl_port<W, typename std::enable_if<(W > 16 && W <= 32)>::type> {
+    using type = IData;
+};
+template <unsigned W>
+struct vl_port<W, typename std::enable_if<(W > 32 && W <= 64)>::type> {
+    using type = QData;
+};
+
+template <unsigned W, class P>
+constexpr void check_port()
+{
+    static_assert(std::is_same<P, typename vl_port<W>::type>::value,
+                  "the Verilated port is not of the port list's width (see scripts/portcheck.py)");
+}
+
+// Scalar ports (up to 64 bits).
+template <unsigned W, class P, class F>
+inline void put(P &port, const F &field)
+{
+    check_port<W, P>();
+    port = static_cast<P>(static_cast<uint64_t>(field) & mask64<W>());
+}
+template <unsigned W, class P, class F>
+inline void get(const P &port, F &field)
+{
+    check_port<W, P>();
+    field = static_cast<F>(static_cast<uint64_t>(port) & mask64<W>());
+}
+
+// Wide ports: 32-bit words in the model, 64-bit words in the C struct.
+template <unsigned W, std::size_t N32, std::size_t N64>
+inline void put(VlWide<N32> &port, const uint64_t (&field)[N64])
+{
+    check_port<W, VlWide<N32>>();
+    static_assert(N64 == (W + 63) / 64, "the C field of a wide port has (W + 63) / 64 words");
+    for (std::size_t i = 0; i < N32; i++)
+        port[i] = static_cast<EData>(field[i / 2] >> (32 * (i % 2)));
+    if (W % 32)
+        port[N32 - 1] &= static_cast<EData>((UINT64_C(1) << (W % 32)) - 1);
+}
+template <unsigned W, std::size_t N32, std::size_t N64>
+inline void get(const VlWide<N32> &port, uint64_t (&field)[N64])
+{
+    check_port<W, VlWide<N32>>();
+    static_assert(N64 == (W + 63) / 64, "the C field of a wide port has (W + 63) / 64 words");
+    for (std::size_t i = 0; i < N64; i++) {
+        uint64_t lo = port[2 * i];
+        uint64_t hi = 2 * i + 1 < N32 ? static_cast<uint64_t>(port[2 * i + 1]) : 0;
+        field[i] = lo | (hi << 32);
+    }
+    if (W % 64)
+        field[N64 - 1] &= (UINT64_C(1) << (W % 64)) - 1;
+}
+
+// One instance of a block's Verilated model. Ports provides Model (the
+// Verilated class), In, Out and drive(Model *, const In *), sample(Model *,
+// Out *), generated from the port list by BLOCK_RTL.
+template <class Ports>
+struct Inst {
+    VerilatedContext ctx;
+    typename Ports::Model *top = nullptr;
+    VerilatedFstC *fst = nullptr;
+    int fst_watch = -1;  // wave_fst_watch: a full disk is an error, not SIGBUS
+    uint64_t period_ps = 0;
+    uint64_t last_ps = 0;
+    bool dumped = false;
+
+    void dump(uint64_t t)
+    {
+        if (!fst)
+            return;
+        if (dumped && t <= last_ps)
+            t = last_ps + 1;  // trace time must increase
+        fst->dump(t);
+        last_ps = t;
+        dumped = true;
+    }
+};
+
+template <class Ports>
+void reset(void *self)
+{
+    Inst<Ports> *s = static_cast<Inst<Ports> *>(self);
+    typename Ports::Model *t = s->top;
+    typename Ports::In idle{};
+    Ports::drive(t, &idle);
+    t->clk_i = 0;
+    t->rst_ni = 1;
+    t->eval();
+    t->rst_ni = 0;  // asynchronous assert, held across one edge
+    t->eval();
+    t->clk_i = 1;
+    t->eval();
+    t->clk_i = 0;
+    t->eval();
+    t->rst_ni = 1;
+    t->eval();
+}
+
+template <class Ports>
+void *create(const char *fst_path, uint64_t period_ps)
+{
+    Inst<Ports> *s = new (std::nothrow) Inst<Ports>;
+    if (!s)
+        return nullptr;
+    s->period_ps = period_ps ? period_ps : 1;
+    s->ctx.timeprecision(-12);  // trace time unit: 1 ps
+    if (fst_path)
+        s->ctx.traceEverOn(true);
+    s->top = new typename Ports::Model(&s->ctx, "TOP");
+    if (fst_path) {
+        s->fst = new VerilatedFstC;
+        s->top->trace(s->fst, 99);
+        s->fst->open(fst_path);
+        s->fst_watch = wave_fst_watch(fst_path);
+    }
+    reset<Ports>(s);
+    return s;
+}
+
+template <class Ports>
+void step(void *self, const void *in, void *out, uint64_t now_ps)
+{
+    Inst<Ports> *s = static_cast<Inst<Ports> *>(self);
+    typename Ports::Model *t = s->top;
+    Ports::drive(t, static_cast<const typename Ports::In *>(in));
+    t->clk_i = 1;
+    t->eval();
+    Ports::sample(t, static_cast<typename Ports::Out *>(out));
+    s->dump(now_ps);
+    t->clk_i = 0;
+    t->eval();
+    s->dump(now_ps + s->period_ps / 2);
+}
+
+template <class Ports>
+void destroy(void *self)
+{
+    Inst<Ports> *s = static_cast<Inst<Ports> *>(self);
+    if (!s)
+        return;
+    if (s->fst) {
+        s->fst->close();
+        wave_fst_unwatch(s->fst_watch);
+        delete s->fst;
+    }
+    s->top->final();
+    delete s->top;
+    delete s;
+}
+
+}  // namespace block_rtl
+
+// Drive / sample code of one port list entry.
+#define BLOCK_RTL_DRIVE(dir, name, width, ctype) BLOCK_RTL_DRIVE_##dir(name, width)
+#define BLOCK_RTL_DRIVE_IN(name, width) ::block_rtl::put<width>(top->name##_i, in->name);
+#define BLOCK_RTL_DRIVE_OUT(name, width)
+#define BLOCK_RTL_SAMPLE(dir, name, width, ctype) BLOCK_RTL_SAMPLE_##dir(name, width)
+#define BLOCK_RTL_SAMPLE_IN(name, width)
+#define BLOCK_RTL_SAMPLE_OUT(name, width) ::block_rtl::get<width>(top->name##_o, out->name);
+
+// The RTL shim of the block BLOCK_NAME (Verilated class V<BLOCK_NAME>) from
+// its port list.
+#define BLOCK_RTL(PORTS)                                                                   \
+    namespace {                                                                            \
+    struct BLOCK_ID(_rtl_ports) {                                                          \
+        using Model = BLOCK_CAT(V, BLOCK_NAME);                                            \
+        using In = BLOCK_ID(_in_t);                                                        \
+        using Out = BLOCK_ID(_out_t);                                                      \
+        static void drive(Model *top, const In *in)                                        \
+        {                                                                                  \
+            (void)top;                                                                     \
+            (void)in;                                                                      \
+            PORTS(BLOCK_RTL_DRIVE)                                                         \
+        }                                                                                  \
+        static void sample(Model *top, Out *out)                                           \
+        {                                                                                  \
+            (void)top;                                                                     \
+            (void)out;                                                                     \
+            PORTS(BLOCK_RTL_SAMPLE)                                                        \
+        }                                                                                  \
+    };                                                                                     \
+    }                                                                                      \
+    extern "C" void *BLOCK_ID(_rtl_create)(const char *fst_path, uint64_t period_ps)      \
+    {                                                                                      \
+        return ::block_rtl::create<BLOCK_ID(_rtl_ports)>(fst_path, period_ps);             \
+    }                                                                                      \
+    extern "C" void BLOCK_ID(_rtl_reset)(void *self)                                       \
+    {                                                                                      \
+        ::block_rtl::reset<BLOCK_ID(_rtl_ports)>(self);                                    \
+    }                                                                                      \
+    extern "C" void BLOCK_ID(_rtl_step)(void *self, const void *in, void *out,             \
+                                        uint64_t now_ps)                                   \
+    {                                                                                      \
+        ::block_rtl::step<BLOCK_ID(_rtl_ports)>(self, in, out, now_ps);                    \
+    }                                                                                      \
+    extern "C" void BLOCK_ID(_rtl_destroy)(void *self)                                     \
+    {                                                                                      \
+        ::block_rtl::destroy<BLOCK_ID(_rtl_ports)>(self);                                  \
+    }
+
+#endif
