@@ -209,7 +209,7 @@ waves: $(UBSIM)
 
 bench: deps
 	@$(MAKE) --no-print-directory $(UBSIM)
-	@scripts/bench.sh $(UBSIM)
+	@/usr/bin/python3 scripts/bench.py $(UBSIM)
 
 # --- RTL quality -----------------------------------------------------------
 lint:
