@@ -211,7 +211,16 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
 
 int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s)
 {
-    if (s->in_valid || s->q_nonempty || s->out_cnt || s->be_count != 1)
+    if (s->out_cnt)
+        return 0;
+    /* a lone request in the intake register: one edge to its queue, one to S0 */
+    if (s->in_valid && !s->q_nonempty && !s->be_count)
+        return 2 + NS - 1;
+    /* a lone request in a queue: one edge to S0 */
+    if (!s->in_valid && !s->be_count && s->q_nonempty && !(s->q_nonempty & (s->q_nonempty - 1)) &&
+        s->q_cnt[__builtin_ctz(s->q_nonempty)] == 1)
+        return 1 + NS - 1;
+    if (s->in_valid || s->q_nonempty || s->be_count != 1)
         return 0;
     for (unsigned st = 0; st < NS; st++)
         if (s->st_valid[slot(s, st)])
@@ -221,6 +230,14 @@ int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s)
 
 void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n)
 {
+    /* into the back end edge by edge (at most two edges) */
+    while (n > 0 && !s->be_count) {
+        ub_send_pipeline_out_t idle;
+        ub_send_pipeline_step(s, in, &idle);
+        n--;
+    }
+    if (n == 0)
+        return;
     unsigned st = 0;
     while (st < NS && !s->st_valid[slot(s, st)])
         st++;

@@ -97,9 +97,10 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
 int ub_send_pipeline_busy(const ub_send_pipeline_state_t *s);
 
 /* Fast-forward. quiet() is the number of coming edges with idle inputs
- * (wr_valid = 0) over which the outputs cannot change, when the only request
- * inside is in the back end (0 otherwise); advance(n), n <= quiet(), applies
- * n such edges at once, exactly as n steps would. */
+ * (wr_valid = 0) over which the outputs cannot change, when there is one
+ * request inside, in the intake register, a queue or the back end (0
+ * otherwise); advance(n), n <= quiet(), applies n such edges at once (the
+ * back end in one jump), exactly as n steps would. */
 int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s);
 void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n);
 

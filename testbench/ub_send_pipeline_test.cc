@@ -534,3 +534,62 @@ TEST(UbSendPipeline, LockstepCatchesInjectedBug)
 }
 
 }  // namespace
+
+namespace {
+
+// The C model's fast-forward: from every state with one request inside
+// (intake, queue or back end), advance(n) for every n <= quiet() leaves the
+// model exactly where n idle steps do, and the outputs stay put meanwhile.
+TEST(UbSendPipeline, FastForwardEqualsIdleSteps)
+{
+    ub_send_pipeline_in_t idle{};
+    idle.cfg_tpn_base = 0x100;
+    idle.cfg_psn_init = 0xFFFFF0;  // near the wrap, and an ack request due
+    idle.pkt_ready = 1;
+    for (uint32_t jetty : {0u, 5u, 77u}) {
+        ub_send_pipeline_state_t s;
+        ub_send_pipeline_reset(&s);
+        ub_send_pipeline_out_t out;
+        // a few requests through first, so the contexts hold state
+        for (int r = 0; r < 3; r++) {
+            ub_send_pipeline_in_t in = idle;
+            in.wr_valid = 1;
+            in.wr_opcode = UB_TA_READ;
+            in.wr_mode = URMA_OL;
+            in.wr_jetty = jetty;
+            in.wr_dst = 3;
+            in.wr_len = 64;
+            in.wr_tag = 100 + r;
+            ub_send_pipeline_step(&s, &in, &out);
+            for (int k = 0; k < 30; k++)
+                ub_send_pipeline_step(&s, &idle, &out);
+        }
+        EXPECT_EQ(ub_send_pipeline_quiet(&s), 0) << "empty: nothing to jump";
+        ub_send_pipeline_in_t in = idle;
+        in.wr_valid = 1;
+        in.wr_jetty = jetty;
+        in.wr_dst = 3;
+        in.wr_tag = 7;
+        ub_send_pipeline_step(&s, &in, &out);
+        int seen = 0;
+        for (int at = 0; at < 24; at++) {
+            int q = ub_send_pipeline_quiet(&s);
+            for (int n = 1; n <= q; n++) {
+                ub_send_pipeline_state_t a = s, b = s;
+                ub_send_pipeline_out_t oa = out;
+                for (int k = 0; k < n; k++) {
+                    ub_send_pipeline_step(&a, &idle, &oa);
+                    ASSERT_EQ(oa.pkt_valid, 0) << "outputs change inside the quiet stretch";
+                    ASSERT_EQ(oa.wr_ready, 1);
+                }
+                ub_send_pipeline_advance(&b, &idle, n);
+                ASSERT_EQ(std::memcmp(&a, &b, sizeof a), 0) << "jetty " << jetty << " at " << at << " n " << n;
+                seen++;
+            }
+            ub_send_pipeline_step(&s, &idle, &out);
+        }
+        EXPECT_GT(seen, 200);
+    }
+}
+
+}  // namespace

@@ -64,7 +64,10 @@ tick_t chan_next_time_(const chan_t *c, tick_t now);
  * and `now` is an edge of a clocked producer); else NULL. */
 static inline const msg_t *chan_peek(const chan_t *c, tick_t now)
 {
-    if (c->nent == 0 || c->buf[c->head].t > now || (c->src_clk && !chan_on_edge_(c, now)))
+    if (c->nent == 0 || c->buf[c->head].t > now)
+        return 0;
+    /* an offer is seen first at an edge of its producer */
+    if (c->src_clk && c->buf[c->head].t != now && !chan_on_edge_(c, now))
         return 0;
     return &c->buf[c->head];
 }

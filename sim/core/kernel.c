@@ -238,7 +238,7 @@ static void reschedule(kernel_t *k, comp_t *c, tick_t next)
 {
     if (c->clk && k->step_all && next > k->now + c->clk->period)
         next = k->now + c->clk->period;
-    if (c->clk && next != TICK_NEVER)
+    if (c->clk && next != TICK_NEVER && next != k->now + c->clk->period)
         next = clock_edge_at_or_after(c->clk, next);
     if (next < c->wake)
         c->wake = next;

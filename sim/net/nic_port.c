@@ -296,7 +296,7 @@ static tick_t nic_commit(comp_t *c, tick_t now)
     nic_pipe_step(&p->pipe, &in, &p->pout);
     if (p->acc_valid) {
         /* it waited for this port's clock edge from when it became visible */
-        tick_t edge = clock_edge_at_or_after(c->clk, p->acc.t);
+        tick_t edge = p->acc.t == now ? now : clock_edge_at_or_after(c->clk, p->acc.t);
         kernel_probe(k, p->align_point, p->acc.id, edge);
         if (tab_put(p, &p->acc)) {
             kernel_fail(k, "cycle %lld: request %u entered the %s NIC's pipeline twice",
