@@ -114,6 +114,8 @@ static comp_t *heap_pop(kernel_t *k)
 
 static edge_list_t *list_of(kernel_t *k, const clockdom_t *clk)
 {
+    if (k->n_lists > 0 && k->lists[0].c.clk == clk)
+        return &k->lists[0];
     for (int i = 0; i < k->n_lists; i++)
         if (k->lists[i].c.clk == clk)
             return &k->lists[i];
@@ -199,6 +201,10 @@ void kernel_wake(comp_t *c, tick_t t)
     }
     if (t >= c->wake || c->in_ready)
         return;
+    if (c->in_due) { /* being run: rescheduled when it returns */
+        c->wake = t;
+        return;
+    }
     if (!c->clk && t == k->now && c->heap_at < 0 && !c->in_due && !k->in_clocked_phase) {
         /* due at once: no heap */
         if (k->r_n == k->r_cap) {
@@ -283,15 +289,22 @@ int kernel_run(kernel_t *k)
         comp_t *top = k->heap[0].c;
         tick_t t = top->wake;
         k->now = t;
-        if (!top->clk) { /* event-timed: one at a time */
-            heap_pop(k);
+        if (!top->clk) { /* event-timed: one at a time; it keeps its heap
+                             entry, which is re-keyed when it returns */
             top->wake = TICK_NEVER;
             top->in_due = 1;
             if (top->ops->eval)
                 top->ops->eval(top, t);
             tick_t next = top->ops->commit(top, t);
             top->in_due = 0;
-            reschedule(k, top, next);
+            if (next < top->wake)
+                top->wake = next;
+            if (top->wake == TICK_NEVER) {
+                heap_pop(k);
+            } else {
+                k->heap[0] = entry(k, top);
+                sift_down(k, 0);
+            }
             continue;
         }
         /* every clocked component due now: all evaluate, then all commit */
