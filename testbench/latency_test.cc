@@ -90,7 +90,7 @@ TEST(Latency, TotalIsTheSumOfTheRowsToTheTick)
 
 TEST(Latency, CalculatedTotalsMatchTheSpecTable)
 {
-    // The configured rows (inputs) add up to SPEC section 2's calculation;
+    // The configured rows (inputs) add up to the reference table's calculation;
     // this guards the shipped configs, not the simulator.
     Paths P;
     struct {
