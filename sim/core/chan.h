@@ -46,6 +46,9 @@ typedef struct chan {
     const struct clockdom *src_clk; /* a clocked producer's offers are taken
                             only at its edges (NULL: at any time) */
     tick_t last_pop;     /* time of the last pop (-1: none) */
+    tick_t ready_at;     /* the consumer's ready, as it publishes it: it takes
+                            a message offered at or after this time (a wire
+                            is not ready while its link is busy) */
     int pop_point;       /* probe recorded when a message is taken, or
                             CHAN_NO_PROBE: a handshake is seen by both sides
                             at once, and the probe is of the moment of it */

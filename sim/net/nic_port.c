@@ -264,7 +264,7 @@ static tick_t nic_commit(comp_t *c, tick_t now)
         p->offer = 0;
         taken = 1;
     }
-    int out_ready = taken || (!p->offer && (!p->out_wire || wire_ready(p->out_wire, now)));
+    int out_ready = taken || (!p->offer && p->out->ready_at <= now);
     int moved = taken || p->acc_valid;
 
     nic_pipe_in_t in = {0, 0, 1};

@@ -55,9 +55,6 @@ typedef struct {
 int wire_init(wire_comp_t *w, const char *name, chan_t *in, chan_t *out, const clockdom_t *in_clk,
               tick_t ser, tick_t prop, int ser_point, int arrive_point, int64_t max_flight);
 void wire_free(wire_comp_t *w);
-/* Whether the link takes a packet handed over at `now` (for the producer's
- * ready wire while it offers nothing). */
-int wire_ready(const wire_comp_t *w, tick_t now);
 
 /* ---- nic_port ---- */
 typedef struct {
@@ -78,7 +75,6 @@ typedef struct {
 typedef struct nic_port {
     comp_t c;
     chan_t *in, *out;
-    const wire_comp_t *out_wire; /* the consumer, when it is a wire (its ready) */
     nic_pipe_t pipe;
     nic_pipe_out_t pout;
     nic_block_use_t use;

@@ -77,8 +77,6 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                 snprintf(err, (size_t)errlen, "out of memory");
                 return -1;
             }
-            if (i + 1 < net->n && p->stages[i + 1].kind == STAGE_WIRE)
-                pt->out_wire = &net->wire[i + 1];
             c = &pt->c;
             if (st->pipe == PIPE_TX && p->tx_block != NIC_BLOCK_NONE) {
                 const block_class_t *cls = p->tx_block == NIC_BLOCK_UB_SEND ? &ub_send_pipeline_class

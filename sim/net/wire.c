@@ -8,8 +8,6 @@
 
 #include "parts.h"
 
-int wire_ready(const wire_comp_t *w, tick_t now) { return w->link_free <= now; }
-
 /* The earliest time the head of the input can be taken. */
 static tick_t next_take(const wire_comp_t *w, tick_t now)
 {
@@ -35,6 +33,7 @@ static tick_t wire_ahead(wire_comp_t *w, tick_t now)
         tick_t t = w->in_clk ? now : m.t;
         tick_t end = (t > w->link_free ? t : w->link_free) + w->ser;
         w->link_free = end;
+        w->in->ready_at = end;
         kernel_probe(c->k, w->ser_point, m.id, end);
         m.t = end + w->prop;
         kernel_probe(c->k, w->arrive_point, m.id, m.t);
@@ -67,6 +66,7 @@ static tick_t wire_commit(comp_t *c, tick_t now)
         tick_t begin = now > w->link_free ? now : w->link_free;
         tick_t end = begin + w->ser;
         w->link_free = end;
+        w->in->ready_at = end;
         kernel_probe(c->k, w->ser_point, m.id, end);
         m.t = end + w->prop;
         if (chan_push(&w->flight, &m, now)) {
