@@ -15,6 +15,7 @@
 #define LS_HISTORY 64
 
 struct block_inst {
+    int rtl_traced; /* the RTL writes its own FST (it needs the time) */
     const block_class_t *cls;
     backend_kind_t kind;
     uint64_t period_ps;
@@ -42,7 +43,10 @@ struct block_inst {
     wave_sig_t *t_in, *t_out;
 };
 
-int block_wants_time(const block_inst_t *b) { return b->kind != BACKEND_C || b->tw != NULL; }
+int block_wants_time(const block_inst_t *b)
+{
+    return b->kind == BACKEND_LOCKSTEP || b->rtl_traced || b->tw != NULL;
+}
 
 int64_t block_quiet(const block_inst_t *b)
 {
@@ -268,6 +272,7 @@ block_inst_t *block_new(const block_class_t *cls, const block_opts_t *opts,
         }
     }
     if (need_rtl) {
+        b->rtl_traced = opts && opts->rtl_fst_path;
         b->rtl_self = cls->rtl.create(opts ? opts->rtl_fst_path : NULL,
                                       b->period_ps);
         if (!b->rtl_self) {
