@@ -72,6 +72,8 @@ int chan_push(chan_t *c, const msg_t *m, tick_t now)
         int64_t last = (c->head + c->nent - 1) % c->cap;
         if (joins(&c->buf[last], &x)) {
             c->buf[last].more++;
+            if (c->on_push)
+                c->on_push(c->on_push_ctx, &x, now);
             return 0;
         }
     }
@@ -85,6 +87,8 @@ int chan_push(chan_t *c, const msg_t *m, tick_t now)
         tail -= c->cap;
     c->buf[tail] = x;
     c->nent++;
+    if (c->on_push)
+        c->on_push(c->on_push_ctx, &x, now);
     if (c->dst && c->nent == 1) /* a later message is seen once this one is popped */
         kernel_wake(c->dst, c->dst->ahead && !c->src_clk ? now : x.t);
     return 0;

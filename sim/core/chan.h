@@ -53,6 +53,10 @@ typedef struct chan {
                             CHAN_NO_PROBE: a handshake is seen by both sides
                             at once, and the probe is of the moment of it */
     uint64_t pushed, popped;
+    /* optional: told of every push (a consumer's waveform shows a request
+     * waiting at its input from the moment it arrives) */
+    void (*on_push)(void *ctx, const msg_t *m, tick_t now);
+    void *on_push_ctx;
 } chan_t;
 
 int chan_init(chan_t *c, const char *name, int64_t depth, tick_t latency);

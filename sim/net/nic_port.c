@@ -401,6 +401,19 @@ void nic_port_attach(nic_port_t *p, block_inst_t *blk, const nic_block_use_t *us
     block_step(blk, &p->bin, &p->bout, 0);
 }
 
+/* A request arriving at the input: in_valid from that moment (it is taken
+ * at the port's next edge, or later). */
+static void wave_arrival(void *ctx, const msg_t *m, tick_t now)
+{
+    nic_port_t *p = ctx;
+    const msg_t *h = chan_first(p->in);
+    if (m->t != now || !h || h->id != m->id)
+        return; /* seen later, or behind another request */
+    wave_time(p->wave, p->wave_offset_ps + (uint64_t)(now / p->wave_per_ps));
+    wave_set(p->wave, p->w_in_valid, 1);
+    wave_set(p->wave, p->w_in_tag, m->id);
+}
+
 void nic_port_wave(nic_port_t *p, wave_t *w, uint64_t offset_ps, int64_t per_ps, const char *sc,
                    const char *block_scope)
 {
@@ -429,6 +442,8 @@ void nic_port_wave(nic_port_t *p, wave_t *w, uint64_t offset_ps, int64_t per_ps,
     }
     if (p->blk)
         block_trace(p->blk, w, block_scope);
+    p->in->on_push = wave_arrival;
+    p->in->on_push_ctx = p;
 }
 
 void nic_port_wave_now(nic_port_t *p, tick_t t)
