@@ -117,7 +117,8 @@ TimerRun run_timer(int step_all)
     kernel_init(&k);
     EXPECT_EQ(tb_init(&k.tb, 322, nullptr, 0), 0);
     k.step_all = step_all;
-    clockdom_t clk{"nic", 322, k.tb.cycle, 0};
+    clockdom_t clk;
+    clock_init(&clk, "nic", &k.tb, 322, 0);
     chan_t a, b;
     chan_init(&a, "a", 100, 0);
     chan_init(&b, "b", 100, 0);
@@ -222,8 +223,9 @@ TEST(Kernel, TwoClockDomainsExchangeMessagesWithoutDrift)
     int64_t other = 250;
     ASSERT_EQ(tb_init(&k.tb, 322, &other, 1), 0);
     EXPECT_EQ(k.tb.per_ps, 40250);  // lcm(322, 250) ticks per ps
-    clockdom_t fast{"nic", 322, tb_period(&k.tb, 322), 0};
-    clockdom_t slow{"switch", 250, tb_period(&k.tb, 250), 0};
+    clockdom_t fast, slow;
+    clock_init(&fast, "nic", &k.tb, 322, 0);
+    clock_init(&slow, "switch", &k.tb, 250, 0);
     EXPECT_EQ(slow.period, tb_from_ps(&k.tb, 4000));  // exactly 4 ns
     chan_t ch;
     chan_init(&ch, "cdc", 4, 0);  // a 4-entry FIFO between the domains

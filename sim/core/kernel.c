@@ -5,6 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+void clock_init(clockdom_t *k, const char *name, const timebase_t *tb, int64_t mhz, tick_t phase)
+{
+    memset(k, 0, sizeof(*k));
+    snprintf(k->name, sizeof(k->name), "%s", name);
+    k->mhz = mhz;
+    k->period = tb_period(tb, mhz);
+    k->phase = phase;
+}
+
 void kernel_init(kernel_t *k)
 {
     memset(k, 0, sizeof(*k));
@@ -187,6 +196,8 @@ int kernel_add(kernel_t *k, comp_t *c, tick_t wake)
 void kernel_wake(comp_t *c, tick_t t)
 {
     kernel_t *k = c->k;
+    if (t >= c->wake)
+        return; /* due by then already (alignment only moves t later) */
     if (c->clk) {
         if (k->in_clocked_phase && t <= k->now)
             t = k->now + 1; /* it has run at this instant, or must not see a push of it */

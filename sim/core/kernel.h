@@ -48,6 +48,9 @@ typedef struct clockdom {
     tick_t phase;    /* the first edge */
 } clockdom_t;
 
+/* A clock of mhz MHz on time base tb, first edge at `phase`. */
+void clock_init(clockdom_t *k, const char *name, const timebase_t *tb, int64_t mhz, tick_t phase);
+
 /* The first edge of clock k at or after t. */
 static inline tick_t clock_edge_at_or_after(const clockdom_t *k, tick_t t)
 {

@@ -23,10 +23,7 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
     memset(net, 0, sizeof(*net));
     net->path = p;
     net->n = p->n_stages;
-    snprintf(net->nic_clk.name, sizeof(net->nic_clk.name), "nic");
-    net->nic_clk.mhz = p->nic_mhz;
-    net->nic_clk.period = tb_period(&k->tb, p->nic_mhz);
-    net->nic_clk.phase = 0;
+    clock_init(&net->nic_clk, "nic", &k->tb, p->nic_mhz, 0);
     int64_t deep = o->max_inside + 1;
     int used[2][2] = {{0, 0}, {0, 0}};
     for (int i = 0; i <= net->n; i++) {
