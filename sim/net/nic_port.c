@@ -225,6 +225,16 @@ static tick_t next_wake(nic_port_t *p, tick_t now)
     tick_t in_t = chan_next_time(p->in, now);
     if (p->inside == 0)
         return in_t == TICK_NEVER ? TICK_NEVER : (in_t > now ? in_t : now + period);
+    if (p->offer && p->inside == 1 && p->fast_forward && (!p->blk || !block_wants_time(p->blk)) &&
+        p->out->dst && !p->out->dst->clk && p->out->ready_at <= now + period &&
+        (in_t == TICK_NEVER || in_t > now + period)) {
+        /* its only request is offered to an event-timed part that is sure to
+         * take it at the next edge (it always takes, or it published its
+         * ready): the port sleeps through that edge and applies it when it
+         * next wakes, for an input or never */
+        p->lazy_at = now + period;
+        return in_t;
+    }
     if (p->offer || !p->fast_forward)
         return now + period;
     int64_t k;
@@ -247,9 +257,11 @@ static tick_t next_wake(nic_port_t *p, tick_t now)
     return t;
 }
 
-static tick_t nic_commit(comp_t *c, tick_t now)
+/* One edge after the skipped ones: the handshakes, the block, the stage
+ * pipeline, a new offer. Returns 0, or -1 after a failure. */
+static int edge(nic_port_t *p, tick_t now)
 {
-    nic_port_t *p = (nic_port_t *)c;
+    comp_t *c = &p->c;
     kernel_t *k = c->k;
     catch_up(p, now);
     p->pushed = 0;
@@ -288,7 +300,7 @@ static tick_t nic_commit(comp_t *c, tick_t now)
                         "above)",
                         p->where, nic_block_name(p->use.kind), (long long)(now / c->clk->period),
                         (double)now / (double)k->tb.per_ps / 1000.0);
-            return TICK_NEVER;
+            return -1;
         }
     } else {
         in.out_ready = (uint8_t)out_ready;
@@ -301,7 +313,7 @@ static tick_t nic_commit(comp_t *c, tick_t now)
         if (tab_put(p, &p->acc)) {
             kernel_fail(k, "cycle %lld: request %u entered the %s NIC's pipeline twice",
                         (long long)(now / c->clk->period), p->acc.id, p->where);
-            return TICK_NEVER;
+            return -1;
         }
         p->acc_valid = 0;
     }
@@ -313,7 +325,7 @@ static tick_t nic_commit(comp_t *c, tick_t now)
                         "cycle %lld: the %s NIC's pipeline emitted tag %u, which is not a request "
                         "in flight there (a packet was duplicated or corrupted)",
                         (long long)(now / c->clk->period), p->where, id);
-            return TICK_NEVER;
+            return -1;
         }
         msg_t m = s->m;
         if (p->use.kind == NIC_BLOCK_UB_SEND) {
@@ -331,7 +343,7 @@ static tick_t nic_commit(comp_t *c, tick_t now)
         m.t = now + c->clk->period; /* a register: seen from the next edge */
         if (chan_push(p->out, &m, now)) {
             kernel_fail(k, "internal: %s: no room in '%s'", c->name, p->out->name);
-            return TICK_NEVER;
+            return -1;
         }
         p->offer = 1;
         p->pushed = 1;
@@ -346,6 +358,37 @@ static tick_t nic_commit(comp_t *c, tick_t now)
     } else {
         p->stalled_edges = 0;
     }
+    return 0;
+}
+
+/* The edge at which the consumer took the offer, applied late: the port
+ * slept through it, being sure of the take (see next_wake). */
+static int lazy_take(nic_port_t *p)
+{
+    tick_t e = p->lazy_at;
+    p->lazy_at = -1;
+    if (!chan_taken_at(p->out, e)) {
+        kernel_fail(p->c.k, "internal: %s: its output was not taken at the edge it was sure of",
+                    p->c.name);
+        return -1;
+    }
+    msg_t acc = p->acc;
+    int acc_valid = p->acc_valid; /* taken at the current edge, not at e */
+    p->acc_valid = 0;
+    int rc = edge(p, e);
+    p->acc = acc;
+    p->acc_valid = acc_valid;
+    return rc;
+}
+
+static tick_t nic_commit(comp_t *c, tick_t now)
+{
+    nic_port_t *p = (nic_port_t *)c;
+    if (p->lazy_at >= 0 && now > p->lazy_at && lazy_take(p))
+        return TICK_NEVER;
+    p->lazy_at = -1;
+    if (edge(p, now))
+        return TICK_NEVER;
     return next_wake(p, now);
 }
 
@@ -383,6 +426,7 @@ int nic_port_init(nic_port_t *p, const char *name, const clockdom_t *clk, const 
     p->nic_point = nic_point;
     p->where = where;
     p->last_edge = -1;
+    p->lazy_at = -1;
     p->fast_forward = 1;
     p->tab_mask = 63;
     p->tab = calloc(p->tab_mask + 1, sizeof(*p->tab));

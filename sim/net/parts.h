@@ -96,6 +96,8 @@ typedef struct nic_port {
     int align_point, nic_point;
     /* stepping */
     tick_t last_edge;    /* the last edge it ran (-1: none) */
+    tick_t lazy_at;      /* an edge it slept through, sure its offer was taken
+                            then; applied when it next wakes (-1: none) */
     int fast_forward;    /* may jump the stage pipeline over idle edges */
     int pushed;          /* it pushed during the current edge */
     int64_t stalled_edges; /* edges with requests inside and nothing moving */
