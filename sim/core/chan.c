@@ -38,10 +38,10 @@ static int resize(chan_t *c, int64_t ncap)
     return 0;
 }
 
-/* m can join entry e: alike but for the next id and op. */
-static int joins(const msg_t *e, const msg_t *m)
+/* m, sent at t, can join entry e: alike but for the next id and op. */
+static int joins(const msg_t *e, const msg_t *m, tick_t t)
 {
-    return e->t == m->t && e->id + e->more + 1 == m->id && e->op + e->more + 1 == m->op &&
+    return e->t == t && e->id + e->more + 1 == m->id && e->op + e->more + 1 == m->op &&
            e->len == m->len && e->jetty == m->jetty && e->kind == m->kind && e->last == m->last &&
            e->tassn == m->tassn && e->psn == m->psn && e->tpn == m->tpn && e->more < UINT32_MAX;
 }
@@ -62,35 +62,37 @@ int chan_push(chan_t *c, const msg_t *m, tick_t now)
 {
     if (c->count >= c->depth)
         return -1;
-    msg_t x = *m;
-    x.more = 0;
-    x.t = (x.t > now ? x.t : now) + c->latency; /* sent at x.t (a part running
-                                                  ahead sends in the future) */
+    /* sent at m->t (a part running ahead sends in the future), or now */
+    tick_t t = (m->t > now ? m->t : now) + c->latency;
+    msg_t *e = NULL;
+    if (c->nent > 0) {
+        int64_t last = c->head + c->nent - 1;
+        e = &c->buf[last >= c->cap ? last - c->cap : last];
+        if (!joins(e, m, t))
+            e = NULL;
+    }
+    if (e) {
+        e->more++;
+    } else {
+        if (c->nent == c->cap && resize(c, c->cap ? c->cap * 2 : 4))
+            return -1;
+        int64_t tail = c->head + c->nent;
+        e = &c->buf[tail >= c->cap ? tail - c->cap : tail];
+        *e = *m; /* written in place: no copy through the stack */
+        e->t = t;
+        e->more = 0;
+        c->nent++;
+    }
     c->count++;
     c->pushed++;
-    if (c->nent > 0) {
-        int64_t last = (c->head + c->nent - 1) % c->cap;
-        if (joins(&c->buf[last], &x)) {
-            c->buf[last].more++;
-            if (c->on_push)
-                c->on_push(c->on_push_ctx, &x, now);
-            return 0;
-        }
-    }
-    if (c->nent == c->cap && resize(c, c->cap ? c->cap * 2 : 4)) {
-        c->count--;
-        c->pushed--;
-        return -1;
-    }
-    int64_t tail = c->head + c->nent;
-    if (tail >= c->cap)
-        tail -= c->cap;
-    c->buf[tail] = x;
-    c->nent++;
-    if (c->on_push)
+    if (c->on_push) {
+        msg_t x = *m;
+        x.t = t;
+        x.more = 0;
         c->on_push(c->on_push_ctx, &x, now);
-    if (c->dst && c->nent == 1) /* a later message is seen once this one is popped */
-        kernel_wake(c->dst, c->dst->ahead && !c->src_clk ? now : x.t);
+    }
+    if (c->dst && c->nent == 1 && !e->more) /* a later message is seen once this one is popped */
+        kernel_wake(c->dst, c->dst->ahead && !c->src_clk ? now : t);
     return 0;
 }
 
