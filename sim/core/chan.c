@@ -92,7 +92,7 @@ int chan_push(chan_t *c, const msg_t *m, tick_t now)
         c->on_push(c->on_push_ctx, &x, now);
     }
     if (c->dst && c->nent == 1 && !e->more) /* a later message is seen once this one is popped */
-        kernel_wake(c->dst, c->dst->ahead && !c->src_clk ? now : t);
+        kernel_wake(c->dst, c->dst->ahead ? now : t);
     return 0;
 }
 

@@ -205,7 +205,7 @@ void kernel_wake(comp_t *c, tick_t t)
     } else if (t < k->now) {
         t = k->now;
     }
-    if (k->in_clocked_phase && !c->clk && t <= k->now) {
+    if (k->in_clocked_phase && !c->clk && t <= k->now && !c->ahead) {
         kernel_fail(k, "internal: %s was sent a message visible in the instant that sent it",
                     c->name);
         return;
@@ -216,7 +216,8 @@ void kernel_wake(comp_t *c, tick_t t)
         c->wake = t;
         return;
     }
-    if (!c->clk && t == k->now && c->heap_at < 0 && !c->in_due && !k->in_clocked_phase) {
+    if (!c->clk && t == k->now && c->heap_at < 0 && !c->in_due &&
+        (!k->in_clocked_phase || c->ahead)) {
         /* due at once: no heap */
         if (k->r_n == k->r_cap) {
             int64_t ncap = k->r_cap ? k->r_cap * 2 : 16;

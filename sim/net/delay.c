@@ -11,12 +11,11 @@
 static tick_t delay_ahead(delay_comp_t *d, tick_t now)
 {
     comp_t *c = &d->c;
-    for (;;) {
-        const msg_t *h = d->in->src_clk ? chan_peek(d->in, now) : chan_first(d->in);
-        if (!h)
-            break;
-        msg_t m = chan_pop(d->in, now);
-        tick_t due = (d->in->src_clk ? now : m.t) + d->line.latency;
+    const msg_t *h;
+    while ((h = chan_first(d->in)) != NULL) {
+        /* taken when it is offered (a delay is always ready) */
+        msg_t m = chan_pop(d->in, h->t);
+        tick_t due = m.t + d->line.latency;
         kernel_probe(c->k, d->point, m.id, due);
         m.t = due;
         if (chan_push(d->out, &m, now)) {
@@ -24,7 +23,7 @@ static tick_t delay_ahead(delay_comp_t *d, tick_t now)
             return TICK_NEVER;
         }
     }
-    return d->in->src_clk ? chan_next_time(d->in, now) : TICK_NEVER;
+    return TICK_NEVER; /* woken by the next push */
 }
 
 static tick_t delay_commit(comp_t *c, tick_t now)

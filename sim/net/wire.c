@@ -24,13 +24,14 @@ static tick_t next_take(const wire_comp_t *w, tick_t now)
 static tick_t wire_ahead(wire_comp_t *w, tick_t now)
 {
     comp_t *c = &w->c;
-    for (;;) {
-        const msg_t *h = w->in_clk ? (w->link_free <= now ? chan_peek(w->in, now) : NULL)
-                                   : chan_first(w->in);
-        if (!h)
-            break;
-        msg_t m = chan_pop(w->in, now);
-        tick_t t = w->in_clk ? now : m.t;
+    const msg_t *h;
+    while ((h = chan_first(w->in)) != NULL) {
+        /* a NIC's offer is taken at its first edge at which the link is
+         * free; an event-timed producer's packet when it arrives */
+        tick_t t = h->t;
+        if (w->in_clk && t < w->link_free)
+            t = clock_edge_at_or_after(w->in_clk, w->link_free);
+        msg_t m = chan_pop(w->in, t);
         tick_t end = (t > w->link_free ? t : w->link_free) + w->ser;
         w->link_free = end;
         w->in->ready_at = end;
@@ -42,7 +43,7 @@ static tick_t wire_ahead(wire_comp_t *w, tick_t now)
             return TICK_NEVER;
         }
     }
-    return w->in_clk ? next_take(w, now) : TICK_NEVER;
+    return TICK_NEVER; /* woken by the next push */
 }
 
 static tick_t wire_commit(comp_t *c, tick_t now)
