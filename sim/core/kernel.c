@@ -216,8 +216,7 @@ void kernel_wake(comp_t *c, tick_t t)
         c->wake = t;
         return;
     }
-    if (!c->clk && t == k->now && c->heap_at < 0 && !c->in_due &&
-        (!k->in_clocked_phase || c->ahead)) {
+    if (!c->clk && t == k->now && c->heap_at < 0 && (!k->in_clocked_phase || c->ahead)) {
         /* due at once: no heap */
         if (k->r_n == k->r_cap) {
             int64_t ncap = k->r_cap ? k->r_cap * 2 : 16;
@@ -243,11 +242,9 @@ void kernel_wake(comp_t *c, tick_t t)
     if (c->heap_at >= 0) {
         k->heap[c->heap_at] = entry(k, c);
         sift_up(k, c->heap_at);
-    } else if (!c->in_due) {
-        if (heap_insert(k, c))
-            kernel_fail(k, "out of memory");
+    } else if (heap_insert(k, c)) {
+        kernel_fail(k, "out of memory");
     }
-    /* a component being run now is rescheduled when it returns */
 }
 
 /* Puts c back after it ran: at the earlier of what it asked for and any
