@@ -63,7 +63,6 @@ int chan_init(chan_t *c, const char *name, int64_t depth, tick_t latency);
 void chan_free(chan_t *c);
 
 static inline int chan_full(const chan_t *c) { return c->count >= c->depth; }
-static inline int chan_empty(const chan_t *c) { return c->count == 0; }
 int chan_on_edge_(const chan_t *c, tick_t now);
 tick_t chan_next_time_(const chan_t *c, tick_t now);
 

@@ -147,14 +147,6 @@ uint64_t path_net_mismatches(const path_net_t *net)
     return m;
 }
 
-int path_net_lost(const path_net_t *net)
-{
-    for (int i = 0; i < net->n; i++)
-        if (net->kind[i] == STAGE_NIC && net->port[i].lost)
-            return 1;
-    return 0;
-}
-
 void path_net_free(path_net_t *net)
 {
     for (int i = 0; i < net->n; i++) {

@@ -54,8 +54,6 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *path, const p
 void path_net_wave(path_net_t *net, wave_t *w, uint64_t offset_ps, const char *block_scope);
 /* Lockstep mismatches of the blocks. */
 uint64_t path_net_mismatches(const path_net_t *net);
-/* Whether a NIC port gave up on requests that never came out. */
-int path_net_lost(const path_net_t *net);
 void path_net_free(path_net_t *net);
 
 #endif
