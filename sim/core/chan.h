@@ -49,6 +49,8 @@ typedef struct chan {
     tick_t ready_at;     /* the consumer's ready, as it publishes it: it takes
                             a message offered at or after this time (a wire
                             is not ready while its link is busy) */
+    int always_ready;    /* the consumer takes every message the moment it
+                            is offered (a fixed delay) */
     int pop_point;       /* probe recorded when a message is taken, or
                             CHAN_NO_PROBE: a handshake is seen by both sides
                             at once, and the probe is of the moment of it */

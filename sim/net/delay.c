@@ -70,6 +70,7 @@ int delay_init(delay_comp_t *d, const char *name, chan_t *in, chan_t *out, tick_
     d->out = out;
     d->point = point;
     in->dst = &d->c;
+    in->always_ready = 1;
     out->src = &d->c;
     char ln[80];
     snprintf(ln, sizeof(ln), "%s.line", name);

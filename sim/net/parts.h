@@ -74,6 +74,7 @@ typedef struct {
 
 typedef struct nic_port {
     comp_t c;
+    const clockdom_t *clk; /* its clock (c.clk is NULL while it runs ahead) */
     chan_t *in, *out;
     nic_pipe_t pipe;
     nic_pipe_out_t pout;
@@ -116,6 +117,12 @@ typedef struct nic_port {
 
 int nic_port_init(nic_port_t *p, const char *name, const clockdom_t *clk, const nic_pipe_cfg_t *pc,
                   chan_t *in, chan_t *out, int align_point, int nic_point, const char *where);
+/* Makes the port run ahead (before it is added to a kernel): a bare stage
+ * pipeline whose consumer always takes at once and whose producer is
+ * event-timed hands each request on when it arrives, stamped with the edge it
+ * leaves at. Returns 1 when it does, 0 when the port cannot (a block, a
+ * waveform, no fast-forward, or such neighbours). */
+int nic_port_run_ahead(nic_port_t *p, int64_t max_inside);
 /* Attaches a block (created by the caller) at the end of the stage pipeline. */
 void nic_port_attach(nic_port_t *p, block_inst_t *blk, const nic_block_use_t *use);
 /* Declares the port's waveform signals under `scope` (and the block's ports

@@ -112,6 +112,15 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
         }
         if (st->kind != STAGE_NIC)
             c->ahead = !o->in_time_order;
+    }
+    for (int i = 0; i < net->n; i++) {
+        comp_t *c = net->kind[i] == STAGE_NIC     ? &net->port[i].c
+                    : net->kind[i] == STAGE_WIRE ? &net->wire[i].c
+                                                 : &net->delay[i].c;
+        /* a bare NIC pipeline between event-timed parts runs ahead too
+         * (stepping every cycle keeps it clocked) */
+        if (net->kind[i] == STAGE_NIC && !o->in_time_order && !k->step_all)
+            nic_port_run_ahead(&net->port[i], deep);
         if (kernel_add(k, c, TICK_NEVER)) {
             snprintf(err, (size_t)errlen, "out of memory");
             return -1;
