@@ -3,6 +3,7 @@
 #include "block_rtl.h"
 
 #include "Vwide_port_test.h"
+#include "Vwide_port_test___024root.h" // the clock edge detection (block_rtl.h)
 
 extern "C" {
 #include "wide_port_test.h"

@@ -4,6 +4,7 @@
 #include "block_rtl.h"
 
 #include "Vrc_send_pipeline.h"
+#include "Vrc_send_pipeline___024root.h" // the clock edge detection (block_rtl.h)
 
 #define BLOCK_NAME rc_send_pipeline
 BLOCK_RTL(RC_SEND_PIPELINE_PORTS)

@@ -4,6 +4,7 @@
 #include "block_rtl.h"
 
 #include "Vub_send_pipeline.h"
+#include "Vub_send_pipeline___024root.h" // the clock edge detection (block_rtl.h)
 
 #define BLOCK_NAME ub_send_pipeline
 BLOCK_RTL(UB_SEND_PIPELINE_PORTS)
