@@ -279,20 +279,53 @@ static int push_due(kernel_t *k, comp_t *c)
     return 0;
 }
 
+/* Runs the first part of the ready list (woken for the current instant). */
+static void run_ready(kernel_t *k)
+{
+    comp_t *c = k->ready[k->r_head];
+    k->r_head = (k->r_head + 1) % k->r_cap;
+    k->r_n--;
+    c->in_ready = 0;
+    c->in_due = 1;
+    if (c->ops->eval)
+        c->ops->eval(c, k->now);
+    tick_t next = c->ops->commit(c, k->now);
+    c->in_due = 0;
+    reschedule(k, c, next);
+}
+
+/* After the clocked components due at t have committed: when every one of
+ * them, all of one clock, is due again at its next edge and nothing else is
+ * due until that edge (once the parts woken for this instant have run), the
+ * same set runs that edge without going back through the heap. Returns 1
+ * when it does. */
+static int same_set_next_edge(kernel_t *k, tick_t t)
+{
+    const clockdom_t *clk = k->due[0]->clk;
+    tick_t nt = t + clk->period;
+    if (k->stop || k->failed)
+        return 0;
+    for (int64_t i = 0; i < k->n_due; i++)
+        if (k->due[i]->clk != clk || k->due[i]->next != nt)
+            return 0;
+    while (k->r_n > 0) {
+        run_ready(k);
+        if (k->stop || k->failed)
+            return 0;
+    }
+    if (k->n > 0 && k->heap[0].wake <= nt)
+        return 0;
+    for (int64_t i = 0; i < k->n_due; i++)
+        k->due[i]->wake = TICK_NEVER;
+    k->now = nt;
+    return 1;
+}
+
 int kernel_run(kernel_t *k)
 {
     while (!k->stop && !k->failed && (k->n > 0 || k->r_n > 0)) {
         if (k->r_n > 0) { /* woken for this very instant */
-            comp_t *c = k->ready[k->r_head];
-            k->r_head = (k->r_head + 1) % k->r_cap;
-            k->r_n--;
-            c->in_ready = 0;
-            c->in_due = 1;
-            if (c->ops->eval)
-                c->ops->eval(c, k->now);
-            tick_t next = c->ops->commit(c, k->now);
-            c->in_due = 0;
-            reschedule(k, c, next);
+            run_ready(k);
             continue;
         }
         comp_t *top = k->heap[0].c;
@@ -342,28 +375,30 @@ int kernel_run(kernel_t *k)
         }
         if (k->n_due == 0)
             continue;
-        k->in_clocked_phase = 1;
-        if (k->n_due == 1 && k->due[0]->ops->run && !k->step_all) {
-            comp_t *c = k->due[0];
-            tick_t horizon = k->n > 0 ? k->heap[0].wake : TICK_NEVER;
-            uint64_t edges = 0;
-            tick_t next = c->ops->run(c, t, horizon, &edges);
-            k->clocked_edges += edges;
-            k->instants += edges;
-            c->in_due = 0;
-            k->n_due = 0;
+        for (;;) {
+            t = k->now;
+            k->in_clocked_phase = 1;
+            if (k->n_due == 1 && k->due[0]->ops->run && !k->step_all) {
+                comp_t *c = k->due[0];
+                tick_t horizon = k->n > 0 ? k->heap[0].wake : TICK_NEVER;
+                uint64_t edges = 0;
+                c->next = c->ops->run(c, t, horizon, &edges);
+                k->clocked_edges += edges;
+                k->instants += edges;
+                k->in_clocked_phase = 0;
+                break; /* it ran up to the horizon (or stopped for a reason) */
+            }
+            k->instants++;
+            for (int64_t i = 0; i < k->n_due; i++)
+                if (k->due[i]->ops->eval)
+                    k->due[i]->ops->eval(k->due[i], t);
+            for (int64_t i = 0; i < k->n_due; i++)
+                k->due[i]->next = k->due[i]->ops->commit(k->due[i], t);
+            k->clocked_edges += (uint64_t)k->n_due;
             k->in_clocked_phase = 0;
-            reschedule(k, c, next);
-            continue;
+            if (!same_set_next_edge(k, t))
+                break;
         }
-        k->instants++;
-        for (int64_t i = 0; i < k->n_due; i++)
-            if (k->due[i]->ops->eval)
-                k->due[i]->ops->eval(k->due[i], t);
-        for (int64_t i = 0; i < k->n_due; i++)
-            k->due[i]->next = k->due[i]->ops->commit(k->due[i], t);
-        k->clocked_edges += (uint64_t)k->n_due;
-        k->in_clocked_phase = 0;
         for (int64_t i = 0; i < k->n_due; i++) {
             k->due[i]->in_due = 0;
             reschedule(k, k->due[i], k->due[i]->next);
