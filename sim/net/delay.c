@@ -17,6 +17,10 @@ static tick_t delay_ahead(delay_comp_t *d, tick_t now)
         msg_t m = chan_pop(d->in, h->t);
         tick_t due = m.t + d->line.latency;
         kernel_probe(c->k, d->point, m.id, due);
+        for (int i = 0; i < d->n_fused; i++) {
+            due += d->fused_delay[i];
+            kernel_probe(c->k, d->fused_point[i], m.id, due);
+        }
         m.t = due;
         if (chan_push(d->out, &m, now)) {
             kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, d->out->name);
@@ -80,3 +84,14 @@ int delay_init(delay_comp_t *d, const char *name, chan_t *in, chan_t *out, tick_
 }
 
 void delay_free(delay_comp_t *d) { chan_free(&d->line); }
+
+int delay_fuse(delay_comp_t *d, tick_t delay, int point, chan_t *out)
+{
+    if (d->n_fused == DELAY_MAX_FUSED)
+        return -1;
+    d->fused_delay[d->n_fused] = delay;
+    d->fused_point[d->n_fused++] = point;
+    d->out = out;
+    out->src = &d->c;
+    return 0;
+}

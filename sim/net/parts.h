@@ -29,15 +29,27 @@
 #include "wave.h"
 
 /* ---- delay ---- */
+#define DELAY_MAX_FUSED 16
+
 typedef struct {
     comp_t c;
     chan_t *in, *out;
     chan_t line;        /* requests in the delay, visible when due */
     int point;          /* probe when a request is due */
+    /* delays fused behind this one (running ahead only): each adds its
+     * delay and records its own probe, as if it were a component of its own */
+    int n_fused;
+    tick_t fused_delay[DELAY_MAX_FUSED];
+    int fused_point[DELAY_MAX_FUSED];
 } delay_comp_t;
 
 int delay_init(delay_comp_t *d, const char *name, chan_t *in, chan_t *out, tick_t delay, int point,
                int64_t max_inside);
+/* Fuses the delay that follows d (its own delay and probe point, its output
+ * channel `out`) into d, which must run ahead: a request is then handed on
+ * once, at the end of both, with every probe it would have had. Returns 0,
+ * or -1 when d holds DELAY_MAX_FUSED already. */
+int delay_fuse(delay_comp_t *d, tick_t delay, int point, chan_t *out);
 void delay_free(delay_comp_t *d);
 
 /* ---- wire ---- */

@@ -26,6 +26,9 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
     clock_init(&net->nic_clk, "nic", &k->tb, p->nic_mhz, 0);
     int64_t deep = o->max_inside + 1;
     int used[2][2] = {{0, 0}, {0, 0}};
+    int fused_into[CFG_MAX_STAGES]; /* a delay's stage, or the one it is fused into; -1 */
+    for (int i = 0; i < CFG_MAX_STAGES; i++)
+        fused_into[i] = -1;
     for (int i = 0; i <= net->n; i++) {
         /* a NIC's output register is offered through a channel of depth 1 */
         int from_nic = i > 0 && p->stages[i - 1].kind == STAGE_NIC;
@@ -45,6 +48,15 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
         comp_t *c = NULL;
         switch (st->kind) {
         case STAGE_DELAY:
+            /* a delay after a delay, both running ahead: the first hands the
+             * request on at the end of both (one hand-over instead of two) */
+            if (!o->in_time_order && i > 0 && fused_into[i - 1] >= 0 &&
+                !delay_fuse(&net->delay[fused_into[i - 1]], o->delay_ticks[i], o->end_point[i],
+                            out)) {
+                fused_into[i] = fused_into[i - 1]; /* net->delay[i] and ch[i] stay unused */
+                continue;
+            }
+            fused_into[i] = i;
             /* from an event-timed producer the input channel itself is the
              * delay line; a NIC's offer is taken first and then delayed */
             if (in_clk) {
@@ -119,6 +131,8 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                                                  : &net->delay[i].c;
         /* a bare NIC pipeline between event-timed parts runs ahead too
          * (stepping every cycle keeps it clocked) */
+        if (net->kind[i] == STAGE_DELAY && fused_into[i] != i)
+            continue; /* part of an earlier delay */
         if (net->kind[i] == STAGE_NIC && !o->in_time_order && !k->step_all)
             nic_port_run_ahead(&net->port[i], deep);
         if (kernel_add(k, c, TICK_NEVER)) {
