@@ -1,40 +1,21 @@
 /* A fixed delay: a request taken at time t is handed on at t + delay, in
  * order. A request offered by a clocked producer is taken at the producer's
  * edge where it is seen; one from an event-timed producer the moment it
- * arrives. */
+ * arrives. Running ahead, a delay is a link of a chain (chain.c). */
 #include <stdio.h>
 
 #include "parts.h"
 
-/* Running ahead: each request is handed on the moment it is taken, marked
- * with the time it is due. */
-static tick_t delay_ahead(delay_comp_t *d, tick_t now)
+tick_t delay_pass(delay_comp_t *d, uint32_t id, tick_t t)
 {
-    comp_t *c = &d->c;
-    const msg_t *h;
-    while ((h = chan_first(d->in)) != NULL) {
-        /* taken when it is offered (a delay is always ready) */
-        msg_t m = chan_pop(d->in, h->t);
-        tick_t due = m.t + d->line.latency;
-        kernel_probe(c->k, d->point, m.id, due);
-        for (int i = 0; i < d->n_fused; i++) {
-            due += d->fused_delay[i];
-            kernel_probe(c->k, d->fused_point[i], m.id, due);
-        }
-        m.t = due;
-        if (chan_push(d->out, &m, now)) {
-            kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, d->out->name);
-            return TICK_NEVER;
-        }
-    }
-    return TICK_NEVER; /* woken by the next push */
+    t += d->delay;
+    kernel_probe(d->c.k, d->point, id, t);
+    return t;
 }
 
 static tick_t delay_commit(comp_t *c, tick_t now)
 {
     delay_comp_t *d = (delay_comp_t *)c;
-    if (c->ahead)
-        return delay_ahead(d, now);
     while (chan_peek(&d->line, now)) {
         msg_t m = chan_pop(&d->line, now);
         kernel_probe(c->k, d->point, m.id, now);
@@ -67,6 +48,7 @@ static const comp_ops_t delay_ops = {.commit = delay_commit};
 int delay_init(delay_comp_t *d, const char *name, chan_t *in, chan_t *out, tick_t delay, int point,
                int64_t max_inside)
 {
+    d->delay = delay;
     snprintf(d->c.name, sizeof(d->c.name), "%s", name);
     d->c.ops = &delay_ops;
     d->c.clk = NULL;
@@ -85,13 +67,8 @@ int delay_init(delay_comp_t *d, const char *name, chan_t *in, chan_t *out, tick_
 
 void delay_free(delay_comp_t *d) { chan_free(&d->line); }
 
-int delay_fuse(delay_comp_t *d, tick_t delay, int point, chan_t *out)
+void delay_in_channel(delay_comp_t *d)
 {
-    if (d->n_fused == DELAY_MAX_FUSED)
-        return -1;
-    d->fused_delay[d->n_fused] = delay;
-    d->fused_point[d->n_fused++] = point;
-    d->out = out;
-    out->src = &d->c;
-    return 0;
+    d->in->latency = d->delay;
+    d->line.latency = 0;
 }

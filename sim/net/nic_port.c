@@ -408,46 +408,27 @@ static tick_t nic_run(comp_t *c, tick_t now, tick_t horizon, uint64_t *edges)
 
 static const comp_ops_t nic_ops = {.eval = nic_eval, .commit = nic_commit, .run = nic_run};
 
-/* ---- running ahead ---- */
+/* ---- as a link of a chain ---- */
 
-/* A bare stage pipeline whose consumer takes every offer the moment it is
- * made never stalls: in_ready stays high and a request taken at edge n is
- * taken by the consumer at edge n + depth. Such a port hands each request on
- * the moment it arrives, stamped with that edge, as a delay running ahead
- * does; a request arriving while an earlier one is taken at the same edge
- * waits for the next, exactly as the clocked pipeline takes one per edge. */
-static tick_t nic_ahead_commit(comp_t *c, tick_t now)
+int nic_port_can_pass(const nic_port_t *p)
 {
-    nic_port_t *p = (nic_port_t *)c;
-    tick_t period = p->clk->period;
-    const msg_t *h;
-    while ((h = chan_first(p->in)) != NULL) {
-        tick_t seen = clock_edge_at_or_after(p->clk, h->t);
-        tick_t take = p->last_edge >= 0 && seen <= p->last_edge ? p->last_edge + period : seen;
-        msg_t m = chan_pop(p->in, take);
-        kernel_probe(c->k, p->align_point, m.id, seen);
-        p->last_edge = take;
-        m.t = take + (tick_t)p->pipe.depth * period;
-        if (chan_push(p->out, &m, now)) {
-            kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, p->out->name);
-            return TICK_NEVER;
-        }
-    }
-    return TICK_NEVER; /* woken by the next arrival */
+    return !p->blk && !p->wave && p->fast_forward && p->pipe.depth >= 1;
 }
 
-static const comp_ops_t nic_ahead_ops = {.commit = nic_ahead_commit};
-
-int nic_port_run_ahead(nic_port_t *p, int64_t max_inside)
+tick_t nic_port_take(const nic_port_t *p, tick_t t)
 {
-    if (p->blk || p->wave || !p->fast_forward || p->pipe.depth < 1 || p->in->src_clk ||
-        !p->out->always_ready)
-        return 0;
-    p->c.ops = &nic_ahead_ops;
-    p->c.clk = NULL;
-    p->c.ahead = 1;
-    p->out->depth = max_inside; /* handed on at once, taken when the consumer runs */
-    return 1;
+    tick_t seen = clock_edge_at_or_after(p->c.clk, t);
+    return p->last_edge >= 0 && seen <= p->last_edge ? p->last_edge + p->c.clk->period : seen;
+}
+
+tick_t nic_port_pass(nic_port_t *p, uint32_t id, tick_t t)
+{
+    tick_t edge = nic_port_take(p, t);
+    p->last_edge = edge;
+    kernel_probe(p->c.k, p->align_point, id, clock_edge_at_or_after(p->c.clk, t));
+    tick_t leave = edge + (tick_t)p->pipe.depth * p->c.clk->period;
+    kernel_probe(p->c.k, p->nic_point, id, leave);
+    return leave;
 }
 
 int nic_port_init(nic_port_t *p, const char *name, const clockdom_t *clk, const nic_pipe_cfg_t *pc,
@@ -457,7 +438,6 @@ int nic_port_init(nic_port_t *p, const char *name, const clockdom_t *clk, const 
     snprintf(p->c.name, sizeof(p->c.name), "%s", name);
     p->c.ops = &nic_ops;
     p->c.clk = clk;
-    p->clk = clk;
     p->in = in;
     p->out = out;
     in->dst = &p->c;

@@ -29,27 +29,22 @@
 #include "wave.h"
 
 /* ---- delay ---- */
-#define DELAY_MAX_FUSED 16
-
 typedef struct {
     comp_t c;
     chan_t *in, *out;
     chan_t line;        /* requests in the delay, visible when due */
+    tick_t delay;
     int point;          /* probe when a request is due */
-    /* delays fused behind this one (running ahead only): each adds its
-     * delay and records its own probe, as if it were a component of its own */
-    int n_fused;
-    tick_t fused_delay[DELAY_MAX_FUSED];
-    int fused_point[DELAY_MAX_FUSED];
 } delay_comp_t;
 
 int delay_init(delay_comp_t *d, const char *name, chan_t *in, chan_t *out, tick_t delay, int point,
                int64_t max_inside);
-/* Fuses the delay that follows d (its own delay and probe point, its output
- * channel `out`) into d, which must run ahead: a request is then handed on
- * once, at the end of both, with every probe it would have had. Returns 0,
- * or -1 when d holds DELAY_MAX_FUSED already. */
-int delay_fuse(delay_comp_t *d, tick_t delay, int point, chan_t *out);
+/* The producer is event-timed: the input channel itself is the delay line
+ * (its latency is the delay), so a request is seen once, when it is due. */
+void delay_in_channel(delay_comp_t *d);
+/* As a link of a chain: a request reaching the delay at t is due at the
+ * returned time (its probe recorded). */
+tick_t delay_pass(delay_comp_t *d, uint32_t id, tick_t t);
 void delay_free(delay_comp_t *d);
 
 /* ---- wire ---- */
@@ -66,6 +61,11 @@ typedef struct {
 
 int wire_init(wire_comp_t *w, const char *name, chan_t *in, chan_t *out, const clockdom_t *in_clk,
               tick_t ser, tick_t prop, int ser_point, int arrive_point, int64_t max_flight);
+/* As a link of a chain: a packet handed over at t (from a clocked producer,
+ * its offer made at t) is taken at wire_take(t) and arrives at the time
+ * wire_pass returns (its probes recorded, the link's state updated). */
+tick_t wire_take(const wire_comp_t *w, tick_t t);
+tick_t wire_pass(wire_comp_t *w, uint32_t id, tick_t t);
 void wire_free(wire_comp_t *w);
 
 /* ---- nic_port ---- */
@@ -86,7 +86,6 @@ typedef struct {
 
 typedef struct nic_port {
     comp_t c;
-    const clockdom_t *clk; /* its clock (c.clk is NULL while it runs ahead) */
     chan_t *in, *out;
     nic_pipe_t pipe;
     nic_pipe_out_t pout;
@@ -129,12 +128,17 @@ typedef struct nic_port {
 
 int nic_port_init(nic_port_t *p, const char *name, const clockdom_t *clk, const nic_pipe_cfg_t *pc,
                   chan_t *in, chan_t *out, int align_point, int nic_point, const char *where);
-/* Makes the port run ahead (before it is added to a kernel): a bare stage
- * pipeline whose consumer always takes at once and whose producer is
- * event-timed hands each request on when it arrives, stamped with the edge it
- * leaves at. Returns 1 when it does, 0 when the port cannot (a block, a
- * waveform, no fast-forward, or such neighbours). */
-int nic_port_run_ahead(nic_port_t *p, int64_t max_inside);
+/* Whether the port can be a link of a chain: a bare stage pipeline (no
+ * block, no waveform) of at least one cycle. Between an event-timed producer
+ * and a consumer that takes every offer at once it never stalls: in_ready
+ * stays high and a request taken at edge n leaves at edge n + depth. */
+int nic_port_can_pass(const nic_port_t *p);
+/* As a link of a chain: a request reaching the port at t is taken at the
+ * first edge at or after t at which no earlier one is taken (nic_port_take)
+ * and leaves `depth` edges later, the time nic_port_pass returns (probes
+ * recorded: the clock alignment and the departure). */
+tick_t nic_port_take(const nic_port_t *p, tick_t t);
+tick_t nic_port_pass(nic_port_t *p, uint32_t id, tick_t t);
 /* Attaches a block (created by the caller) at the end of the stage pipeline. */
 void nic_port_attach(nic_port_t *p, block_inst_t *blk, const nic_block_use_t *use);
 /* Declares the port's waveform signals under `scope` (and the block's ports
@@ -144,5 +148,31 @@ void nic_port_wave(nic_port_t *p, wave_t *w, uint64_t offset_ps, int64_t per_ps,
 /* Records the port's wires at time t (used once at the start). */
 void nic_port_wave_now(nic_port_t *p, tick_t t);
 void nic_port_free(nic_port_t *p);
+
+/* ---- chain ---- */
+/* Parts that never hold a request back (delays, wires, bare NIC pipelines
+ * between them), run ahead as one event-timed component: a request is taken
+ * from the chain's input the moment it is offered and passed through every
+ * link at once, each link recording its probes at the times they are due and
+ * keeping its own state (a wire's busy link, a pipeline's last edge); it is
+ * handed on at the end, stamped with the time it is due. Nothing anyone
+ * sees changes: every link is as it would be as a component of its own. */
+typedef enum { LINK_DELAY, LINK_WIRE, LINK_NIC } link_kind_t;
+
+#define CHAIN_MAX_LINKS 32
+
+typedef struct {
+    comp_t c;
+    chan_t *in, *out;
+    int n;
+    link_kind_t kind[CHAIN_MAX_LINKS];
+    void *part[CHAIN_MAX_LINKS];
+} chain_comp_t;
+
+void chain_init(chain_comp_t *ch, const char *name, kernel_t *k, chan_t *in, chan_t *out);
+/* Appends a link (delay_comp_t, wire_comp_t or nic_port_t, set up as a
+ * component of its own but not added to the kernel). Returns 0, or -1 when
+ * the chain is full. */
+int chain_add(chain_comp_t *ch, link_kind_t kind, void *part);
 
 #endif

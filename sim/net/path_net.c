@@ -26,9 +26,6 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
     clock_init(&net->nic_clk, "nic", &k->tb, p->nic_mhz, 0);
     int64_t deep = o->max_inside + 1;
     int used[2][2] = {{0, 0}, {0, 0}};
-    int fused_into[CFG_MAX_STAGES]; /* a delay's stage, or the one it is fused into; -1 */
-    for (int i = 0; i < CFG_MAX_STAGES; i++)
-        fused_into[i] = -1;
     for (int i = 0; i <= net->n; i++) {
         /* a NIC's output register is offered through a channel of depth 1 */
         int from_nic = i > 0 && p->stages[i - 1].kind == STAGE_NIC;
@@ -48,23 +45,7 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
         comp_t *c = NULL;
         switch (st->kind) {
         case STAGE_DELAY:
-            /* a delay after a delay, both running ahead: the first hands the
-             * request on at the end of both (one hand-over instead of two) */
-            if (!o->in_time_order && i > 0 && fused_into[i - 1] >= 0 &&
-                !delay_fuse(&net->delay[fused_into[i - 1]], o->delay_ticks[i], o->end_point[i],
-                            out)) {
-                fused_into[i] = fused_into[i - 1]; /* net->delay[i] and ch[i] stay unused */
-                continue;
-            }
-            fused_into[i] = i;
-            /* from an event-timed producer the input channel itself is the
-             * delay line; a NIC's offer is taken first and then delayed */
-            if (in_clk) {
-                delay_init(&net->delay[i], name, in, out, o->delay_ticks[i], o->end_point[i], deep);
-            } else {
-                in->latency = o->delay_ticks[i];
-                delay_init(&net->delay[i], name, in, out, 0, o->end_point[i], deep);
-            }
+            delay_init(&net->delay[i], name, in, out, o->delay_ticks[i], o->end_point[i], deep);
             c = &net->delay[i].c;
             break;
         case STAGE_WIRE:
@@ -122,19 +103,58 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
             snprintf(err, (size_t)errlen, "path '%s': stage '%s' has no kind", p->name, st->name);
             return -1;
         }
-        if (st->kind != STAGE_NIC)
-            c->ahead = !o->in_time_order;
+        (void)c;
+    }
+    /* Runs of parts that never hold a request back become chains running
+     * ahead (unless a waveform needs every probe at its own time): delays,
+     * wires, and bare NIC pipelines that sit between an event-timed producer
+     * and a delay (stepping every cycle keeps NIC pipelines clocked). */
+    int link[CFG_MAX_STAGES];
+    for (int i = 0; i < net->n; i++) {
+        link[i] = -1;
+        if (o->in_time_order)
+            continue;
+        if (net->kind[i] == STAGE_DELAY)
+            link[i] = LINK_DELAY;
+        else if (net->kind[i] == STAGE_WIRE)
+            link[i] = LINK_WIRE;
+        else if (net->kind[i] == STAGE_NIC && !k->step_all && nic_port_can_pass(&net->port[i]) &&
+                 (i == 0 || link[i - 1] >= 0) && i + 1 < net->n && net->kind[i + 1] == STAGE_DELAY)
+            link[i] = LINK_NIC;
     }
     for (int i = 0; i < net->n; i++) {
+        if (link[i] >= 0) {
+            int j = i;
+            while (j + 1 < net->n && link[j + 1] >= 0)
+                j++;
+            chain_comp_t *ch = &net->chain[net->n_chains++];
+            char name[96];
+            snprintf(name, sizeof(name), "%s.%s..%s", p->name, p->stages[i].name, p->stages[j].name);
+            chain_init(ch, name, k, &net->ch[i], &net->ch[j + 1]);
+            for (int m = i; m <= j; m++) {
+                void *part = net->kind[m] == STAGE_DELAY  ? (void *)&net->delay[m]
+                             : net->kind[m] == STAGE_WIRE ? (void *)&net->wire[m]
+                                                          : (void *)&net->port[m];
+                if (chain_add(ch, (link_kind_t)link[m], part)) {
+                    snprintf(err, (size_t)errlen, "path '%s': more than %d parts in a row",
+                             p->name, CHAIN_MAX_LINKS);
+                    return -1;
+                }
+            }
+            if (kernel_add(k, &ch->c, TICK_NEVER)) {
+                snprintf(err, (size_t)errlen, "out of memory");
+                return -1;
+            }
+            i = j;
+            continue;
+        }
         comp_t *c = net->kind[i] == STAGE_NIC     ? &net->port[i].c
                     : net->kind[i] == STAGE_WIRE ? &net->wire[i].c
                                                  : &net->delay[i].c;
-        /* a bare NIC pipeline between event-timed parts runs ahead too
-         * (stepping every cycle keeps it clocked) */
-        if (net->kind[i] == STAGE_DELAY && fused_into[i] != i)
-            continue; /* part of an earlier delay */
-        if (net->kind[i] == STAGE_NIC && !o->in_time_order && !k->step_all)
-            nic_port_run_ahead(&net->port[i], deep);
+        /* a delay seeing its requests from an event-timed producer sees
+         * each once, when it is due */
+        if (net->kind[i] == STAGE_DELAY && (i == 0 || net->kind[i - 1] != STAGE_NIC))
+            delay_in_channel(&net->delay[i]);
         if (kernel_add(k, c, TICK_NEVER)) {
             snprintf(err, (size_t)errlen, "out of memory");
             return -1;

@@ -42,6 +42,8 @@ typedef struct {
     delay_comp_t delay[CFG_MAX_STAGES];
     wire_comp_t wire[CFG_MAX_STAGES];
     nic_port_t port[CFG_MAX_STAGES];
+    chain_comp_t chain[CFG_MAX_STAGES];
+    int n_chains;
     int kind[CFG_MAX_STAGES];  /* stage_kind_t of each built stage */
 } path_net_t;
 

@@ -3,7 +3,7 @@
  * arrives `prop` ticks after its last bit left. A clocked producer (a NIC)
  * hands over only at its clock edges and only while the link is free, so a
  * busy link back-pressures it; an event-timed producer's packets queue at the
- * link instead. */
+ * link instead. Running ahead, a wire is a link of a chain (chain.c). */
 #include <stdio.h>
 
 #include "parts.h"
@@ -19,38 +19,29 @@ static tick_t next_take(const wire_comp_t *w, tick_t now)
     return clock_edge_at_or_after(w->in_clk, t);
 }
 
-/* Running ahead: a packet is delivered the moment it is taken, marked with
- * its arrival time. */
-static tick_t wire_ahead(wire_comp_t *w, tick_t now)
+tick_t wire_take(const wire_comp_t *w, tick_t t)
 {
-    comp_t *c = &w->c;
-    const msg_t *h;
-    while ((h = chan_first(w->in)) != NULL) {
-        /* a NIC's offer is taken at its first edge at which the link is
-         * free; an event-timed producer's packet when it arrives */
-        tick_t t = h->t;
-        if (w->in_clk && t < w->link_free)
-            t = clock_edge_at_or_after(w->in_clk, w->link_free);
-        msg_t m = chan_pop(w->in, t);
-        tick_t end = (t > w->link_free ? t : w->link_free) + w->ser;
-        w->link_free = end;
-        w->in->ready_at = end;
-        kernel_probe(c->k, w->ser_point, m.id, end);
-        m.t = end + w->prop;
-        kernel_probe(c->k, w->arrive_point, m.id, m.t);
-        if (chan_push(w->out, &m, now)) {
-            kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, w->out->name);
-            return TICK_NEVER;
-        }
-    }
-    return TICK_NEVER; /* woken by the next push */
+    /* a NIC's offer is taken at its first edge at which the link is free;
+     * an event-timed producer's packet when it arrives */
+    if (w->in_clk && t < w->link_free)
+        t = clock_edge_at_or_after(w->in_clk, w->link_free);
+    return t;
+}
+
+tick_t wire_pass(wire_comp_t *w, uint32_t id, tick_t t)
+{
+    t = wire_take(w, t);
+    tick_t end = (t > w->link_free ? t : w->link_free) + w->ser;
+    w->link_free = end;
+    w->in->ready_at = end;
+    kernel_probe(w->c.k, w->ser_point, id, end);
+    kernel_probe(w->c.k, w->arrive_point, id, end + w->prop);
+    return end + w->prop;
 }
 
 static tick_t wire_commit(comp_t *c, tick_t now)
 {
     wire_comp_t *w = (wire_comp_t *)c;
-    if (c->ahead)
-        return wire_ahead(w, now);
     /* deliver what has arrived */
     while (chan_peek(&w->flight, now)) {
         msg_t m = chan_pop(&w->flight, now);

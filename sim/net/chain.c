@@ -1,0 +1,78 @@
+/* A chain of parts running ahead as one component (see parts.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "parts.h"
+
+/* When the link takes what reaches it at t. */
+static tick_t link_take(link_kind_t kind, const void *part, tick_t t)
+{
+    switch (kind) {
+    case LINK_WIRE:
+        return wire_take(part, t);
+    case LINK_NIC:
+        return nic_port_take(part, t);
+    case LINK_DELAY:
+        break; /* a delay is always ready */
+    }
+    return t;
+}
+
+/* Passes a request that reaches the link at t; returns when it leaves. */
+static tick_t link_pass(link_kind_t kind, void *part, uint32_t id, tick_t t)
+{
+    switch (kind) {
+    case LINK_DELAY:
+        return delay_pass(part, id, t);
+    case LINK_WIRE:
+        return wire_pass(part, id, t);
+    case LINK_NIC:
+        return nic_port_pass(part, id, t);
+    }
+    return t;
+}
+
+static tick_t chain_commit(comp_t *c, tick_t now)
+{
+    chain_comp_t *ch = (chain_comp_t *)c;
+    const msg_t *h;
+    while ((h = chan_first(ch->in)) != NULL) {
+        /* taken when the first link takes it (the producer's probe of the
+         * hand-over comes first), then through every link at once */
+        msg_t m = chan_pop(ch->in, link_take(ch->kind[0], ch->part[0], h->t));
+        tick_t t = m.t;
+        for (int i = 0; i < ch->n; i++)
+            t = link_pass(ch->kind[i], ch->part[i], m.id, t);
+        m.t = t;
+        if (chan_push(ch->out, &m, now)) {
+            kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, ch->out->name);
+            return TICK_NEVER;
+        }
+    }
+    return TICK_NEVER; /* woken by the next push */
+}
+
+static const comp_ops_t chain_ops = {.commit = chain_commit};
+
+void chain_init(chain_comp_t *ch, const char *name, kernel_t *k, chan_t *in, chan_t *out)
+{
+    memset(ch, 0, sizeof(*ch));
+    snprintf(ch->c.name, sizeof(ch->c.name), "%s", name);
+    ch->c.ops = &chain_ops;
+    ch->c.k = k;
+    ch->c.ahead = 1;
+    ch->in = in;
+    ch->out = out;
+    in->dst = &ch->c;
+    out->src = &ch->c;
+}
+
+int chain_add(chain_comp_t *ch, link_kind_t kind, void *part)
+{
+    if (ch->n == CHAIN_MAX_LINKS)
+        return -1;
+    ((comp_t *)part)->k = ch->c.k;
+    ch->kind[ch->n] = kind;
+    ch->part[ch->n++] = part;
+    return 0;
+}
