@@ -172,6 +172,21 @@ void nic_pipe_advance(nic_pipe_t *p, int64_t n)
         p->shift += (int)n;
 }
 
+void nic_pipe_advance_held(nic_pipe_t *p, int64_t n)
+{
+    /* each moves one slot per edge until it is right behind where the one
+     * ahead of it stops; the oldest stops in the last slot */
+    int64_t limit = p->depth;
+    for (int k = 0; k < p->count; k++) {
+        int j = (p->head + k) % NIC_PIPE_MAX_RING;
+        int64_t pos = pos_of(p, j) + n;
+        if (pos > limit - 1)
+            pos = limit - 1;
+        p->pos[j] = (int)pos - p->shift;
+        limit = pos;
+    }
+}
+
 int64_t nic_pipe_edges_to_output(const nic_pipe_t *p)
 {
     if (!p->count)

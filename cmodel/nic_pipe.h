@@ -63,6 +63,10 @@ void nic_pipe_step(nic_pipe_t *p, const nic_pipe_in_t *in, nic_pipe_out_t *out);
  * (n < nic_pipe_edges_to_output) move every request n slots on, exactly as
  * n steps with in_valid = 0 would. */
 void nic_pipe_advance(nic_pipe_t *p, int64_t n);
+/* Fast-forward with out_ready = 0: n edges with nothing entering and nothing
+ * taken: every request moves on as far as the slot ahead of it lets it (the
+ * oldest stops in the last slot), exactly as n such steps would. */
+void nic_pipe_advance_held(nic_pipe_t *p, int64_t n);
 /* Edges until the oldest request is in the last slot (0 when it is there,
  * -1 when the pipeline is empty). */
 int64_t nic_pipe_edges_to_output(const nic_pipe_t *p);

@@ -91,6 +91,14 @@ void rc_send_pipeline_step(rc_send_pipeline_state_t *s,
  * zero and wr_valid is low, step() changes nothing and may be skipped. */
 int rc_send_pipeline_busy(const rc_send_pipeline_state_t *s);
 
+/* Fast-forward. quiet() is the number of coming edges with the inputs `in`
+ * held over which the outputs cannot change: while the QP-context engine
+ * works through C1..C5 with nothing in OUT and no request to accept (S0 full,
+ * or none offered), the edges until C6. advance(n), n <= quiet(), applies n
+ * such edges, exactly as n steps would (it runs them). */
+int rc_send_pipeline_quiet(const rc_send_pipeline_state_t *s, const rc_send_pipeline_in_t *in);
+void rc_send_pipeline_advance(rc_send_pipeline_state_t *s, const rc_send_pipeline_in_t *in, int n);
+
 /* PSNs a work request consumes: ceil(len / MTU) (at least 1) for an RDMA READ
  * request, 1 for everything else. */
 uint32_t rc_send_psn_count(uint8_t opcode, uint32_t len);

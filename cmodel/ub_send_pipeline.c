@@ -209,9 +209,9 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
     write_outputs(s, out);
 }
 
-int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s)
+int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in)
 {
-    if (s->out_cnt)
+    if (s->out_cnt || in->wr_valid)
         return 0;
     /* a lone request in the intake register: one edge to its queue, one to S0 */
     if (s->in_valid && !s->q_nonempty && !s->be_count)

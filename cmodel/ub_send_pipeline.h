@@ -96,12 +96,12 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
  * skipped when this is 0: they change nothing). */
 int ub_send_pipeline_busy(const ub_send_pipeline_state_t *s);
 
-/* Fast-forward. quiet() is the number of coming edges with idle inputs
- * (wr_valid = 0) over which the outputs cannot change, when there is one
+/* Fast-forward. quiet() is the number of coming edges with the inputs `in`
+ * held over which the outputs cannot change: with wr_valid = 0 and one
  * request inside, in the intake register, a queue or the back end (0
  * otherwise); advance(n), n <= quiet(), applies n such edges at once (the
  * back end in one jump), exactly as n steps would. */
-int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s);
+int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in);
 void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n);
 
 #ifdef __cplusplus

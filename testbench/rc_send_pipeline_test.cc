@@ -461,6 +461,45 @@ TEST(RcSendC, IdleStepKeepsStateBitForBit) {
     }
 }
 
+// Fast-forward: over quiet() edges with the inputs held no output changes,
+// and advance(n) leaves the state n such steps leave; with S0 empty and a
+// request offered, or a packet in OUT, nothing is quiet.
+TEST(RcSendC, QuietEdgesChangeNoOutputAndAdvanceEqualsSteps) {
+    rc_send_pipeline_state_t s;
+    rc_send_pipeline_reset(&s);
+    rc_send_pipeline_out_t out{};
+    unsigned seed = 99;
+    auto rnd = [&seed]() { seed = seed * 1103515245u + 12345u; return (seed >> 16) & 0x7fff; };
+    int jumps = 0;
+    for (int cyc = 0; cyc < 20000; ++cyc) {
+        rc_send_pipeline_in_t in{};
+        in.cfg_psn_init = 7;
+        in.wr_valid = rnd() % 3 != 0;
+        in.wr_qpn = rnd() % 5;
+        in.wr_opcode = rnd() % 2 ? RC_OP_READ_REQUEST : RC_OP_SEND_ONLY;
+        in.wr_len = 64u << (rnd() % 8);
+        in.wr_tag = (uint32_t)cyc;
+        in.pkt_ready = rnd() % 4 != 0;
+        int q = rc_send_pipeline_quiet(&s, &in);
+        if ((in.wr_valid && s.out.wr_ready) || s.out.pkt_valid) {
+            ASSERT_EQ(q, 0) << "cycle " << cyc;
+        }
+        for (int n = 1; n <= q; ++n) {
+            rc_send_pipeline_state_t a = s, b = s;
+            rc_send_pipeline_out_t oa{};
+            for (int k = 0; k < n; ++k) {
+                rc_send_pipeline_step(&a, &in, &oa);
+                ASSERT_EQ(0, std::memcmp(&oa, &out, sizeof oa)) << "an output changed, cycle " << cyc;
+            }
+            rc_send_pipeline_advance(&b, &in, n);
+            ASSERT_EQ(0, std::memcmp(&a, &b, sizeof a));
+            ++jumps;
+        }
+        rc_send_pipeline_step(&s, &in, &out);
+    }
+    EXPECT_GT(jumps, 1000);
+}
+
 // Random stimulus through the lockstep backend: C and RTL agree on every
 // output port every cycle.
 TEST(RcSendLockstep, RandomStimulusMillionCycles) {

@@ -564,7 +564,7 @@ TEST(UbSendPipeline, FastForwardEqualsIdleSteps)
             for (int k = 0; k < 30; k++)
                 ub_send_pipeline_step(&s, &idle, &out);
         }
-        EXPECT_EQ(ub_send_pipeline_quiet(&s), 0) << "empty: nothing to jump";
+        EXPECT_EQ(ub_send_pipeline_quiet(&s, &idle), 0) << "empty: nothing to jump";
         ub_send_pipeline_in_t in = idle;
         in.wr_valid = 1;
         in.wr_jetty = jetty;
@@ -573,7 +573,8 @@ TEST(UbSendPipeline, FastForwardEqualsIdleSteps)
         ub_send_pipeline_step(&s, &in, &out);
         int seen = 0;
         for (int at = 0; at < 24; at++) {
-            int q = ub_send_pipeline_quiet(&s);
+            int q = ub_send_pipeline_quiet(&s, &idle);
+            EXPECT_EQ(ub_send_pipeline_quiet(&s, &in), 0) << "a request offered: not quiet";
             for (int n = 1; n <= q; n++) {
                 ub_send_pipeline_state_t a = s, b = s;
                 ub_send_pipeline_out_t oa = out;

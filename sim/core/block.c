@@ -48,16 +48,16 @@ int block_wants_time(const block_inst_t *b)
     return b->kind == BACKEND_LOCKSTEP || b->rtl_traced || b->tw != NULL;
 }
 
-int64_t block_quiet(const block_inst_t *b)
+int64_t block_quiet(const block_inst_t *b, const void *in)
 {
     if (b->kind != BACKEND_C || !b->cls->c.quiet || b->tw)
         return 0;
-    return b->cls->c.quiet(b->c_self);
+    return b->cls->c.quiet(b->c_self, in);
 }
 
-void block_advance(block_inst_t *b, const void *idle_in, int64_t n)
+void block_advance(block_inst_t *b, const void *in, int64_t n)
 {
-    b->cls->c.advance(b->c_self, idle_in, n);
+    b->cls->c.advance(b->c_self, in, n);
     b->cycles += (uint64_t)n;
 }
 

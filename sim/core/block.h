@@ -49,10 +49,11 @@ typedef struct {
     void (*reset)(void *self);  /* synchronous reset, registers to reset values */
     void (*step)(void *self, const void *in, void *out, uint64_t now_ps);
     void (*destroy)(void *self);
-    /* optional fast-forward (C models): edges with idle inputs over which
-     * the outputs cannot change, and applying n <= quiet of them at once */
-    int64_t (*quiet)(const void *self);
-    void (*advance)(void *self, const void *idle_in, int64_t n);
+    /* optional fast-forward (C models): how many coming edges with the
+     * inputs `in` held can change no output, and applying n <= quiet of
+     * them at once */
+    int64_t (*quiet)(const void *self, const void *in);
+    void (*advance)(void *self, const void *in, int64_t n);
 } block_impl_t;
 
 typedef struct {
@@ -94,11 +95,11 @@ int block_step(block_inst_t *b, const void *in, void *out, uint64_t now_ps);
 /* Whether step() uses its now_ps argument (RTL traces, lockstep reports);
  * a caller may pass 0 when it does not. */
 int block_wants_time(const block_inst_t *b);
-/* Fast-forward: how many coming idle edges can be jumped (0 unless the
- * backend is the C model and it offers a fast-forward), and the jump
- * (n <= block_quiet; `idle_in` are the inputs of those edges). */
-int64_t block_quiet(const block_inst_t *b);
-void block_advance(block_inst_t *b, const void *idle_in, int64_t n);
+/* Fast-forward: how many coming edges with the inputs `in` held can change
+ * no output (0 unless the backend is the C model and it offers a
+ * fast-forward), and the jump over n <= block_quiet of them. */
+int64_t block_quiet(const block_inst_t *b, const void *in);
+void block_advance(block_inst_t *b, const void *in, int64_t n);
 /* Edges applied since creation (reset does not clear it). */
 uint64_t block_cycles(const block_inst_t *b);
 /* Lockstep mismatches found so far (0 or 1: lockstep stops comparing at the
@@ -159,12 +160,12 @@ int port_equal(const port_desc_t *p, const void *a, const void *b);
 
 #define BLOCK_CLASS(PORTS) BLOCK_CLASS_WITH(PORTS, NULL, NULL)
 
-/* The same, for a C model that offers a fast-forward: <b>_quiet(state) and
- * <b>_advance(state, idle_in, n) (see block_impl_t). */
+/* The same, for a C model that offers a fast-forward: <b>_quiet(state, in)
+ * and <b>_advance(state, in, n) (see block_impl_t). */
 #define BLOCK_CLASS_FF(PORTS)                                                    \
-    static int64_t BLOCK_ID(_c_quiet)(const void *self)                          \
+    static int64_t BLOCK_ID(_c_quiet)(const void *self, const void *in)          \
     {                                                                            \
-        return BLOCK_ID(_quiet)(self);                                           \
+        return BLOCK_ID(_quiet)(self, in);                                       \
     }                                                                            \
     static void BLOCK_ID(_c_advance)(void *self, const void *in, int64_t n)      \
     {                                                                            \

@@ -113,6 +113,7 @@ static void block_fixed_inputs(nic_port_t *p)
     const nic_block_use_t *u = &p->use;
     uint32_t len = (uint32_t)(u->payload >= 0 ? u->payload : 64);
     memset(&p->bin, 0, sizeof(p->bin));
+    p->bin_known = 0;
     if (u->kind == NIC_BLOCK_UB_SEND) {
         ub_send_pipeline_in_t *in = &p->bin.ub;
         in->wr_opcode = u->initiator ? UB_TA_READ : UB_TA_READ_RESP;
@@ -132,23 +133,33 @@ static void block_fixed_inputs(nic_port_t *p)
 }
 
 /* The block's per-request inputs, from the request in the stage pipeline's
- * last slot (or idle values). */
+ * last slot (or idle values); unchanged ones are not worked out again. */
 static void block_inputs(nic_port_t *p, const msg_t *m, int out_ready)
 {
     uint64_t op = m ? m->op : 0;
+    int same = p->bin_known &&
+               (m ? p->bin_valid && p->bin_op == op && p->bin_id == m->id : !p->bin_valid);
+    p->bin_known = 1;
+    p->bin_valid = m != NULL;
+    p->bin_op = op;
+    p->bin_id = m ? m->id : 0;
     if (p->use.kind == NIC_BLOCK_UB_SEND) {
         ub_send_pipeline_in_t *in = &p->bin.ub;
+        in->pkt_ready = (uint8_t)out_ready;
+        if (same)
+            return;
         in->wr_valid = m != NULL;
         in->wr_jetty = m ? jetty_of(&p->use, op) : p->idle_jetty;
         in->wr_addr = op * 64u;
         in->wr_tag = m ? m->id : 0;
-        in->pkt_ready = (uint8_t)out_ready;
     } else {
         rc_send_pipeline_in_t *in = &p->bin.rc;
+        in->pkt_ready = (uint8_t)out_ready;
+        if (same)
+            return;
         in->wr_valid = m != NULL;
         in->wr_addr = op * 64u;
         in->wr_tag = m ? m->id : 0;
-        in->pkt_ready = (uint8_t)out_ready;
     }
 }
 
@@ -202,15 +213,30 @@ static void nic_eval(comp_t *c, tick_t now)
     }
 }
 
-/* Edges the port slept through while its stage pipeline moved on by itself
- * (nothing entered, nothing reached the output): they are applied at once. */
+/* The request in the stage pipeline's last slot, offered to the block, or
+ * NULL. */
+static const msg_t *pipe_head(nic_port_t *p)
+{
+    if (!p->pout.out_valid)
+        return NULL;
+    nic_slot_t *s = tab_find(p, p->pout.out_tag);
+    return s ? &s->m : NULL;
+}
+
+/* Edges the port slept through (see next_wake), applied at once: nothing
+ * entered, nothing left, no output of the block changed; the stage pipeline
+ * moved on by itself, or held its oldest request in its last slot, offered
+ * to a block that was not ready. */
 static void catch_up(nic_port_t *p, tick_t now)
 {
     if (p->last_edge >= 0 && p->inside > 0 && now != p->last_edge + p->c.clk->period) {
         int64_t skipped = (now - p->last_edge) / p->c.clk->period - 1;
-        nic_pipe_advance(&p->pipe, skipped);
+        if (p->pout.out_valid)
+            nic_pipe_advance_held(&p->pipe, skipped);
+        else
+            nic_pipe_advance(&p->pipe, skipped);
         if (p->blk) {
-            block_inputs(p, NULL, 1);
+            block_inputs(p, pipe_head(p), 1);
             block_advance(p->blk, &p->bin, skipped);
         }
     }
@@ -239,10 +265,18 @@ static tick_t next_wake(nic_port_t *p, tick_t now)
         return now + period;
     int64_t k;
     if (p->blk) {
-        /* a block that can jump, with its only request inside it */
-        if (p->pipe.count || (k = block_quiet(p->blk)) == 0)
+        /* a block that can jump over edges in which, with its inputs held,
+         * no output changes (so its ready holds too): the stage pipeline
+         * moves on meanwhile, up to its last slot */
+        block_inputs(p, pipe_head(p), 1);
+        if ((k = block_quiet(p->blk, &p->bin)) == 0)
             return now + period;
         k++;
+        if (!p->pout.out_valid && p->pipe.count) {
+            int64_t e = nic_pipe_edges_to_output(&p->pipe);
+            if (e < k)
+                k = e;
+        }
     } else {
         /* a bare stage pipeline: due when its oldest request reaches the
          * output, or when the input has something to take */
