@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert((NIC_PIPE_MAX_RING & (NIC_PIPE_MAX_RING - 1)) == 0 && NIC_PIPE_MAX_RING > NIC_PIPE_MAX_DEPTH + 1,
+               "the ring holds depth + 1 requests and its size is a power of two");
+
 int nic_pipe_depth(const nic_pipe_cfg_t *cfg)
 {
     int d = 0;
@@ -91,7 +94,7 @@ uint64_t nic_pipe_slot_mask(const nic_pipe_t *p)
 {
     uint64_t m = 0;
     for (int i = 0; i < p->count; i++) {
-        int pos = pos_of(p, (p->head + i) % NIC_PIPE_MAX_RING);
+        int pos = pos_of(p, (p->head + i) & (NIC_PIPE_MAX_RING - 1));
         if (pos >= 0)
             m |= 1ull << pos;
     }
@@ -131,7 +134,7 @@ void nic_pipe_step(nic_pipe_t *p, const nic_pipe_in_t *in, nic_pipe_out_t *out)
     if (n) {
         int head_at_end = pos_of(p, p->head) == p->depth - 1;
         if (head_at_end && in->out_ready) { /* the oldest request is taken */
-            p->head = (p->head + 1) % NIC_PIPE_MAX_RING;
+            p->head = (p->head + 1) & (NIC_PIPE_MAX_RING - 1);
             p->count--;
             n--;
         }
@@ -143,7 +146,7 @@ void nic_pipe_step(nic_pipe_t *p, const nic_pipe_in_t *in, nic_pipe_out_t *out)
              * slot ahead is free after its occupant has moved */
             int limit = p->depth; /* first slot that is not free ahead */
             for (int k = 0; k < n; k++) {
-                int j = (p->head + k) % NIC_PIPE_MAX_RING;
+                int j = (p->head + k) & (NIC_PIPE_MAX_RING - 1);
                 int pos = pos_of(p, j);
                 if (pos + 1 < limit)
                     pos++;
@@ -155,8 +158,8 @@ void nic_pipe_step(nic_pipe_t *p, const nic_pipe_in_t *in, nic_pipe_out_t *out)
             p->shift = 0;
     }
     if (in->in_valid && ready) {
-        int j = (p->head + p->count) % NIC_PIPE_MAX_RING;
-        int tail = (p->head + p->count - 1 + NIC_PIPE_MAX_RING) % NIC_PIPE_MAX_RING;
+        int j = (p->head + p->count) & (NIC_PIPE_MAX_RING - 1);
+        int tail = (p->head + p->count - 1 + NIC_PIPE_MAX_RING) & (NIC_PIPE_MAX_RING - 1);
         /* slot 0, or the skid register when slot 0 is still occupied */
         int pos = (p->count && pos_of(p, tail) == 0) ? -1 : 0;
         p->pos[j] = pos - p->shift;
@@ -178,7 +181,7 @@ void nic_pipe_advance_held(nic_pipe_t *p, int64_t n)
      * ahead of it stops; the oldest stops in the last slot */
     int64_t limit = p->depth;
     for (int k = 0; k < p->count; k++) {
-        int j = (p->head + k) % NIC_PIPE_MAX_RING;
+        int j = (p->head + k) & (NIC_PIPE_MAX_RING - 1);
         int64_t pos = pos_of(p, j) + n;
         if (pos > limit - 1)
             pos = limit - 1;

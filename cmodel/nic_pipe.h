@@ -21,7 +21,7 @@
 #define NIC_PIPE_MAX_STAGES 16
 #define NIC_PIPE_MAX_DEPTH 64
 #define NIC_PIPE_NAME_LEN 24
-#define NIC_PIPE_MAX_RING (NIC_PIPE_MAX_DEPTH + 1)
+#define NIC_PIPE_MAX_RING 128 /* a power of two above NIC_PIPE_MAX_DEPTH + 1 */
 
 typedef struct {
     int n_stages;

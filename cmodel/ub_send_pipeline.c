@@ -11,6 +11,7 @@
 _Static_assert((NQ & (NQ - 1)) == 0 && NQ <= 32, "NumQueues: power of 2, <= 32");
 _Static_assert((QD & (QD - 1)) == 0, "QueueDepth: power of 2");
 _Static_assert((UBSP_NUM_JETTY_CTX & (UBSP_NUM_JETTY_CTX - 1)) == 0, "NumJettyCtx");
+_Static_assert(NS <= 32, "a stage mask of 32 bits");
 _Static_assert((UBSP_NUM_CHANNELS & (UBSP_NUM_CHANNELS - 1)) == 0 &&
                UBSP_NUM_CHANNELS <= 32, "NumChannels: power of 2, <= 32");
 
@@ -118,24 +119,22 @@ static void stage_work(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t 
 static void backend_advance(ub_send_pipeline_state_t *s,
                             const ub_send_pipeline_in_t *in, int push_out)
 {
-    unsigned last = slot(s, NS - 1);
-    if (s->st_valid[last]) {
+    if (s->st_mask >> (NS - 1) & 1u) {
         /* push_out is guaranteed: the back end only advances when the output
          * buffer has room for one more. */
         (void)push_out;
-        s->out[s->out_cnt++] = s->st[last];
-        s->st_valid[last] = 0;
+        s->out[s->out_cnt++] = s->st[slot(s, NS - 1)];
         s->be_count--;
     }
     s->head = (uint8_t)(s->head == 0 ? NS - 1 : s->head - 1);
-    /* s->st_valid[slot(s, 0)] is now 0 (it was the old S20 slot). */
+    s->st_mask = (s->st_mask << 1) & ((1u << NS) - 1u); /* S0 is now empty */
 
-    if (!s->be_count)
-        return;
-    for (unsigned st = UBSP_ST_TASSN; st <= UBSP_ST_RTPH; st++) {
-        unsigned k = slot(s, st);
-        if (s->st_valid[k])
-            stage_work(s, in, st, &s->st[k]);
+    /* the stages with work (S9..S15) that hold an item */
+    uint32_t work = s->st_mask & (((1u << (UBSP_ST_RTPH + 1)) - 1u) & ~((1u << UBSP_ST_TASSN) - 1u));
+    while (work) {
+        unsigned st = (unsigned)__builtin_ctz(work);
+        work &= work - 1;
+        stage_work(s, in, st, &s->st[slot(s, st)]);
     }
 }
 
@@ -167,13 +166,13 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
     }
 
     if (en) {
-        int pick = !s->st_valid[slot(s, 0)] && nonempty;
+        int pick = !(s->st_mask & 1u) && nonempty;
         backend_advance(s, in, 1);
         if (pick) {
             unsigned g = rr_pick(nonempty, s->rr_ptr);
             unsigned k = slot(s, 0);
             s->st[k] = s->q_mem[g][s->q_rd[g]];
-            s->st_valid[k] = 1;
+            s->st_mask |= 1u;
             s->be_count++;
             s->q_rd[g] = (uint8_t)((s->q_rd[g] + 1) & (QD - 1));
             if (--s->q_cnt[g] == 0)
@@ -222,9 +221,8 @@ int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s, const ub_send_pipe
         return 1 + NS - 1;
     if (s->in_valid || s->q_nonempty || s->be_count != 1)
         return 0;
-    for (unsigned st = 0; st < NS; st++)
-        if (s->st_valid[slot(s, st)])
-            return (int)(NS - 1 - st);
+    if (s->st_mask)
+        return (int)(NS - 1 - (unsigned)__builtin_ctz(s->st_mask));
     return 0;
 }
 
@@ -238,12 +236,11 @@ void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipelin
     }
     if (n == 0)
         return;
-    unsigned st = 0;
-    while (st < NS && !s->st_valid[slot(s, st)])
-        st++;
+    unsigned st = (unsigned)__builtin_ctz(s->st_mask);
     ubsp_item_t *it = &s->st[slot(s, st)];
     for (int j = 1; j <= n; j++)
         stage_work(s, in, st + (unsigned)j, it);
     /* the ring turns by n: stage k moves to stage k + n */
     s->head = (uint8_t)((s->head + NS - (unsigned)n % NS) % NS);
+    s->st_mask <<= n; /* the one item, still inside (n <= quiet) */
 }

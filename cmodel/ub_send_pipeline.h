@@ -75,7 +75,7 @@ typedef struct {
     uint8_t rr_ptr;        /* highest-priority queue for the next pick */
     /* back end S0..S20 as a ring: stage k lives in slot (head + k) % N */
     uint8_t head;
-    uint8_t st_valid[UBSP_NUM_STAGES]; /* indexed by slot */
+    uint32_t st_mask;      /* bit k: stage Sk holds an item (by stage, not slot) */
     ubsp_item_t st[UBSP_NUM_STAGES];   /* indexed by slot */
     uint32_t be_count;     /* valid items in S0..S20 */
     /* per-Jetty-context and per-channel state */

@@ -48,9 +48,14 @@ int block_wants_time(const block_inst_t *b)
     return b->kind == BACKEND_LOCKSTEP || b->rtl_traced || b->tw != NULL;
 }
 
+int block_can_jump(const block_inst_t *b)
+{
+    return b->kind == BACKEND_C && b->cls->c.quiet && !b->tw;
+}
+
 int64_t block_quiet(const block_inst_t *b, const void *in)
 {
-    if (b->kind != BACKEND_C || !b->cls->c.quiet || b->tw)
+    if (!block_can_jump(b))
         return 0;
     return b->cls->c.quiet(b->c_self, in);
 }

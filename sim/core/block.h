@@ -99,6 +99,8 @@ int block_wants_time(const block_inst_t *b);
  * no output (0 unless the backend is the C model and it offers a
  * fast-forward), and the jump over n <= block_quiet of them. */
 int64_t block_quiet(const block_inst_t *b, const void *in);
+/* Whether block_quiet can be anything but 0. */
+int block_can_jump(const block_inst_t *b);
 void block_advance(block_inst_t *b, const void *in, int64_t n);
 /* Edges applied since creation (reset does not clear it). */
 uint64_t block_cycles(const block_inst_t *b);

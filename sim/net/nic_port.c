@@ -268,6 +268,8 @@ static tick_t next_wake(nic_port_t *p, tick_t now)
         /* a block that can jump over edges in which, with its inputs held,
          * no output changes (so its ready holds too): the stage pipeline
          * moves on meanwhile, up to its last slot */
+        if (!block_can_jump(p->blk))
+            return now + period;
         block_inputs(p, pipe_head(p), 1);
         if ((k = block_quiet(p->blk, &p->bin)) == 0)
             return now + period;

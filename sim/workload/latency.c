@@ -36,6 +36,7 @@ struct latency_sim {
     int align_row[CFG_MAX_STAGES];     /* the derived row before it, or -1 */
     int stage_of_row[LAT_MAX_ROWS];
     int send_row, send_align_row, exec_row;
+    uint8_t plain[LAT_MAX_ROWS];       /* a row's probe only adds to the sums */
     tick_t delay_ticks[CFG_MAX_STAGES], ser_ticks[CFG_MAX_STAGES];
     char *err;
     int errlen;
@@ -93,6 +94,13 @@ static void wave_stage(sim_t *s, int stage, tick_t t)
 static void on_probe(void *ctx, int point, uint32_t id, tick_t t)
 {
     sim_t *s = ctx;
+    if (point >= 0 && s->plain[point]) { /* most probes */
+        tick_t d = t - s->t_last[id];
+        s->sum_row[point] += d;
+        s->sum_total += d;
+        s->t_last[id] = t;
+        return;
+    }
     latency_result_t *r = s->res;
     int waves = s->opts->wave && s->n_slots == 1;
     if (point == POINT_POST) {
@@ -274,6 +282,9 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
         return NULL;
     }
     setup_rows(s);
+    for (int i = 0; i < res->n_rows; i++)
+        s->plain[i] = i != s->send_row && i != s->send_align_row && i != s->exec_row &&
+                      !(opts->wave && s->n_slots == 1);
     s->free_ids = malloc((size_t)s->n_slots * sizeof(uint32_t));
     if (!opts->no_percentiles)
         s->t_post = malloc((size_t)s->n_slots * sizeof(tick_t));
