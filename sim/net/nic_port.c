@@ -251,7 +251,7 @@ static tick_t next_wake(nic_port_t *p, tick_t now)
     tick_t in_t = chan_next_time(p->in, now);
     if (p->inside == 0)
         return in_t == TICK_NEVER ? TICK_NEVER : (in_t > now ? in_t : now + period);
-    if (p->offer && p->inside == 1 && p->fast_forward && (!p->blk || !block_wants_time(p->blk)) &&
+    if (p->offer && p->inside == 1 && p->fast_forward && !p->blk_time &&
         p->out->dst && !p->out->dst->clk && p->out->ready_at <= now + period &&
         (in_t == TICK_NEVER || in_t > now + period)) {
         /* its only request is offered to an event-timed part that is sure to
@@ -268,7 +268,7 @@ static tick_t next_wake(nic_port_t *p, tick_t now)
         /* a block that can jump over edges in which, with its inputs held,
          * no output changes (so its ready holds too): the stage pipeline
          * moves on meanwhile, up to its last slot */
-        if (!block_can_jump(p->blk))
+        if (!p->blk_jump)
             return now + period;
         block_inputs(p, pipe_head(p), 1);
         if ((k = block_quiet(p->blk, &p->bin)) == 0)
@@ -328,7 +328,7 @@ static int edge(nic_port_t *p, tick_t now)
         }
         in.out_ready = p->use.kind == NIC_BLOCK_UB_SEND ? p->bout.ub.wr_ready : p->bout.rc.wr_ready;
         block_inputs(p, m, out_ready);
-        uint64_t now_ps = block_wants_time(p->blk) ? (uint64_t)(now / k->tb.per_ps) : 0;
+        uint64_t now_ps = p->blk_time ? (uint64_t)(now / k->tb.per_ps) : 0;
         if (block_step(p->blk, &p->bin, &p->bout, now_ps)) {
             kernel_fail(k,
                         "lockstep mismatch between the C model and the RTL of the %s NIC's %s at "
@@ -495,6 +495,8 @@ int nic_port_init(nic_port_t *p, const char *name, const clockdom_t *clk, const 
 void nic_port_attach(nic_port_t *p, block_inst_t *blk, const nic_block_use_t *use)
 {
     p->blk = blk;
+    p->blk_time = block_wants_time(blk);
+    p->blk_jump = block_can_jump(blk);
     p->use = *use;
     p->idle_jetty = jetty_of(use, 0);
     block_reset(blk);
@@ -543,8 +545,11 @@ void nic_port_wave(nic_port_t *p, wave_t *w, uint64_t offset_ps, int64_t per_ps,
         for (int c = 0; c < p->pipe.cfg.stage_cycles[k]; c++)
             p->stage_mask[k] |= 1ull << slot++;
     }
-    if (p->blk)
+    if (p->blk) {
         block_trace(p->blk, w, block_scope);
+        p->blk_time = block_wants_time(p->blk);
+        p->blk_jump = block_can_jump(p->blk);
+    }
     p->in->on_push = wave_arrival;
     p->in->on_push_ctx = p;
 }

@@ -91,6 +91,8 @@ typedef struct nic_port {
     nic_pipe_out_t pout;
     nic_block_use_t use;
     block_inst_t *blk;
+    int blk_time;        /* block_wants_time(blk), kept */
+    int blk_jump;        /* block_can_jump(blk), kept */
     union {
         ub_send_pipeline_in_t ub;
         rc_send_pipeline_in_t rc;

@@ -91,16 +91,24 @@ static void wave_stage(sim_t *s, int stage, tick_t t)
     wave_set_str(w, s->w_stage_name, stage >= s->path->n_stages ? "idle" : s->path->stages[stage].name);
 }
 
+static void on_other_probe(sim_t *s, int point, uint32_t id, tick_t t);
+
 static void on_probe(void *ctx, int point, uint32_t id, tick_t t)
 {
     sim_t *s = ctx;
-    if (point >= 0 && s->plain[point]) { /* most probes */
+    if (point >= 0 && s->plain[point]) { /* most probes: a row's sums */
         tick_t d = t - s->t_last[id];
         s->sum_row[point] += d;
         s->sum_total += d;
         s->t_last[id] = t;
         return;
     }
+    on_other_probe(s, point, id, t);
+}
+
+/* Posts, completions, and the rows that count departures and executions. */
+static __attribute__((noinline)) void on_other_probe(sim_t *s, int point, uint32_t id, tick_t t)
+{
     latency_result_t *r = s->res;
     int waves = s->opts->wave && s->n_slots == 1;
     if (point == POINT_POST) {
