@@ -12,6 +12,8 @@
  *             pipeline, run as C, RTL or both in lockstep), with valid/ready
  *             at both ends. Its output register is offered to the next part
  *             through a channel of depth 1.
+ *   chain     a run of the parts above that never hold a request back,
+ *             running ahead as one component (see below).
  *
  * Each part emits probe records at its boundaries; the point numbers are
  * given by whoever builds the netlist (sim/net/path_net.c). */
