@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -183,6 +184,47 @@ TEST(Latency, SkippingIdleCyclesGivesTheSameResultsAsSteppingEveryCycle)
         EXPECT_EQ(a.end_time, b.end_time);
         EXPECT_LT(a.edges_stepped, b.edges_stepped) << "skipping should simulate fewer edges";
         EXPECT_EQ(b.edges_stepped, b.edges_spanned);
+    }
+}
+
+// Chains running ahead (and bare NIC pipelines inside them) against every
+// part waiting for its own times: the same breakdown, totals, departures and
+// end, for dependent reads and for bursts that queue at the links and NICs.
+TEST(Latency, ChainsRunningAheadGiveTheSameResultsAsPartsInTimeOrder)
+{
+    Paths P;
+    for (const char *name : kPaths) {
+        for (int64_t slots : {1, 3, 64}) {
+            for (backend_kind_t be : {BACKEND_C, BACKEND_LOCKSTEP}) {
+                latency_result_t r[2];
+                for (int order = 0; order < 2; order++) {
+                    latency_opts_t o{};
+                    o.ops = 300;
+                    o.slots = slots;
+                    o.jetties = 8;
+                    o.backend = be;
+                    o.in_time_order = order;
+                    char err[512];
+                    ASSERT_EQ(latency_run(P.get(name), &o, &r[order], err, sizeof err), 0) << err;
+                }
+                const latency_result_t &a = r[0], &b = r[1];
+                std::string what = std::string(name) + " slots " + std::to_string(slots) +
+                                   (be == BACKEND_C ? " c" : " lockstep");
+                ASSERT_EQ(a.n_rows, b.n_rows);
+                for (int i = 0; i < a.n_rows; i++)
+                    EXPECT_EQ(a.rows[i].sim_sum, b.rows[i].sim_sum) << what << " " << a.rows[i].name;
+                EXPECT_EQ(a.sim_sum, b.sim_sum) << what;
+                EXPECT_EQ(a.p50, b.p50) << what;
+                EXPECT_EQ(a.p99, b.p99) << what;
+                EXPECT_EQ(a.end_time, b.end_time) << what;
+                EXPECT_EQ(a.first_at_nic, b.first_at_nic) << what;
+                EXPECT_EQ(a.last_sent_at, b.last_sent_at) << what;
+                EXPECT_EQ(a.last_executed_at, b.last_executed_at) << what;
+                EXPECT_EQ(0, std::memcmp(a.dep_hist, b.dep_hist, sizeof a.dep_hist)) << what;
+                EXPECT_EQ(a.completed, 300) << what;
+                EXPECT_EQ(b.completed, 300) << what;
+            }
+        }
     }
 }
 

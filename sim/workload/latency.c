@@ -308,7 +308,7 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
 
     path_net_opts_t no = {
         .max_inside = s->n_slots,
-        .in_time_order = opts->wave != NULL,
+        .in_time_order = opts->wave != NULL || opts->in_time_order,
         .payload = s->payload,
         .jetties = opts->jetties,
         .seed = opts->seed,

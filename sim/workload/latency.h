@@ -45,6 +45,8 @@ typedef struct {
                                 block's ports, or NULL for
                                 "<path>.nodeA.nic_tx.<block>" */
     int step_every_cycle;  /* 1: step every NIC cycle; 0: skip idle cycles */
+    int in_time_order;     /* 1: every part waits for its times, no chains
+                              run ahead (as with a waveform; same results) */
     int no_percentiles;    /* 1: no per-op totals (min, max, p50, p99 are 0):
                               a burst of millions then needs 8 bytes per read
                               in flight and nothing per distinct total */
