@@ -32,6 +32,35 @@ int rc_send_pipeline_busy(const rc_send_pipeline_state_t *s)
     return (s->s0_valid | s->eng_stage | s->out.pkt_valid) != 0;
 }
 
+/* The QP-context engine's work at an edge in C1..C5 (C6 and the load are
+ * the step's). */
+static inline void engine_work(rc_send_pipeline_state_t *s, const rc_send_pipeline_in_t *in)
+{
+    const unsigned idx = s->eng.qpn & (RC_SEND_NUM_QPS - 1);
+    switch (s->eng_stage) {
+    case 2: /* C2: context read */
+        s->eng_psn = s->ctx_valid[idx] ? s->ctx_psn[idx]
+                                       : (in->cfg_psn_init & RC_SEND_PSN_MASK);
+        s->eng_stage = 3;
+        break;
+    case 3: /* C3: PSN compute */
+        s->eng_next = (s->eng_psn + s->eng_npsn) & RC_SEND_PSN_MASK;
+        s->eng_stage = 4;
+        break;
+    case 4: /* C4: context write-back */
+        s->ctx_psn[idx] = s->eng_next;
+        s->ctx_valid[idx] = 1;
+        s->eng_stage = 5;
+        break;
+    case 1: /* C1: context address */
+    case 5: /* C5: write-back commit */
+        s->eng_stage = (uint8_t)(s->eng_stage + 1);
+        break;
+    default:
+        break;
+    }
+}
+
 void rc_send_pipeline_step(rc_send_pipeline_state_t *s,
                            const rc_send_pipeline_in_t *in,
                            rc_send_pipeline_out_t *out)
@@ -50,7 +79,6 @@ void rc_send_pipeline_step(rc_send_pipeline_state_t *s,
     const int eng_leave = stage == RC_SEND_LOOP_CYCLES && out_free;
     const int eng_load = s->s0_valid && (stage == 0 || eng_leave);
     const int wr_accept = (in->wr_valid & 1u) && s->out.wr_ready;
-    const unsigned idx = s->eng.qpn & (RC_SEND_NUM_QPS - 1);
 
     /* OUT register */
     if (eng_leave) {
@@ -68,31 +96,11 @@ void rc_send_pipeline_step(rc_send_pipeline_state_t *s,
     }
 
     /* QP-context engine */
-    switch (stage) {
-    case 2: /* C2: context read */
-        s->eng_psn = s->ctx_valid[idx] ? s->ctx_psn[idx]
-                                       : (in->cfg_psn_init & RC_SEND_PSN_MASK);
-        s->eng_stage = 3;
-        break;
-    case 3: /* C3: PSN compute */
-        s->eng_next = (s->eng_psn + s->eng_npsn) & RC_SEND_PSN_MASK;
-        s->eng_stage = 4;
-        break;
-    case 4: /* C4: context write-back */
-        s->ctx_psn[idx] = s->eng_next;
-        s->ctx_valid[idx] = 1;
-        s->eng_stage = 5;
-        break;
-    case 1: /* C1: context address */
-    case 5: /* C5: write-back commit */
-        s->eng_stage = (uint8_t)(stage + 1);
-        break;
-    case RC_SEND_LOOP_CYCLES: /* C6: header ready, waits for OUT */
+    if (stage == RC_SEND_LOOP_CYCLES) { /* C6: header ready, waits for OUT */
         if (eng_leave)
             s->eng_stage = 0;
-        break;
-    default:
-        break;
+    } else {
+        engine_work(s, in);
     }
     if (eng_load) {
         s->eng = s->s0;
@@ -136,7 +144,8 @@ int rc_send_pipeline_quiet(const rc_send_pipeline_state_t *s, const rc_send_pipe
 
 void rc_send_pipeline_advance(rc_send_pipeline_state_t *s, const rc_send_pipeline_in_t *in, int n)
 {
-    rc_send_pipeline_out_t o;
+    /* in these edges only the engine works: OUT is empty and stays so, S0
+     * neither loads into the engine nor accepts */
     while (n-- > 0)
-        rc_send_pipeline_step(s, in, &o);
+        engine_work(s, in);
 }

@@ -95,7 +95,7 @@ int rc_send_pipeline_busy(const rc_send_pipeline_state_t *s);
  * held over which the outputs cannot change: while the QP-context engine
  * works through C1..C5 with nothing in OUT and no request to accept (S0 full,
  * or none offered), the edges until C6. advance(n), n <= quiet(), applies n
- * such edges, exactly as n steps would (it runs them). */
+ * such edges, exactly as n steps would. */
 int rc_send_pipeline_quiet(const rc_send_pipeline_state_t *s, const rc_send_pipeline_in_t *in);
 void rc_send_pipeline_advance(rc_send_pipeline_state_t *s, const rc_send_pipeline_in_t *in, int n);
 

@@ -59,6 +59,8 @@ static int tab_put(nic_port_t *p, const msg_t *m)
 static void tab_del(nic_port_t *p, nic_slot_t *s)
 {
     uint32_t i = (uint32_t)(s - p->tab);
+    if (p->bin_valid && p->bin_id == s->id)
+        p->bin_known = 0; /* the block's inputs were this request's */
     p->tab[i].used = 0;
     p->inside--;
     for (uint32_t j = (i + 1) & p->tab_mask; p->tab[j].used; j = (j + 1) & p->tab_mask) {
@@ -132,35 +134,46 @@ static void block_fixed_inputs(nic_port_t *p)
     }
 }
 
-/* The block's per-request inputs, from the request in the stage pipeline's
- * last slot (or idle values); unchanged ones are not worked out again. */
-static void block_inputs(nic_port_t *p, const msg_t *m, int out_ready)
+/* The block's per-request inputs for request m (or the idle values). */
+static void fill_block_inputs(nic_port_t *p, const msg_t *m)
 {
     uint64_t op = m ? m->op : 0;
-    int same = p->bin_known &&
-               (m ? p->bin_valid && p->bin_op == op && p->bin_id == m->id : !p->bin_valid);
     p->bin_known = 1;
     p->bin_valid = m != NULL;
-    p->bin_op = op;
     p->bin_id = m ? m->id : 0;
     if (p->use.kind == NIC_BLOCK_UB_SEND) {
         ub_send_pipeline_in_t *in = &p->bin.ub;
-        in->pkt_ready = (uint8_t)out_ready;
-        if (same)
-            return;
         in->wr_valid = m != NULL;
         in->wr_jetty = m ? jetty_of(&p->use, op) : p->idle_jetty;
         in->wr_addr = op * 64u;
         in->wr_tag = m ? m->id : 0;
     } else {
         rc_send_pipeline_in_t *in = &p->bin.rc;
-        in->pkt_ready = (uint8_t)out_ready;
-        if (same)
-            return;
         in->wr_valid = m != NULL;
         in->wr_addr = op * 64u;
         in->wr_tag = m ? m->id : 0;
     }
+}
+
+/* The block's inputs at an edge: those of the request in the stage
+ * pipeline's last slot (or the idle values), worked out again only when that
+ * request changes (an id is unique among the requests inside, and bin is
+ * forgotten when its request leaves), and the consumer's ready. */
+static inline void block_inputs(nic_port_t *p, int out_ready)
+{
+    int v = p->pout.out_valid;
+    if (!p->bin_known || v != p->bin_valid || (v && p->bin_id != p->pout.out_tag)) {
+        const msg_t *m = NULL;
+        if (v) {
+            nic_slot_t *s = tab_find(p, p->pout.out_tag);
+            m = s ? &s->m : NULL;
+        }
+        fill_block_inputs(p, m);
+    }
+    if (p->use.kind == NIC_BLOCK_UB_SEND)
+        p->bin.ub.pkt_ready = (uint8_t)out_ready;
+    else
+        p->bin.rc.pkt_ready = (uint8_t)out_ready;
 }
 
 /* The port's output register: valid, and the id it holds. */
@@ -213,16 +226,6 @@ static void nic_eval(comp_t *c, tick_t now)
     }
 }
 
-/* The request in the stage pipeline's last slot, offered to the block, or
- * NULL. */
-static const msg_t *pipe_head(nic_port_t *p)
-{
-    if (!p->pout.out_valid)
-        return NULL;
-    nic_slot_t *s = tab_find(p, p->pout.out_tag);
-    return s ? &s->m : NULL;
-}
-
 /* Edges the port slept through (see next_wake), applied at once: nothing
  * entered, nothing left, no output of the block changed; the stage pipeline
  * moved on by itself, or held its oldest request in its last slot, offered
@@ -236,7 +239,7 @@ static void catch_up(nic_port_t *p, tick_t now)
         else
             nic_pipe_advance(&p->pipe, skipped);
         if (p->blk) {
-            block_inputs(p, pipe_head(p), 1);
+            block_inputs(p, 1);
             block_advance(p->blk, &p->bin, skipped);
         }
     }
@@ -270,7 +273,7 @@ static tick_t next_wake(nic_port_t *p, tick_t now)
          * moves on meanwhile, up to its last slot */
         if (!p->blk_jump)
             return now + period;
-        block_inputs(p, pipe_head(p), 1);
+        block_inputs(p, 1);
         if ((k = block_quiet(p->blk, &p->bin)) == 0)
             return now + period;
         k++;
@@ -321,13 +324,8 @@ static int edge(nic_port_t *p, tick_t now)
         in.in_tag = p->acc.id;
     }
     if (p->blk) {
-        const msg_t *m = NULL;
-        if (p->pout.out_valid) {
-            nic_slot_t *s = tab_find(p, p->pout.out_tag);
-            m = s ? &s->m : NULL;
-        }
         in.out_ready = p->use.kind == NIC_BLOCK_UB_SEND ? p->bout.ub.wr_ready : p->bout.rc.wr_ready;
-        block_inputs(p, m, out_ready);
+        block_inputs(p, out_ready);
         uint64_t now_ps = p->blk_time ? (uint64_t)(now / k->tb.per_ps) : 0;
         if (block_step(p->blk, &p->bin, &p->bout, now_ps)) {
             kernel_fail(k,
@@ -502,7 +500,7 @@ void nic_port_attach(nic_port_t *p, block_inst_t *blk, const nic_block_use_t *us
     block_reset(blk);
     /* one idle edge gives the wires after reset (it changes nothing) */
     block_fixed_inputs(p);
-    block_inputs(p, NULL, 1);
+    block_inputs(p, 1);
     block_step(blk, &p->bin, &p->bout, 0);
 }
 

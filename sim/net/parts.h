@@ -104,10 +104,9 @@ typedef struct nic_port {
         rc_send_pipeline_out_t rc;
     } bout;
     uint32_t idle_jetty;
-    int bin_known;       /* bin holds the inputs of request (bin_id, bin_op) */
-    int bin_valid;       /* if bin_valid, else the idle inputs */
+    int bin_known;       /* bin holds the inputs of request bin_id, if */
+    int bin_valid;       /* bin_valid, else the idle inputs */
     uint32_t bin_id;
-    uint64_t bin_op;
     /* requests inside (pipe and block), by id */
     nic_slot_t *tab;
     uint32_t tab_mask;
