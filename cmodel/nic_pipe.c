@@ -190,6 +190,20 @@ void nic_pipe_advance_held(nic_pipe_t *p, int64_t n)
     }
 }
 
+int nic_pipe_settled(const nic_pipe_t *p, const nic_pipe_in_t *in)
+{
+    if (in->in_valid)
+        return 0;
+    if (!p->count)
+        return 1;
+    if (in->out_ready || pos_of(p, p->head) != p->depth - 1)
+        return 0;
+    /* distinct slots (the skid register is -1) behind the last: closed up
+     * exactly when the youngest is count - 1 slots behind the oldest */
+    int tail = (p->head + p->count - 1) & (NIC_PIPE_MAX_RING - 1);
+    return pos_of(p, tail) == p->depth - p->count;
+}
+
 int64_t nic_pipe_edges_to_output(const nic_pipe_t *p)
 {
     if (!p->count)

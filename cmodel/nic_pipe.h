@@ -67,6 +67,10 @@ void nic_pipe_advance(nic_pipe_t *p, int64_t n);
  * taken: every request moves on as far as the slot ahead of it lets it (the
  * oldest stops in the last slot), exactly as n such steps would. */
 void nic_pipe_advance_held(nic_pipe_t *p, int64_t n);
+/* 1 when a step with `in` would change nothing: nothing enters, and the
+ * pipeline is empty or its oldest request is held in the last slot with
+ * every other one right behind it. */
+int nic_pipe_settled(const nic_pipe_t *p, const nic_pipe_in_t *in);
 /* Edges until the oldest request is in the last slot (0 when it is there,
  * -1 when the pipeline is empty). */
 int64_t nic_pipe_edges_to_output(const nic_pipe_t *p);

@@ -131,4 +131,34 @@ TEST(NicPipe, HeldAdvanceEqualsHeldSteps)
     EXPECT_EQ(compared, 400 * 14);
 }
 
+TEST(NicPipe, SettledMeansAStepChangesNothing)
+{
+    // random traffic, then at every edge: when settled() says so, a step
+    // leaves the pipeline and its outputs as they were
+    nic_pipe_cfg_t c = cfg("a:1 b:2 c:3");
+    unsigned seed = 777;
+    auto rnd = [&seed]() { seed = seed * 1103515245u + 12345u; return (seed >> 16) & 0x7fff; };
+    nic_pipe_t p;
+    nic_pipe_out_t out;
+    nic_pipe_init(&p, &c);
+    nic_pipe_reset(&p, &out);
+    int settled = 0;
+    for (int k = 0; k < 200000; k++) {
+        nic_pipe_in_t in = {(uint8_t)(rnd() % 4 == 0), (uint32_t)k, (uint8_t)(rnd() % 5 == 0)};
+        if (nic_pipe_settled(&p, &in)) {
+            nic_pipe_t q = p;
+            nic_pipe_out_t o = out;
+            nic_pipe_step(&q, &in, &o);
+            ASSERT_EQ(nic_pipe_slot_mask(&q), nic_pipe_slot_mask(&p)) << k;
+            ASSERT_EQ(q.count, p.count);
+            ASSERT_EQ(o.in_ready, out.in_ready);
+            ASSERT_EQ(o.out_valid, out.out_valid);
+            ASSERT_EQ(o.out_tag, out.out_tag);
+            settled++;
+        }
+        nic_pipe_step(&p, &in, &out);
+    }
+    EXPECT_GT(settled, 10000);
+}
+
 }  // namespace

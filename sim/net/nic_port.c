@@ -339,7 +339,8 @@ static int edge(nic_port_t *p, tick_t now)
     } else {
         in.out_ready = (uint8_t)out_ready;
     }
-    nic_pipe_step(&p->pipe, &in, &p->pout);
+    if (!nic_pipe_settled(&p->pipe, &in))
+        nic_pipe_step(&p->pipe, &in, &p->pout);
     if (p->acc_valid) {
         /* it waited for this port's clock edge from when it became visible */
         tick_t edge = p->acc.t == now ? now : clock_edge_at_or_after(c->clk, p->acc.t);
