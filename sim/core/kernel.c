@@ -226,13 +226,13 @@ void kernel_wake(comp_t *c, tick_t t)
                 return;
             }
             for (int64_t i = 0; i < k->r_n; i++)
-                nr[i] = k->ready[(k->r_head + i) % k->r_cap];
+                nr[i] = k->ready[(k->r_head + i) & (k->r_cap - 1)];
             free(k->ready);
             k->ready = nr;
             k->r_cap = ncap;
             k->r_head = 0;
         }
-        k->ready[(k->r_head + k->r_n++) % k->r_cap] = c;
+        k->ready[(k->r_head + k->r_n++) & (k->r_cap - 1)] = c; /* r_cap: a power of two */
         c->in_ready = 1;
         return;
     }
@@ -283,7 +283,7 @@ static int push_due(kernel_t *k, comp_t *c)
 static void run_ready(kernel_t *k)
 {
     comp_t *c = k->ready[k->r_head];
-    k->r_head = (k->r_head + 1) % k->r_cap;
+    k->r_head = (k->r_head + 1) & (k->r_cap - 1);
     k->r_n--;
     c->in_ready = 0;
     c->in_due = 1;
