@@ -1,0 +1,236 @@
+#include "fault.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void fault_spec_init(fault_spec_t *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->reorder_ns = 500;
+    s->corrupt_bits = 1;
+    s->seed = 1;
+}
+
+int fault_any(const fault_spec_t *s)
+{
+    for (int d = 0; d < 2; d++) {
+        const fault_rates_t *r = &s->dir[d];
+        if (r->loss > 0 || r->dup > 0 || r->reorder > 0 || r->corrupt > 0)
+            return 1;
+    }
+    return s->n_drop > 0;
+}
+
+/* ---- parsing ---- */
+
+static int parse_prob(const char *key, const char *v, double *out, char *err, int errlen)
+{
+    char *end;
+    errno = 0;
+    double p = strtod(v, &end);
+    if (end == v || *end || errno || !isfinite(p) || p < 0 || p > 1) {
+        snprintf(err, (size_t)errlen,
+                 "--fault: %s=%s: expected a probability from 0 to 1 (for example 1e-3)", key, v);
+        return -1;
+    }
+    *out = p;
+    return 0;
+}
+
+static int parse_u64(const char *key, const char *v, uint64_t lo, uint64_t hi, uint64_t *out,
+                     char *err, int errlen)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (end == v || *end || errno || *v == '-' || x < lo || x > hi) {
+        snprintf(err, (size_t)errlen, "--fault: %s=%s: expected a whole number from %llu to %llu",
+                 key, v, (unsigned long long)lo, (unsigned long long)hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+static int parse_pair(fault_spec_t *s, const char *key, const char *v, char *err, int errlen)
+{
+    /* fwd.KEY / back.KEY: one direction */
+    int d0 = 0, d1 = 1;
+    const char *k = key;
+    if (!strncmp(key, "fwd.", 4)) {
+        d1 = 0;
+        k = key + 4;
+    } else if (!strncmp(key, "back.", 5)) {
+        d0 = 1;
+        k = key + 5;
+    }
+    double p;
+    if (!strcmp(k, "loss") || !strcmp(k, "dup") || !strcmp(k, "reorder") ||
+        !strcmp(k, "corrupt")) {
+        if (parse_prob(key, v, &p, err, errlen))
+            return -1;
+        for (int d = d0; d <= d1; d++) {
+            fault_rates_t *r = &s->dir[d];
+            *(!strcmp(k, "loss")  ? &r->loss
+              : !strcmp(k, "dup") ? &r->dup
+              : !strcmp(k, "reorder") ? &r->reorder
+                                      : &r->corrupt) = p;
+        }
+        return 0;
+    }
+    if (k != key) {
+        snprintf(err, (size_t)errlen,
+                 "--fault: %s: only loss, dup, reorder and corrupt can be set per direction", key);
+        return -1;
+    }
+    uint64_t x;
+    if (!strcmp(key, "seed"))
+        return parse_u64(key, v, 0, UINT64_MAX, &s->seed, err, errlen);
+    if (!strcmp(key, "corrupt_bits")) {
+        if (parse_u64(key, v, 1, FAULT_MAX_FLIPS, &x, err, errlen))
+            return -1;
+        s->corrupt_bits = (int)x;
+        return 0;
+    }
+    if (!strcmp(key, "reorder_ns")) {
+        char *end;
+        errno = 0;
+        double ns = strtod(v, &end);
+        if (end == v || *end || errno || !isfinite(ns) || ns < 0 || ns > 1e12) {
+            snprintf(err, (size_t)errlen,
+                     "--fault: reorder_ns=%s: expected a delay in ns from 0 to 1e12", v);
+            return -1;
+        }
+        s->reorder_ns = ns;
+        return 0;
+    }
+    if (!strcmp(key, "drop")) {
+        const char *colon = strchr(v, ':');
+        int dir = -1;
+        if (colon && colon - v == 3 && !strncmp(v, "fwd", 3))
+            dir = FAULT_FWD;
+        else if (colon && colon - v == 4 && !strncmp(v, "back", 4))
+            dir = FAULT_BACK;
+        if (dir < 0) {
+            snprintf(err, (size_t)errlen,
+                     "--fault: drop=%s: expected DIR:K with DIR fwd or back (for example drop=fwd:5)",
+                     v);
+            return -1;
+        }
+        if (parse_u64("drop", colon + 1, 1, UINT64_MAX, &x, err, errlen))
+            return -1;
+        if (s->n_drop == FAULT_MAX_DROPS) {
+            snprintf(err, (size_t)errlen, "--fault: more than %d drop= entries", FAULT_MAX_DROPS);
+            return -1;
+        }
+        s->drop[s->n_drop].dir = dir;
+        s->drop[s->n_drop++].k = x;
+        return 0;
+    }
+    snprintf(err, (size_t)errlen,
+             "--fault: unknown key '%s' (expected loss, dup, reorder, corrupt, reorder_ns, "
+             "corrupt_bits, drop, seed, or fwd./back. before a probability)",
+             key);
+    return -1;
+}
+
+int fault_parse(const char *text, fault_spec_t *s, char *err, int errlen)
+{
+    size_t n = strlen(text);
+    char *buf = malloc(n + 1);
+    if (!buf) {
+        snprintf(err, (size_t)errlen, "out of memory");
+        return -1;
+    }
+    memcpy(buf, text, n + 1);
+    int rc = 0;
+    char *save = NULL;
+    int items = 0;
+    for (char *item = strtok_r(buf, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
+        items++;
+        char *eq = strchr(item, '=');
+        if (!eq || eq == item || !eq[1]) {
+            snprintf(err, (size_t)errlen, "--fault: '%s': expected KEY=VALUE", item);
+            rc = -1;
+            break;
+        }
+        *eq = 0;
+        rc = parse_pair(s, item, eq + 1, err, errlen);
+    }
+    if (!rc && items == 0) {
+        snprintf(err, (size_t)errlen, "--fault: empty; expected KEY=VALUE[,KEY=VALUE...]");
+        rc = -1;
+    }
+    free(buf);
+    return rc;
+}
+
+/* ---- decisions ---- */
+
+static uint64_t next_u64(uint64_t *x)
+{
+    /* splitmix64 */
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* A uniform draw in [0, 1) with 53 bits. */
+static double next_unit(uint64_t *x) { return (double)(next_u64(x) >> 11) * 0x1.0p-53; }
+
+void fault_link_init(fault_link_t *l, const fault_spec_t *s, int dir)
+{
+    memset(l, 0, sizeof(*l));
+    l->dir = dir;
+    uint64_t x = s->seed ^ (0xa0761d6478bd642full * (uint64_t)(dir + 1));
+    l->rng = next_u64(&x);
+}
+
+void fault_decide(fault_link_t *l, const fault_spec_t *s, size_t bytes, fault_action_t *a)
+{
+    memset(a, 0, sizeof(*a));
+    const fault_rates_t *r = &s->dir[l->dir];
+    uint64_t k = ++l->sent;
+    /* four draws for every packet, whatever the outcome */
+    double u_loss = next_unit(&l->rng), u_dup = next_unit(&l->rng);
+    double u_reorder = next_unit(&l->rng), u_corrupt = next_unit(&l->rng);
+    for (int i = 0; i < s->n_drop; i++) {
+        if (s->drop[i].dir == l->dir && s->drop[i].k == k) {
+            a->lose = 1;
+            l->dropped++;
+            return;
+        }
+    }
+    if (u_loss < r->loss) {
+        a->lose = 1;
+        l->lost++;
+        return;
+    }
+    if (u_dup < r->dup) {
+        a->dup = 1;
+        l->duplicated++;
+    }
+    if (u_reorder < r->reorder) {
+        a->reorder = 1;
+        l->reordered++;
+    }
+    if (u_corrupt < r->corrupt && bytes > 0) {
+        /* the flipped bits come from a generator of this packet's own, so
+         * the main sequence stays four draws per packet */
+        uint64_t x = l->rng ^ k;
+        a->n_flip = s->corrupt_bits;
+        for (int i = 0; i < a->n_flip; i++)
+            a->flip[i] = next_u64(&x) % ((uint64_t)bytes * 8);
+        l->corrupted++;
+    }
+}
+
+void fault_apply_flips(uint8_t *bytes, const fault_action_t *a)
+{
+    for (int i = 0; i < a->n_flip; i++)
+        bytes[a->flip[i] / 8] ^= (uint8_t)(1u << (a->flip[i] % 8));
+}

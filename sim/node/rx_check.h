@@ -1,0 +1,68 @@
+/* The checks a receive pipeline makes on every packet before anything is
+ * executed, and their counts by reason.
+ *
+ * In order (the first that fails is the reason; docs/packets.md):
+ *   1. framing and version, then the integrity checksum over header and
+ *      payload (a corrupted bit anywhere fails it);
+ *   2. the destination TPN (RoCE: destination QP) is one of this node's;
+ *   3. the PSN is the next expected on that channel: one behind it was
+ *      received already (a duplicate), one ahead of it means an earlier
+ *      packet is missing (a gap);
+ *   4. a UB request's TASSN is the next transaction of its Jetty;
+ *   5. a request that names remote memory: its token (RoCE: rkey), its
+ *      range inside one segment, and the access the segment grants.
+ * Checks 1-3 are the transport's: a packet failing them changes no state.
+ * Checks 4-5 are the transaction's: the packet arrived in sequence, so its
+ * PSN (and TASSN) are used up, but it is refused and never executed.
+ * Nothing is dropped without a count. */
+#ifndef UB_RX_CHECK_H
+#define UB_RX_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mem.h"
+#include "packet.h"
+
+typedef enum {
+    RX_OK = 0,
+    RX_MALFORMED,     /* truncated, or a version this model does not speak */
+    RX_BAD_CHECKSUM,
+    RX_WRONG_TPN,     /* destination TPN (RoCE: QP) not this node's */
+    RX_PSN_DUPLICATE, /* behind the next expected PSN */
+    RX_PSN_GAP,       /* ahead of it */
+    RX_TASSN,         /* not the Jetty's next transaction */
+    RX_BAD_TOKEN,
+    RX_OUT_OF_SEGMENT,
+    RX_NO_ACCESS,
+    RX_N_REASONS
+} rx_reason_t;
+
+const char *rx_reason_name(rx_reason_t r);
+
+typedef struct {
+    pkt_proto_t proto;
+    uint32_t tpn_base, n_tpn;  /* this node's TPNs (RoCE: QPs): [base, base + n) */
+    uint32_t psn_init;         /* the first PSN of every channel */
+    unsigned tassn_ctx;        /* the sender keeps a TASSN per Jetty modulo
+                                  this (a power of two); 0: no TASSN check */
+    const node_mem_t *mem;     /* the node's memory (NULL: no memory checks) */
+} rx_cfg_t;
+
+typedef struct {
+    rx_cfg_t cfg;
+    uint32_t *expect_psn;      /* per TPN */
+    uint16_t *expect_tassn;    /* per TPN and TASSN context */
+    uint64_t count[RX_N_REASONS];
+} rx_checker_t;
+
+/* Returns 0, or -1 with a message (bad configuration, out of memory). */
+int rx_init(rx_checker_t *c, const rx_cfg_t *cfg, char *err, int errlen);
+void rx_free(rx_checker_t *c);
+/* Checks n bytes, counts the verdict and returns it; on RX_OK and on the
+ * transaction refusals (checks 4-5) *h holds the fields and *payload (if
+ * not NULL) the payload. */
+rx_reason_t rx_check(rx_checker_t *c, const uint8_t *bytes, size_t n, pkt_hdr_t *h,
+                     const uint8_t **payload);
+
+#endif

@@ -1,0 +1,217 @@
+// A node's memory and segments, and the receive checks: an in-order stream
+// passes, and each check catches the fault it is for, counts it by reason,
+// and leaves the state a correct packet needs.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "mem.h"
+#include "packet.h"
+#include "rx_check.h"
+#include "ub_pkg.h"
+}
+
+namespace {
+
+TEST(NodeMem, SegmentsGrantWhatTheyWereRegisteredWith)
+{
+    node_mem_t m;
+    ASSERT_EQ(node_mem_init(&m, 1 << 20), 0);
+    char err[256];
+    ASSERT_EQ(node_mem_register(&m, 0x1000, 0x1000, 0xabc, SEG_READ, err, sizeof err), 0) << err;
+    ASSERT_EQ(node_mem_register(&m, 0x4000, 0x100, 0x777, SEG_ATOMIC, err, sizeof err), 1) << err;
+    // refused registrations say why
+    EXPECT_EQ(node_mem_register(&m, 0x1800, 0x1000, 1, SEG_READ, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("overlaps"), std::string::npos) << err;
+    EXPECT_EQ(node_mem_register(&m, (1 << 20) - 8, 16, 1, SEG_READ, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("outside"), std::string::npos) << err;
+    EXPECT_EQ(node_mem_register(&m, 0x9000, 16, 1, 0, err, sizeof err), -1);
+
+    EXPECT_EQ(node_mem_check(&m, 0xabc, 0x1000, 0x1000, SEG_READ), MEM_OK);
+    EXPECT_EQ(node_mem_check(&m, 0xabd, 0x1000, 64, SEG_READ), MEM_BAD_TOKEN);
+    EXPECT_EQ(node_mem_check(&m, 0xabc, 0x1fc0, 65, SEG_READ), MEM_OUT_OF_SEGMENT);
+    EXPECT_EQ(node_mem_check(&m, 0xabc, 0x0fff, 2, SEG_READ), MEM_OUT_OF_SEGMENT);
+    EXPECT_EQ(node_mem_check(&m, 0xabc, 0x1000, 64, SEG_WRITE), MEM_NO_ACCESS);
+    // atomic implies write and read
+    EXPECT_EQ(node_mem_check(&m, 0x777, 0x4000, 8, SEG_READ), MEM_OK);
+    EXPECT_EQ(node_mem_check(&m, 0x777, 0x4000, 8, SEG_WRITE), MEM_OK);
+
+    const char msg[] = "the bytes really move";
+    node_mem_write(&m, 0x1010, msg, sizeof msg);
+    char back[sizeof msg];
+    node_mem_read(&m, 0x1010, back, sizeof back);
+    EXPECT_STREQ(back, msg);
+    node_mem_free(&m);
+}
+
+struct Rx {
+    node_mem_t mem;
+    rx_checker_t rx;
+    Rx()
+    {
+        EXPECT_EQ(node_mem_init(&mem, 1 << 20), 0);
+        char err[256];
+        EXPECT_EQ(node_mem_register(&mem, 0x10000, 0x10000, 0x5eed, SEG_WRITE, err, sizeof err),
+                  0);
+        EXPECT_EQ(node_mem_register(&mem, 0x40000, 0x1000, 0x5eed, SEG_READ, err, sizeof err), 1);
+        rx_cfg_t cfg{};
+        cfg.proto = PKT_UB;
+        cfg.tpn_base = 0x100;
+        cfg.n_tpn = 16;
+        cfg.psn_init = 0;
+        cfg.tassn_ctx = UBSP_NUM_JETTY_CTX;
+        cfg.mem = &mem;
+        EXPECT_EQ(rx_init(&rx, &cfg, err, sizeof err), 0) << err;
+    }
+    ~Rx()
+    {
+        rx_free(&rx);
+        node_mem_free(&mem);
+    }
+};
+
+// A UB request as a send pipeline would emit it.
+pkt_hdr_t request(uint32_t tpn, uint32_t psn, uint32_t jetty, uint16_t tassn, uint8_t op,
+                  uint64_t addr, uint32_t len)
+{
+    pkt_hdr_t h{};
+    h.proto = PKT_UB;
+    h.last = 1;
+    h.tp_opcode = UB_TP_RELIABLE;
+    h.src_tpn = 0x200;
+    h.dst_tpn = tpn;
+    h.psn = psn;
+    h.ta_opcode = op;
+    h.mode = URMA_OT;
+    h.tassn = tassn;
+    h.jetty = jetty;
+    h.token = 0x5eed;
+    h.addr = addr;
+    h.len = len;
+    h.payload_len = op == UB_TA_WRITE ? len : 0;
+    return h;
+}
+
+std::vector<uint8_t> bytes(const pkt_hdr_t &h)
+{
+    std::vector<uint8_t> b(pkt_wire_bytes(&h));
+    EXPECT_EQ(pkt_encode(&h, nullptr, b.data(), b.size(), nullptr), b.size());
+    return b;
+}
+
+rx_reason_t check(Rx &r, const pkt_hdr_t &h)
+{
+    std::vector<uint8_t> b = bytes(h);
+    pkt_hdr_t d;
+    return rx_check(&r.rx, b.data(), b.size(), &d, nullptr);
+}
+
+TEST(RxCheck, AnInOrderStreamPasses)
+{
+    Rx r;
+    uint32_t psn[3] = {0, 0, 0};
+    uint16_t tassn[3][5] = {}; /* per channel and Jetty (context) */
+    for (uint32_t i = 0; i < 1000; i++) {
+        uint32_t ch = i % 3, jetty = i % 5;
+        pkt_hdr_t h = request(0x100 + ch, psn[ch]++, jetty, tassn[ch][jetty]++, UB_TA_READ,
+                              0x40000 + 64 * (i % 64), 64);
+        ASSERT_EQ(check(r, h), RX_OK) << i;
+    }
+    EXPECT_EQ(r.rx.count[RX_OK], 1000u);
+}
+
+TEST(RxCheck, EachCheckCatchesItsFault)
+{
+    for (int fault = 0; fault < 8; fault++) {
+        Rx r;
+        // one good request first, then the faulty one, then the one a correct
+        // sender sends next (it must still pass when the fault was the transport's)
+        ASSERT_EQ(check(r, request(0x100, 0, 3, 0, UB_TA_WRITE, 0x10000, 64)), RX_OK);
+        pkt_hdr_t h = request(0x100, 1, 3, 1, UB_TA_WRITE, 0x10040, 64);
+        rx_reason_t want = RX_OK;
+        std::vector<uint8_t> b;
+        switch (fault) {
+        case 0: h.dst_tpn = 0x300; want = RX_WRONG_TPN; break;
+        case 1: h.psn = 5; want = RX_PSN_GAP; break;
+        case 2: h.psn = 0; want = RX_PSN_DUPLICATE; break;
+        case 3: h.token = 0xbad; want = RX_BAD_TOKEN; break;
+        case 4: h.addr = 0x1fff0; want = RX_OUT_OF_SEGMENT; break;
+        case 5: h.addr = 0x40000; want = RX_NO_ACCESS; break; /* a read-only segment */
+        case 6: h.tassn = 9; want = RX_TASSN; break;
+        case 7: want = RX_BAD_CHECKSUM; break;
+        }
+        b = bytes(h);
+        if (fault == 7)
+            b[UB_RTPH_BYTES + PKT_UB_TAH_BYTES + 10] ^= 0x08; /* a payload bit */
+        pkt_hdr_t d;
+        EXPECT_EQ(rx_check(&r.rx, b.data(), b.size(), &d, nullptr), want) << fault;
+        EXPECT_EQ(r.rx.count[want], 1u) << rx_reason_name(want);
+        // a transport fault changes nothing: the correct next packet passes;
+        // a transaction refusal used up its PSN (and TASSN, unless the TASSN
+        // was the fault)
+        bool transport = want == RX_WRONG_TPN || want == RX_PSN_GAP || want == RX_PSN_DUPLICATE ||
+                         want == RX_BAD_CHECKSUM;
+        uint32_t next_psn = transport ? 1 : 2;
+        uint16_t next_tassn = transport || want == RX_TASSN ? 1 : 2;
+        EXPECT_EQ(check(r, request(0x100, next_psn, 3, next_tassn, UB_TA_WRITE, 0x10080, 64)), RX_OK)
+            << rx_reason_name(want);
+    }
+}
+
+TEST(RxCheck, RocePsnAndRkey)
+{
+    node_mem_t mem;
+    ASSERT_EQ(node_mem_init(&mem, 1 << 16), 0);
+    char err[256];
+    ASSERT_EQ(node_mem_register(&mem, 0x1000, 0x1000, 0x42, SEG_READ, err, sizeof err), 0);
+    rx_checker_t rx;
+    rx_cfg_t cfg{};
+    cfg.proto = PKT_RC;
+    cfg.tpn_base = 1;
+    cfg.n_tpn = 1;
+    cfg.psn_init = 0xfffffe; /* wraps */
+    cfg.mem = &mem;
+    ASSERT_EQ(rx_init(&rx, &cfg, err, sizeof err), 0) << err;
+    auto read = [&](uint32_t psn, uint32_t rkey) {
+        pkt_hdr_t h{};
+        h.proto = PKT_RC;
+        h.tp_opcode = RC_OP_READ_REQUEST;
+        h.dst_tpn = 1;
+        h.psn = psn;
+        h.token = rkey;
+        h.addr = 0x1000;
+        h.len = 64;
+        std::vector<uint8_t> b = bytes(h);
+        pkt_hdr_t d;
+        return rx_check(&rx, b.data(), b.size(), &d, nullptr);
+    };
+    EXPECT_EQ(read(0xfffffe, 0x42), RX_OK);
+    EXPECT_EQ(read(0xffffff, 0x43), RX_BAD_TOKEN);
+    EXPECT_EQ(read(0x000001, 0x42), RX_PSN_GAP);
+    EXPECT_EQ(read(0xffffff, 0x42), RX_PSN_DUPLICATE);
+    EXPECT_EQ(read(0x000000, 0x42), RX_OK);
+    rx_free(&rx);
+    node_mem_free(&mem);
+}
+
+TEST(RxCheck, BadConfigurationsAreRefused)
+{
+    rx_checker_t rx;
+    char err[256];
+    rx_cfg_t cfg{};
+    cfg.proto = PKT_UB;
+    cfg.n_tpn = 0;
+    EXPECT_EQ(rx_init(&rx, &cfg, err, sizeof err), -1);
+    cfg.n_tpn = 4;
+    cfg.tassn_ctx = 6;
+    EXPECT_EQ(rx_init(&rx, &cfg, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("power of two"), std::string::npos) << err;
+    cfg.tassn_ctx = 8;
+    cfg.psn_init = 1u << 24;
+    EXPECT_EQ(rx_init(&rx, &cfg, err, sizeof err), -1);
+}
+
+}  // namespace
