@@ -101,10 +101,12 @@ const char *mem_verdict_name(mem_verdict_t v)
 
 void node_mem_read(const node_mem_t *m, uint64_t addr, void *dst, uint64_t len)
 {
-    memcpy(dst, m->bytes + addr, (size_t)len);
+    if (len)
+        memcpy(dst, m->bytes + addr, (size_t)len);
 }
 
 void node_mem_write(node_mem_t *m, uint64_t addr, const void *src, uint64_t len)
 {
-    memcpy(m->bytes + addr, src, (size_t)len);
+    if (len)
+        memcpy(m->bytes + addr, src, (size_t)len);
 }
