@@ -183,6 +183,7 @@ int kernel_add(kernel_t *k, comp_t *c, tick_t wake)
     c->list_at = -1;
     c->list = NULL;
     c->in_due = 0;
+    c->in_ready = 0;
     if (c->clk && k->step_all && wake > c->clk->phase)
         wake = c->clk->phase;
     if (c->clk && wake != TICK_NEVER)

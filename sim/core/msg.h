@@ -34,6 +34,8 @@ typedef struct {
     uint32_t more;     /* inside a channel: this entry stands for 1 + more
                           messages alike but for consecutive id and op
                           (a burst costs one entry); 0 everywhere else */
+    uint32_t bytes;    /* packet: bytes on the wire (0: not known here) */
+    uint16_t dst;      /* packet: the destination node (switches route by it) */
 } msg_t;
 
 #endif

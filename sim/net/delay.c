@@ -3,6 +3,7 @@
  * edge where it is seen; one from an event-timed producer the moment it
  * arrives. Running ahead, a delay is a link of a chain (chain.c). */
 #include <stdio.h>
+#include <string.h>
 
 #include "parts.h"
 
@@ -48,6 +49,7 @@ static const comp_ops_t delay_ops = {.commit = delay_commit};
 int delay_init(delay_comp_t *d, const char *name, chan_t *in, chan_t *out, tick_t delay, int point,
                int64_t max_inside)
 {
+    memset(d, 0, sizeof(*d));
     d->delay = delay;
     snprintf(d->c.name, sizeof(d->c.name), "%s", name);
     d->c.ops = &delay_ops;

@@ -57,6 +57,9 @@ typedef struct {
     const clockdom_t *in_clk; /* the producer's clock: it hands over only at
                                  its edges, and only while the link is free */
     tick_t ser, prop;    /* serialisation and propagation, ticks */
+    tick_t early;        /* a packet is handed on this long before its last
+                            bit arrives (a cut-through switch takes it once
+                            its header is in); 0 otherwise */
     tick_t link_free;
     int ser_point, arrive_point;
 } wire_comp_t;

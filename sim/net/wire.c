@@ -5,6 +5,7 @@
  * busy link back-pressures it; an event-timed producer's packets queue at the
  * link instead. Running ahead, a wire is a link of a chain (chain.c). */
 #include <stdio.h>
+#include <string.h>
 
 #include "parts.h"
 
@@ -35,8 +36,8 @@ tick_t wire_pass(wire_comp_t *w, uint32_t id, tick_t t)
     w->link_free = end;
     w->in->ready_at = end;
     kernel_probe(w->c.k, w->ser_point, id, end);
-    kernel_probe(w->c.k, w->arrive_point, id, end + w->prop);
-    return end + w->prop;
+    kernel_probe(w->c.k, w->arrive_point, id, end + w->prop - w->early);
+    return end + w->prop - w->early;
 }
 
 static tick_t wire_commit(comp_t *c, tick_t now)
@@ -60,7 +61,7 @@ static tick_t wire_commit(comp_t *c, tick_t now)
         w->link_free = end;
         w->in->ready_at = end;
         kernel_probe(c->k, w->ser_point, m.id, end);
-        m.t = end + w->prop;
+        m.t = end + w->prop - w->early;
         if (chan_push(&w->flight, &m, now)) {
             kernel_fail(c->k, "internal: %s: too many packets on the wire", c->name);
             return TICK_NEVER;
@@ -75,6 +76,7 @@ static const comp_ops_t wire_ops = {.commit = wire_commit};
 int wire_init(wire_comp_t *w, const char *name, chan_t *in, chan_t *out, const clockdom_t *in_clk,
               tick_t ser, tick_t prop, int ser_point, int arrive_point, int64_t max_flight)
 {
+    memset(w, 0, sizeof(*w));
     snprintf(w->c.name, sizeof(w->c.name), "%s", name);
     w->c.ops = &wire_ops;
     w->c.clk = NULL;
@@ -84,6 +86,7 @@ int wire_init(wire_comp_t *w, const char *name, chan_t *in, chan_t *out, const c
     w->ser = ser;
     w->prop = prop;
     w->link_free = 0;
+    w->early = 0;
     w->ser_point = ser_point;
     w->arrive_point = arrive_point;
     in->dst = &w->c;
