@@ -1,10 +1,11 @@
 #include "config.h"
 
+#include "ini_lines.h"
+
 #include "rc_send_pipeline.h"
 #include "ub_send_pipeline.h"
 
 #include <errno.h>
-#include <ini.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,26 +150,12 @@ static int parse_ns_to_ps(const char *v, int64_t *ps, const char **why)
 /* ---- applying one key --------------------------------------------------- */
 
 typedef struct {
+    ini_lines_t in;    /* first: the file, the line, the error (ini_lines.h) */
     config_t *cfg;
     path_cfg_t *cur;   /* path of the file being read */
-    const char *file;
-    int line;          /* current line, counted by our reader */
-    int section_line;  /* line of the last [section] header */
-    char *err;
-    int errlen;
-    int failed;
 } loader_t;
 
-#define FAIL(...)                                                       \
-    do {                                                                \
-        if (!L->failed) {                                               \
-            int n_ = snprintf(L->err, (size_t)L->errlen, "%s:%d: ", L->file, L->line); \
-            if (n_ < 0 || n_ >= L->errlen) n_ = 0;                      \
-            snprintf(L->err + n_, (size_t)(L->errlen - n_), __VA_ARGS__); \
-        }                                                               \
-        L->failed = 1;                                                  \
-        return -1;                                                      \
-    } while (0)
+#define FAIL(...) return ini_lines_fail(&L->in, __VA_ARGS__)
 
 static stage_cfg_t *find_stage(path_cfg_t *p, const char *name)
 {
@@ -192,8 +179,8 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
         s = &p->stages[p->n_stages++];
         memset(s, 0, sizeof(*s));
         snprintf(s->name, sizeof(s->name), "%s", sname);
-        snprintf(s->file, sizeof(s->file), "%s", L->file);
-        s->line = L->section_line ? L->section_line : L->line;
+        snprintf(s->file, sizeof(s->file), "%s", L->in.file);
+        s->line = L->in.section_line ? L->in.section_line : L->in.line;
         s->bytes = -1;
         s->payload_bytes = 0;
     }
@@ -219,8 +206,8 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
         if (s->kind != STAGE_DELAY)
             s->kinds_given++;
         s->kind = STAGE_DELAY;
-        snprintf(s->kind_file, sizeof(s->kind_file), "%s", L->file);
-        s->kind_line = L->line;
+        snprintf(s->kind_file, sizeof(s->kind_file), "%s", L->in.file);
+        s->kind_line = L->in.line;
     } else if (strcmp(key, "nic") == 0) {
         int node = -1, pipe = -1;
         if (strcmp(val, "initiator.tx") == 0) node = NODE_INITIATOR, pipe = PIPE_TX;
@@ -235,8 +222,8 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
         if (s->kind != STAGE_NIC)
             s->kinds_given++;
         s->kind = STAGE_NIC;
-        snprintf(s->kind_file, sizeof(s->kind_file), "%s", L->file);
-        s->kind_line = L->line;
+        snprintf(s->kind_file, sizeof(s->kind_file), "%s", L->in.file);
+        s->kind_line = L->in.line;
     } else if (strcmp(key, "wire") == 0) {
         if (strcmp(val, "forward") == 0) s->wire_dir = WIRE_FORWARD;
         else if (strcmp(val, "back") == 0) s->wire_dir = WIRE_BACK;
@@ -244,8 +231,8 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
         if (s->kind != STAGE_WIRE)
             s->kinds_given++;
         s->kind = STAGE_WIRE;
-        snprintf(s->kind_file, sizeof(s->kind_file), "%s", L->file);
-        s->kind_line = L->line;
+        snprintf(s->kind_file, sizeof(s->kind_file), "%s", L->in.file);
+        s->kind_line = L->in.line;
     } else if (strcmp(key, "bytes") == 0) {
         int64_t b;
         if (config_parse_whole(val, &b) || b < 1 || b > 1 << 20)
@@ -326,7 +313,7 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
 static int handler(void *user, const char *section, const char *key, const char *val)
 {
     loader_t *L = user;
-    if (L->failed)
+    if (L->in.failed)
         return 1; /* keep only the first error */
     if (strcmp(section, "path") == 0 && strcmp(key, "name") == 0) {
         if (L->cur)
@@ -340,8 +327,8 @@ static int handler(void *user, const char *section, const char *key, const char 
             p = &L->cfg->paths[L->cfg->n_paths++];
             memset(p, 0, sizeof(*p));
             snprintf(p->name, sizeof(p->name), "%s", val);
-            snprintf(p->file, sizeof(p->file), "%s", L->file);
-            p->line = L->line;
+            snprintf(p->file, sizeof(p->file), "%s", L->in.file);
+            p->line = L->in.line;
             p->nic_mhz = -1;
             p->wire_one_way_ps = -1;
             p->wire_gbytes_per_s = -1;
@@ -357,95 +344,16 @@ static int handler(void *user, const char *section, const char *key, const char 
     return apply_path_key(L, L->cur, section, key, val) == 0;
 }
 
-typedef struct {
-    const char *text; /* string source, or NULL */
-    FILE *f;
-    loader_t *L;
-    char *buf;        /* getline's buffer */
-    size_t cap;
-} reader_t;
-
 /* A section header is checked when it is read, so that an unknown section is
  * reported even when it has no keys (inih only reports keys). */
-static int check_section(loader_t *L, const char *line)
+static int check_section(ini_lines_t *il, const char *name, int n)
 {
-    const char *end = strchr(line, ']');
-    if (!end)
-        return 0; /* inih reports the syntax error */
-    int n = (int)(end - line - 1);
-    const char *name = line + 1;
+    loader_t *L = (loader_t *)il;
     if ((n == 4 && !strncmp(name, "path", 4)) || (n == 5 && !strncmp(name, "clock", 5)) ||
         (n == 4 && !strncmp(name, "wire", 4)) || (n == 3 && !strncmp(name, "nic", 3)) ||
         (n > 6 && !strncmp(name, "stage.", 6)))
         return 0;
     FAIL("unknown section [%.*s] (expected path, clock, wire, nic or stage.NAME)", n, name);
-}
-
-/* Hands inih one whole line at a time and counts lines, so that messages
- * carry the right line number; a line inih could not hold is an error. */
-static char *reader(char *str, int num, void *stream)
-{
-    reader_t *r = stream;
-    loader_t *L = r->L;
-    const char *line;
-    size_t len;
-    if (L->failed)
-        return NULL;
-    if (r->f) {
-        errno = 0;
-        ssize_t got = getline(&r->buf, &r->cap, r->f);
-        if (got < 0) {
-            if (ferror(r->f)) {
-                snprintf(L->err, (size_t)L->errlen, "%s:%d: read error: %s", L->file, L->line + 1,
-                         strerror(errno ? errno : EIO));
-                L->failed = 1;
-            }
-            return NULL;
-        }
-        line = r->buf;
-        len = (size_t)got;
-        /* inih sees a line as a C string: a NUL byte would silently end it
-         * there (and what follows up to the newline would be lost) */
-        const char *nul = memchr(line, 0, len);
-        if (nul) {
-            snprintf(L->err, (size_t)L->errlen,
-                     "%s:%d: NUL byte at column %d (expected text)", L->file, L->line + 1,
-                     (int)(nul - line) + 1);
-            L->failed = 1;
-            return NULL;
-        }
-    } else {
-        if (!*r->text)
-            return NULL;
-        line = r->text;
-        const char *nl = strchr(r->text, '\n');
-        len = nl ? (size_t)(nl - r->text) + 1 : strlen(r->text);
-        r->text += len;
-    }
-    L->line++;
-    size_t content = len;
-    while (content && (line[content - 1] == '\n' || line[content - 1] == '\r'))
-        content--;
-    if (content + 2 > (size_t)num) {
-        if (!L->failed) {
-            snprintf(L->err, (size_t)L->errlen, "%s:%d: line longer than %d characters", L->file,
-                     L->line, num - 2);
-            L->failed = 1;
-        }
-        return NULL;
-    }
-    memcpy(str, line, content);
-    str[content] = '\n';
-    str[content + 1] = 0;
-    const char *c = str;
-    while (*c == ' ' || *c == '\t')
-        c++;
-    if (*c == '[') {
-        L->section_line = L->line;
-        if (check_section(L, c))
-            return NULL;
-    }
-    return str;
 }
 
 static int load(config_t *c, const char *name, FILE *f, const char *text, char *err, int errlen)
@@ -456,21 +364,10 @@ static int load(config_t *c, const char *name, FILE *f, const char *text, char *
                  name, CFG_FILE_LEN - 1, strlen(name));
         return -1;
     }
-    loader_t L = {.cfg = c, .file = name, .err = err, .errlen = errlen};
-    reader_t r = {.text = text, .f = f, .L = &L};
-    int rc = ini_parse_stream(reader, &r, handler, &L);
-    free(r.buf);
-    if (L.failed)
+    loader_t L = {.in = {.file = name, .err = err, .errlen = errlen, .on_section = check_section},
+                  .cfg = c};
+    if (ini_lines_parse(&L.in, f, text, handler, &L))
         return -1;
-    if (rc > 0) {
-        snprintf(err, (size_t)errlen, "%s:%d: expected '[section]', 'key = value' or a comment",
-                 name, rc);
-        return -1;
-    }
-    if (rc < 0) {
-        snprintf(err, (size_t)errlen, "%s: could not be read", name);
-        return -1;
-    }
     if (!L.cur) {
         snprintf(err, (size_t)errlen, "%s:1: expected '[path]' with 'name = ...'", name);
         return -1;
@@ -510,7 +407,7 @@ int config_load_string(config_t *c, const char *name, const char *text, char *er
 
 int config_set(config_t *c, const char *assignment, const char *origin, char *err, int errlen)
 {
-    loader_t Lv = {.cfg = c, .file = origin, .line = 1, .err = err, .errlen = errlen};
+    loader_t Lv = {.in = {.file = origin, .line = 1, .err = err, .errlen = errlen}, .cfg = c};
     loader_t *L = &Lv;
     char buf[CFG_SET_LEN];
     if (strlen(assignment) >= sizeof(buf))

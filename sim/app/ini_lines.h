@@ -1,0 +1,34 @@
+/* Reading INI text for libinih one whole line at a time, counting lines, so
+ * that every message can say file:line. A line inih could not hold, a NUL
+ * byte and a read error are errors of their own; a [section] header is shown
+ * to a callback as it is read, so an unknown section is reported even when
+ * it has no keys (inih only reports keys). */
+#ifndef UB_INI_LINES_H
+#define UB_INI_LINES_H
+
+#include <stdio.h>
+
+typedef struct ini_lines {
+    const char *file;   /* for messages */
+    int line;           /* the line being handled */
+    int section_line;   /* the line of the last [section] header */
+    int failed;
+    char *err;
+    int errlen;
+    /* called with each section header line ("[name]..."); returns nonzero
+     * after setting the error (ini_lines_fail) to stop */
+    int (*on_section)(struct ini_lines *il, const char *name, int len);
+} ini_lines_t;
+
+/* Sets "file:line: ..." as the error (the first one wins) and returns -1. */
+int ini_lines_fail(ini_lines_t *il, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parses f (or, if f is NULL, text) with inih, calling handler(user, ...)
+ * for every key. Returns 0; or -1 with il->err set (by the reader, by the
+ * handler through ini_lines_fail, or for a line that is not INI). */
+int ini_lines_parse(ini_lines_t *il, FILE *f, const char *text,
+                    int (*handler)(void *user, const char *section, const char *key,
+                                   const char *value),
+                    void *user);
+
+#endif
