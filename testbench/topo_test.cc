@@ -6,8 +6,11 @@
 #include <cstring>
 #include <string>
 
+#include "test_util.h"
+
 extern "C" {
 #include "topo.h"
+#include "topo_file.h"
 }
 
 namespace {
@@ -106,6 +109,76 @@ TEST(Topo, BadTopologiesSayWhatIsWrong)
     EXPECT_NE(std::string(err).find("cannot reach"), std::string::npos) << err;
     ASSERT_GE(topo_add_link(&t, "S:1", "S2:1", 50, 100, err, sizeof err), 0);
     EXPECT_EQ(topo_check(&t, err, sizeof err), 0) << err;
+}
+
+TEST(TopoFile, TheShippedTopologiesLoad)
+{
+    for (const char *f : {"two_nodes", "star3", "line4"}) {
+        std::string path = std::string(UBSIM_CONFIG_DIR) + "/topo/" + f + ".ini";
+        topo_file_t *tf = new topo_file_t;
+        char err[512];
+        EXPECT_EQ(topo_load_file(tf, path.c_str(), err, sizeof err), 0) << err;
+        EXPECT_STREQ(tf->name, f);
+        delete tf;
+    }
+    // the shipped two-node file is the default topology
+    topo_file_t *tf = new topo_file_t;
+    char err[512];
+    ASSERT_EQ(topo_load_file(tf, (std::string(UBSIM_CONFIG_DIR) + "/topo/two_nodes.ini").c_str(),
+                             err, sizeof err),
+              0);
+    topo_t d;
+    topo_default(&d);
+    ASSERT_EQ(topo_routes(&d, err, sizeof err), 0);
+    EXPECT_EQ(0, memcmp(&d, &tf->t, sizeof d));
+    delete tf;
+}
+
+TEST(TopoFile, ErrorsNameFileLineAndWhatWasExpected)
+{
+    struct Case {
+        const char *text, *says;
+    } cases[] = {
+        {"[nodes.A]\n", "t.ini:1: unknown section [nodes.A]"},
+        {"[node.A]\n[node.B]\n[link.x]\na = A\nb = B\nrate = 5\n", "t.ini:6: [link.x] rate: unknown key"},
+        {"[switch.S]\nports = 1\n", "t.ini:2: ports = 1: expected a whole number from 2 to 64"},
+        {"[switch.S]\nmode = fast\n", "t.ini:2: mode = fast: expected store_and_forward or cut_through"},
+        {"[node.A]\n[node.B]\n[switch.S]\n[link.x]\na = A\nb = B\n", "t.ini:3: [switch.S]: expected 'ports = N'"},
+        {"[node.A]\n[node.B]\n\n[link.x]\na = A\n", "t.ini:4: [link.x]: expected 'a = END' and 'b = END'"},
+        {"[node.A]\n[node.B]\n[link.x]\na = A\nb = C\n", "t.ini:3: [link.x]: link end 'C': no node"},
+        {"[node.A]\n[node.B]\n[node.C]\n[link.x]\na = A\nb = B\n", "node 'C' is linked to nothing"},
+        {"[node.A]\n[node.B]\n[link.x]\na = A\nb = B\none_way_ns = -1\n", "t.ini:6: one_way_ns = -1: expected a number"},
+        {"[node.A]\n[node.A]\n", "t.ini:2: 'A' is named twice"},
+        {"[node.A]\nkey = 1\n", "t.ini:2: [node.A] key: a node has no keys yet"},
+        {"[node.A]\n garbage\n", "t.ini:2: expected '[section]'"},
+    };
+    for (const Case &c : cases) {
+        topo_file_t *tf = new topo_file_t;
+        char err[512] = "";
+        EXPECT_EQ(topo_load_text(tf, "t.ini", c.text, err, sizeof err), -1) << c.text;
+        EXPECT_NE(std::string(err).find(c.says), std::string::npos) << c.text << "\n  got: " << err;
+        delete tf;
+    }
+}
+
+TEST(TopoFile, TheCommandPrintsTheTopologyAndItsRoutes)
+{
+    std::string out;
+    std::string path = std::string(UBSIM_CONFIG_DIR) + "/topo/star3.ini";
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " topology " + path + " --format json", &out), 0);
+    EXPECT_NE(out.find("\"routes\""), std::string::npos) << out;
+    EXPECT_NE(out.find("\"T\":\t2"), std::string::npos) << out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " topology " + path, &out), 0);
+    EXPECT_NE(out.find("routes of S (destination -> port): A->0 B->1 T->2"), std::string::npos) << out;
+    std::string bad = testutil::temp_file("[node.A]\n[node.B]\n[link.x]\na = A\nb = Q\n");
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " topology " + bad, &out, true), 2);
+    EXPECT_NE(out.find(":3: [link.x]: link end 'Q'"), std::string::npos) << out;
+    std::remove(bad.c_str());
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " topology", &out, true), 2);
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " topology --help", &out), 0);
+    EXPECT_NE(out.find("usage: ubsim topology FILE"), std::string::npos);
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " topology /nonexistent.ini", &out, true), 2);
+    EXPECT_NE(out.find("cannot open topology"), std::string::npos) << out;
 }
 
 }  // namespace

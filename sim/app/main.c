@@ -9,6 +9,7 @@
 #include "latency.h"
 #include "rate.h"
 #include "report.h"
+#include "topo_cmd.h"
 #include "wave.h"
 
 static const char *const usage_top =
@@ -22,6 +23,8 @@ static const char *const usage_top =
     "  rate      request issue rate of bursts of reads through the UB and the\n"
     "            RoCE RC send pipelines, with a conservation check, and the\n"
     "            throughput limit of a finite number of request slots\n"
+    "  topology  check a topology file (nodes, switches, links) and show its\n"
+    "            routes\n"
     "  help      this text; 'ubsim <command> --help' describes a command\n"
     "\n"
     "Exit status: 0 success, 1 simulation failure or a waveform that could not be\n"
@@ -229,7 +232,10 @@ int main(int argc, char **argv)
         return cmd_latency(argc - 1, argv + 1);
     if (strcmp(argv[1], "rate") == 0)
         return cmd_rate(argc - 1, argv + 1);
-    fprintf(stderr, "ubsim: unknown command '%s' (expected latency or rate; see 'ubsim help')\n",
+    if (strcmp(argv[1], "topology") == 0)
+        return cmd_topology(argc - 1, argv + 1);
+    fprintf(stderr,
+            "ubsim: unknown command '%s' (expected latency, rate or topology; see 'ubsim help')\n",
             argv[1]);
     return 2;
 }

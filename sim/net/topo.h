@@ -38,6 +38,7 @@ typedef struct {
     int fwd_cycles;
     int64_t clock_mhz;
     int cut_through;
+    int64_t header_bytes;    /* what a cut-through switch waits for */
     int16_t route[TOPO_MAX_NODES]; /* destination node -> port (topo_routes) */
 } topo_switch_t;
 
