@@ -140,7 +140,7 @@ TEST(RxCheck, EachCheckCatchesItsFault)
         case 3: h.token = 0xbad; want = RX_BAD_TOKEN; break;
         case 4: h.addr = 0x1fff0; want = RX_OUT_OF_SEGMENT; break;
         case 5: h.addr = 0x40000; want = RX_NO_ACCESS; break; /* a read-only segment */
-        case 6: h.tassn = 9; want = RX_TASSN; break;
+        case 6: h.tassn = 0; want = RX_TASSN; break; /* behind: already seen */
         case 7: want = RX_BAD_CHECKSUM; break;
         }
         b = bytes(h);
@@ -212,6 +212,110 @@ TEST(RxCheck, BadConfigurationsAreRefused)
     cfg.tassn_ctx = 8;
     cfg.psn_init = 1u << 24;
     EXPECT_EQ(rx_init(&rx, &cfg, err, sizeof err), -1);
+}
+
+TEST(RxCheck, TassnGapsPassButNotOneBehindAndAcksAreNotSequenced)
+{
+    Rx r;
+    ASSERT_EQ(check(r, request(0x100, 0, 3, 0, UB_TA_READ, 0x40000, 64)), RX_OK);
+    // the Jetty's transactions 1..4 went to other targets
+    ASSERT_EQ(check(r, request(0x100, 1, 3, 5, UB_TA_READ, 0x40000, 64)), RX_OK);
+    EXPECT_EQ(check(r, request(0x100, 2, 3, 4, UB_TA_READ, 0x40000, 64)), RX_TASSN);
+    // an acknowledgement has no place in the data sequence
+    pkt_hdr_t ack = request(0x100, 77, 0, 0, UB_TA_READ, 0, 0);
+    ack.tp_opcode = UB_TP_ACK;
+    EXPECT_EQ(check(r, ack), RX_OK);
+    EXPECT_EQ(check(r, request(0x100, 3, 3, 6, UB_TA_READ, 0x40000, 64)), RX_OK);
+}
+
+TEST(RxCheck, TheFirstFailingCheckWinsAndEveryPacketIsCountedOnce)
+{
+    Rx r;
+    uint64_t sent = 0;
+    // wrong TPN and a bad token: the TPN is checked first
+    pkt_hdr_t h = request(0x300, 0, 3, 0, UB_TA_WRITE, 0x10000, 64);
+    h.token = 0xbad;
+    EXPECT_EQ(check(r, h), RX_WRONG_TPN);
+    sent++;
+    // a PSN gap and an out-of-segment address: the PSN first
+    EXPECT_EQ(check(r, request(0x100, 9, 3, 0, UB_TA_WRITE, 0x90000, 64)), RX_PSN_GAP);
+    sent++;
+    // too short to be a packet
+    uint8_t junk[10] = {0};
+    pkt_hdr_t d;
+    EXPECT_EQ(rx_check(&r.rx, junk, sizeof junk, &d, nullptr), RX_MALFORMED);
+    sent++;
+    for (int i = 0; i < 5; i++, sent++)
+        EXPECT_EQ(check(r, request(0x100, (uint32_t)i, 3, (uint16_t)i, UB_TA_WRITE, 0x10000, 64)),
+                  RX_OK);
+    uint64_t counted = 0;
+    for (int k = 0; k < RX_N_REASONS; k++)
+        counted += r.rx.count[k];
+    EXPECT_EQ(counted, sent);
+    EXPECT_STREQ(rx_reason_name(RX_PSN_GAP), "psn_gap");
+}
+
+TEST(RxCheck, EveryFlippedBitOfARocePacketIsABadChecksum)
+{
+    rx_checker_t rx;
+    rx_cfg_t cfg{};
+    cfg.proto = PKT_RC;
+    cfg.tpn_base = 0;
+    cfg.n_tpn = 16;
+    char err[256];
+    ASSERT_EQ(rx_init(&rx, &cfg, err, sizeof err), 0) << err;
+    for (uint8_t op : {(uint8_t)RC_OP_SEND_ONLY, (uint8_t)RC_OP_READ_REQUEST, (uint8_t)0x10}) {
+        pkt_hdr_t h{};
+        h.proto = PKT_RC;
+        h.tp_opcode = op;
+        h.pkey = 0xffff;
+        h.dst_tpn = 1;
+        h.payload_len = op == RC_OP_READ_REQUEST ? 0 : 16;
+        std::vector<uint8_t> b = bytes(h);
+        for (size_t bit = 0; bit < b.size() * 8; bit++) {
+            std::vector<uint8_t> x = b;
+            x[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            pkt_hdr_t d;
+            ASSERT_EQ(rx_check(&rx, x.data(), x.size(), &d, nullptr), RX_BAD_CHECKSUM)
+                << "opcode " << (int)op << " bit " << bit;
+        }
+    }
+    rx_free(&rx);
+}
+
+TEST(RxCheck, RoceWritesMeetTheSegmentChecks)
+{
+    node_mem_t mem;
+    ASSERT_EQ(node_mem_init(&mem, 1 << 16), 0);
+    char err[256];
+    ASSERT_EQ(node_mem_register(&mem, 0x1000, 0x100, 0x42, SEG_READ, err, sizeof err), 0);
+    ASSERT_EQ(node_mem_register(&mem, 0x2000, 0x100, 0x43, SEG_WRITE, err, sizeof err), 1);
+    rx_checker_t rx;
+    rx_cfg_t cfg{};
+    cfg.proto = PKT_RC;
+    cfg.n_tpn = 1;
+    cfg.mem = &mem;
+    ASSERT_EQ(rx_init(&rx, &cfg, err, sizeof err), 0) << err;
+    uint32_t psn = 0;
+    auto write = [&](uint64_t addr, uint32_t rkey, uint32_t len) {
+        pkt_hdr_t h{};
+        h.proto = PKT_RC;
+        h.tp_opcode = RC_OP_WRITE_ONLY;
+        h.psn = psn++;
+        h.addr = addr;
+        h.token = rkey;
+        h.len = len;
+        h.payload_len = len;
+        std::vector<uint8_t> b = bytes(h);
+        pkt_hdr_t d;
+        return rx_check(&rx, b.data(), b.size(), &d, nullptr);
+    };
+    EXPECT_EQ(write(0x2000, 0x43, 64), RX_OK);
+    EXPECT_EQ(write(0x20c0, 0x43, 128), RX_OUT_OF_SEGMENT);
+    EXPECT_EQ(write(0x1000, 0x42, 64), RX_NO_ACCESS);
+    EXPECT_EQ(write(0x3000, 0x43, 64), RX_OUT_OF_SEGMENT);
+    rx_free(&rx);
+    node_mem_free(&mem);
 }
 
 }  // namespace

@@ -110,9 +110,9 @@ struct Net {
             a->src = &src[p]->c;
             wire_init(win[p].get(), "in", a, b, nullptr, ser, prop, CHAN_NO_PROBE, CHAN_NO_PROBE,
                       1 << 20);
-            switch_connect(&sw, p, b, win[p].get(), ser_per_byte, c);
-            wire_init(wout[p].get(), "out", c, d, &clk, ser, prop, CHAN_NO_PROBE, CHAN_NO_PROBE,
+            wire_init(wout[p].get(), "out", c, d, nullptr, ser, prop, CHAN_NO_PROBE, CHAN_NO_PROBE,
                       1 << 20);
+            EXPECT_EQ(switch_connect(&sw, p, b, win[p].get(), ser_per_byte, c, wout[p].get()), 0);
             sink[p]->c.ops = &kSinkOps;
             sink[p]->in = d;
             d->dst = &sink[p]->c;
@@ -253,6 +253,23 @@ TEST(Switch, SkippingIdleCyclesEqualsSteppingEveryCycle)
     EXPECT_FALSE(got[0].empty());
 }
 
+TEST(Switch, RoutesToMissingPortsAreRefusedAndToUnlinkedPortsCounted)
+{
+    Net net(3, 1 << 20, 0, 0, 256);
+    EXPECT_EQ(switch_route(&net.sw, 1, 3), -1) << "the switch has ports 0..2";
+    EXPECT_EQ(switch_route(&net.sw, 1, -1), -1);
+    EXPECT_EQ(switch_route(&net.sw, SW_MAX_NODES, 0), -1);
+    EXPECT_EQ(switch_connect(&net.sw, 3, nullptr, nullptr, 0, nullptr, nullptr), -1);
+    // port 2 loses its link: packets routed there are counted, not stuck
+    net.sw.port[2].out = nullptr;
+    ASSERT_EQ(switch_route(&net.sw, 9, 2), 0);
+    net.src[0]->msgs.push_back(Net::pkt(1, 0, 9, 256));
+    net.src[0]->msgs.push_back(Net::pkt(2, net.ser, 9, 0)); /* size unknown */
+    net.run();
+    EXPECT_EQ(net.sw.unroutable, 2u);
+    EXPECT_EQ(net.sw.received, 2u);
+}
+
 TEST(Switch, BadConfigurationsSayWhy)
 {
     switch_cfg_t c{};
@@ -262,6 +279,8 @@ TEST(Switch, BadConfigurationsSayWhy)
     EXPECT_EQ(switch_cfg_check(&c, err, sizeof err), -1);
     c.n_ports = 4;
     c.buffer_bytes = 0;
+    EXPECT_EQ(switch_cfg_check(&c, err, sizeof err), -1);
+    c.buffer_bytes = ((int64_t)1 << 40) + 1;
     EXPECT_EQ(switch_cfg_check(&c, err, sizeof err), -1);
     c.buffer_bytes = 100;
     c.cut_through = 1;

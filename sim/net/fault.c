@@ -221,10 +221,19 @@ void fault_decide(fault_link_t *l, const fault_spec_t *s, size_t bytes, fault_ac
     if (u_corrupt < r->corrupt && bytes > 0) {
         /* the flipped bits come from a generator of this packet's own, so
          * the main sequence stays four draws per packet */
-        uint64_t x = l->rng ^ k;
-        a->n_flip = s->corrupt_bits;
-        for (int i = 0; i < a->n_flip; i++)
-            a->flip[i] = next_u64(&x) % ((uint64_t)bytes * 8);
+        uint64_t x = l->rng ^ k, bits = (uint64_t)bytes * 8;
+        int want = s->corrupt_bits < FAULT_MAX_FLIPS ? s->corrupt_bits : FAULT_MAX_FLIPS;
+        if ((uint64_t)want > bits)
+            want = (int)bits;
+        /* distinct bits: two flips of one bit would undo each other */
+        while (a->n_flip < want) {
+            uint64_t b = next_u64(&x) % bits;
+            int seen = 0;
+            for (int i = 0; i < a->n_flip; i++)
+                seen |= a->flip[i] == b;
+            if (!seen)
+                a->flip[a->n_flip++] = b;
+        }
         l->corrupted++;
     }
 }

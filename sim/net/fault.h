@@ -4,8 +4,10 @@
  *   loss=P       each packet is lost with probability P (0 <= P <= 1)
  *   dup=P        ... delivered twice
  *   reorder=P    ... held back by reorder_ns, so later ones overtake it
- *   corrupt=P    ... has corrupt_bits of its bits flipped (which the
- *                receiver's checksum catches)
+ *   corrupt=P    ... has corrupt_bits distinct bits flipped (the receiver's
+ *                CRC-32 catches up to 3 flipped bits in a packet of up to
+ *                about 11 KiB, and a burst of up to 32 bits, always; any
+ *                other pattern except with a probability of about 2^-32)
  *   reorder_ns=D the extra delay of a reordered packet (default 500)
  *   corrupt_bits=N bits flipped in a corrupted packet (1..16, default 1)
  *   drop=DIR:K   the K-th packet (counting from 1) sent in direction DIR,
@@ -63,7 +65,7 @@ typedef struct {
     int lose;       /* it never arrives (by chance or by the drop list) */
     int dup;        /* a second, identical copy follows it */
     int reorder;    /* it is held back by reorder_ns */
-    int n_flip;     /* bits to flip: flip[i] < the packet's bits */
+    int n_flip;     /* distinct bits to flip: flip[i] < the packet's bits */
     uint64_t flip[FAULT_MAX_FLIPS];
 } fault_action_t;
 

@@ -7,7 +7,6 @@
 
 #define UB_TPVER 0        /* the transport version this model speaks */
 #define UB_NLP_TA 0       /* next-layer protocol: the transaction layer */
-#define RC_PKEY_DEFAULT 0xffff
 
 const char *pkt_err_name(pkt_err_t e)
 {
@@ -142,7 +141,7 @@ size_t pkt_encode(const pkt_hdr_t *h, const uint8_t *payload, uint8_t *buf, size
         p += PKT_UB_TAH_BYTES;
     } else {
         p[0] = h->tp_opcode;
-        put_be(p + 2, h->pkey ? h->pkey : RC_PKEY_DEFAULT, 2);
+        put_be(p + 2, h->pkey, 2);
         put_be(p + 5, h->dst_tpn, 3);
         p[8] = (uint8_t)(h->ack_req << 7);
         put_be(p + 9, h->psn, 3);
@@ -175,17 +174,21 @@ pkt_err_t pkt_decode(const uint8_t *buf, size_t n, pkt_proto_t proto, pkt_hdr_t 
 {
     memset(h, 0, sizeof(*h));
     h->proto = proto;
+    if (proto != PKT_UB && proto != PKT_RC)
+        return PKT_BAD_FIELD;
+    /* the length every packet of the protocol has, then the checksum, and
+     * only then what the (now trusted) bytes say: a corrupted opcode or
+     * version is a bad checksum, not a malformed packet */
     size_t need = proto == PKT_UB ? UB_RTPH_BYTES + PKT_UB_TAH_BYTES : PKT_RC_BTH_BYTES;
     if (n < need + PKT_CRC_BYTES)
         return PKT_TRUNCATED;
-    if (proto == PKT_RC) {
-        h->tp_opcode = buf[0];
-        need = pkt_header_bytes(h);
-        if (n < need + PKT_CRC_BYTES)
-            return PKT_TRUNCATED;
-    }
     if ((uint32_t)get_be(buf + n - PKT_CRC_BYTES, 4) != crc_of(buf, n - PKT_CRC_BYTES))
         return PKT_BAD_CRC;
+    if (proto == PKT_RC) {
+        h->tp_opcode = buf[0];
+        if (n < pkt_header_bytes(h) + PKT_CRC_BYTES)
+            return PKT_TRUNCATED;
+    }
     const uint8_t *p = buf;
     if (proto == PKT_UB) {
         if (p[1] >> 6 != UB_TPVER)

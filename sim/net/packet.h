@@ -19,7 +19,11 @@
  *   AETH  4 bytes on a read response or an acknowledgement: syndrome, MSN (3);
  *   payload, then a 4-byte CRC-32 (the invariant CRC's place).
  *
- * A decoder checks the framing and the checksum; what the fields mean to a
+ * A decoder checks the length every packet of the protocol has, then the
+ * checksum, then what the bytes say (the version, the headers the opcode
+ * calls for), so a corrupted field is always a bad checksum. CRC-32 catches
+ * every single flipped bit and every burst of up to 32; other patterns it
+ * misses with a probability of about 2^-32. What the fields mean to a
  * receiver (its TPNs, the next PSN, the target segment) is checked by
  * sim/node/rx_check.h. */
 #ifndef UB_PACKET_H
@@ -52,7 +56,7 @@ typedef struct {
     uint32_t psn;
     uint32_t tpmsn;      /* UB; RC: the AETH's MSN */
     uint8_t syndrome;    /* RC: the AETH's syndrome */
-    uint16_t pkey;       /* RC */
+    uint16_t pkey;       /* RC: partition key (0xFFFF: the default partition) */
     /* transaction: UB TAH, RC RETH */
     uint8_t ta_opcode;   /* UB */
     uint8_t mode;        /* UB: service mode (3 bits) */

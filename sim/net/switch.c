@@ -12,8 +12,9 @@ int switch_cfg_check(const switch_cfg_t *cfg, char *err, int errlen)
                  cfg->n_ports);
         return -1;
     }
-    if (cfg->buffer_bytes <= 0) {
-        snprintf(err, (size_t)errlen, "a switch port's buffer must hold some bytes, not %lld",
+    if (cfg->buffer_bytes <= 0 || cfg->buffer_bytes > ((int64_t)1 << 40)) {
+        snprintf(err, (size_t)errlen,
+                 "a switch port's buffer holds 1 byte to 1 TiB, not %lld bytes",
                  (long long)cfg->buffer_bytes);
         return -1;
     }
@@ -74,11 +75,13 @@ static tick_t switch_commit(comp_t *c, tick_t now)
         s->received++;
         kernel_probe(c->k, s->take_point, m.id, now);
         int p = m.dst < SW_MAX_NODES ? s->route[m.dst] : -1;
-        if (p < 0) {
-            s->unroutable++;
+        if (p < 0 || !s->port[p].out) {
+            s->unroutable++; /* no route, or a route to a port with no link */
             continue;
         }
         switch_port_t *o = &s->port[p];
+        if (m.bytes == 0)
+            m.bytes = 1; /* a packet of unknown size holds a byte of the buffer */
         if (o->bytes + (int64_t)m.bytes > s->cfg.buffer_bytes) {
             o->dropped++;
             continue;
@@ -157,9 +160,11 @@ int switch_init(switch_comp_t *s, const char *name, const clockdom_t *clk,
     return 0;
 }
 
-void switch_connect(switch_comp_t *s, int p, chan_t *in, wire_comp_t *in_wire,
-                    double ser_per_byte, chan_t *out)
+int switch_connect(switch_comp_t *s, int p, chan_t *in, wire_comp_t *in_wire,
+                   double ser_per_byte, chan_t *out, wire_comp_t *out_wire)
 {
+    if (p < 0 || p >= s->cfg.n_ports)
+        return -1;
     switch_port_t *o = &s->port[p];
     o->in = in;
     o->out = out;
@@ -169,17 +174,22 @@ void switch_connect(switch_comp_t *s, int p, chan_t *in, wire_comp_t *in_wire,
         out->src = &s->c;
         out->src_clk = s->c.clk;
     }
+    if (out_wire)
+        out_wire->in_clk = s->c.clk; /* takes offers at the switch's edges, while free */
     if (in_wire && s->cfg.cut_through) {
         /* the rest of a packet behind its header arrives meanwhile */
         tick_t behind = in_wire->ser - (tick_t)llround(ser_per_byte * (double)s->cfg.header_bytes);
         in_wire->early = behind > 0 ? behind : 0;
     }
+    return 0;
 }
 
-void switch_route(switch_comp_t *s, int node, int p)
+int switch_route(switch_comp_t *s, int node, int p)
 {
-    if (node >= 0 && node < SW_MAX_NODES)
-        s->route[node] = (int16_t)p;
+    if (node < 0 || node >= SW_MAX_NODES || p < 0 || p >= s->cfg.n_ports)
+        return -1;
+    s->route[node] = (int16_t)p;
+    return 0;
 }
 
 void switch_free(switch_comp_t *s)

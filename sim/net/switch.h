@@ -6,7 +6,8 @@
  * that has reached an input, routes it by its destination node to an output
  * port, and queues it there if the queue has room for its bytes; a packet
  * that does not fit is dropped and counted, one with no route is counted
- * too. A queued packet may leave `fwd_cycles` edges after it was taken, and
+ * too (so is one routed to a port with no link). A packet of unknown size
+ * (bytes 0) holds one byte of the buffer. A queued packet may leave `fwd_cycles` edges after it was taken, and
  * leaves in order when the link takes it (the link takes only while it is
  * free, so a busy link holds the queue). Its bytes count against the queue
  * from when it is queued until the link takes it.
@@ -66,15 +67,24 @@ int switch_cfg_check(const switch_cfg_t *cfg, char *err, int errlen);
  * -1 with a message. */
 int switch_init(switch_comp_t *s, const char *name, const clockdom_t *clk,
                 const switch_cfg_t *cfg, char *err, int errlen);
-/* Joins port p: `in` carries the packets of link `in_wire` into the switch
- * (its early hand-over is set for a cut-through switch; ser_per_byte is that
- * link's serialisation of one byte, in ticks), `out` (depth 1) carries its
- * offers to the link out of it, whose producer clock is set to the switch's.
- * The out channel's pop_point, if set, records when a packet leaves. */
-void switch_connect(switch_comp_t *s, int p, chan_t *in, wire_comp_t *in_wire,
-                    double ser_per_byte, chan_t *out);
-/* Packets for node `node` leave by port p. */
-void switch_route(switch_comp_t *s, int node, int p);
+/* Joins port p (after the links are set up with wire_init): `in` carries
+ * the packets of link `in_wire` into the switch (its early hand-over is set
+ * for a cut-through switch; ser_per_byte is that link's serialisation of one
+ * byte, in ticks), `out` (depth 1) carries its offers to link `out_wire`,
+ * which then takes them at the switch's edges while it is free. The out
+ * channel's pop_point, if set, records when a packet leaves. Returns 0, or
+ * -1 for a port the switch does not have.
+ *
+ * Cut-through assumes what the links do: a link serialises every packet in
+ * its configured time (so the header's head start is that time less the
+ * header's), and the links in and out run at the same rate (so a packet
+ * cannot leave before it has arrived whole). */
+int switch_connect(switch_comp_t *s, int p, chan_t *in, wire_comp_t *in_wire,
+                   double ser_per_byte, chan_t *out, wire_comp_t *out_wire);
+/* Packets for node `node` leave by port p; 0, or -1 for a port the switch
+ * does not have. A route to a port without a link counts its packets as
+ * unroutable. */
+int switch_route(switch_comp_t *s, int node, int p);
 void switch_free(switch_comp_t *s);
 
 #endif

@@ -18,6 +18,11 @@ const char *rx_reason_name(rx_reason_t r)
 int rx_init(rx_checker_t *c, const rx_cfg_t *cfg, char *err, int errlen)
 {
     memset(c, 0, sizeof(*c));
+    if (cfg->proto != PKT_UB && cfg->proto != PKT_RC) {
+        snprintf(err, (size_t)errlen, "a receiver speaks UB or RoCE RC, not protocol %d",
+                 (int)cfg->proto);
+        return -1;
+    }
     uint32_t psn_mask = cfg->proto == PKT_UB ? UB_PSN_MASK : UB_BITS_MASK(RC_PSN_BITS);
     if (cfg->n_tpn == 0 || cfg->n_tpn > (1u << 20)) {
         snprintf(err, (size_t)errlen, "a receiver needs 1 to %u channels, not %u", 1u << 20,
@@ -88,12 +93,18 @@ static int access_of(const pkt_hdr_t *h)
     }
 }
 
-/* A UB request (data, not a response or an acknowledgement). */
-static int ub_request(const pkt_hdr_t *h)
+/* A data packet: it has a place in its channel's sequence (UB: reliable
+ * or unreliable data; RoCE: anything but an acknowledgement). Transport
+ * acknowledgements and notifications are the transport's to handle. */
+static int data_packet(const pkt_hdr_t *h)
 {
-    return (h->tp_opcode == UB_TP_RELIABLE || h->tp_opcode == UB_TP_UNRELIABLE) &&
-           h->ta_opcode < UB_TA_TAACK;
+    if (h->proto == PKT_UB)
+        return h->tp_opcode == UB_TP_RELIABLE || h->tp_opcode == UB_TP_UNRELIABLE;
+    return h->tp_opcode != 0x11; /* ACKNOWLEDGE */
 }
+
+/* A UB request (data, not a response). */
+static int ub_request(const pkt_hdr_t *h) { return data_packet(h) && h->ta_opcode < UB_TA_TAACK; }
 
 static rx_reason_t verdict(rx_checker_t *c, const uint8_t *bytes, size_t n, pkt_hdr_t *h,
                            const uint8_t **payload)
@@ -111,6 +122,8 @@ static rx_reason_t verdict(rx_checker_t *c, const uint8_t *bytes, size_t n, pkt_
     if (h->dst_tpn < cfg->tpn_base || h->dst_tpn - cfg->tpn_base >= cfg->n_tpn)
         return RX_WRONG_TPN;
     uint32_t ch = h->dst_tpn - cfg->tpn_base;
+    if (!data_packet(h))
+        return RX_OK;
     uint32_t bits = cfg->proto == PKT_UB ? UB_PSN_BITS : RC_PSN_BITS;
     uint32_t mask = UB_BITS_MASK(bits);
     uint32_t ahead = (h->psn - c->expect_psn[ch]) & mask;
@@ -120,14 +133,16 @@ static rx_reason_t verdict(rx_checker_t *c, const uint8_t *bytes, size_t n, pkt_
     /* transaction: the Jetty's sequence, then the memory it names */
     rx_reason_t r = RX_OK;
     if (cfg->proto == PKT_UB && cfg->tassn_ctx && ub_request(h)) {
+        /* a sender numbers a Jetty's transactions whatever their target, so
+         * a receiver may see gaps; what it must never see is one behind */
         uint16_t *want = &c->expect_tassn[(size_t)ch * cfg->tassn_ctx +
                                           (h->jetty & (cfg->tassn_ctx - 1))];
-        if (h->tassn != *want)
+        if ((uint16_t)(h->tassn - *want) >= 0x8000u)
             return RX_TASSN;
         if (h->last)
-            *want = (uint16_t)(*want + 1);
+            *want = (uint16_t)(h->tassn + 1);
     }
-    int access = access_of(h);
+    int access = ub_request(h) || h->proto == PKT_RC ? access_of(h) : 0;
     if (cfg->mem && access) {
         switch (node_mem_check(cfg->mem, h->token, h->addr, h->len, access)) {
         case MEM_OK:

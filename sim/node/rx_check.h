@@ -2,13 +2,17 @@
  * executed, and their counts by reason.
  *
  * In order (the first that fails is the reason; docs/packets.md):
- *   1. framing and version, then the integrity checksum over header and
- *      payload (a corrupted bit anywhere fails it);
+ *   1. long enough for its protocol, then the integrity checksum over
+ *      header and payload, then what the bytes say (version, headers); a
+ *      corrupted bit is a bad checksum (packet.h says what CRC-32 catches);
  *   2. the destination TPN (RoCE: destination QP) is one of this node's;
- *   3. the PSN is the next expected on that channel: one behind it was
- *      received already (a duplicate), one ahead of it means an earlier
- *      packet is missing (a gap);
- *   4. a UB request's TASSN is the next transaction of its Jetty;
+ *   3. a data packet's PSN is the next expected on that channel: one behind
+ *      it was received already (a duplicate), one ahead of it means an
+ *      earlier packet is missing (a gap); acknowledgements are left to the
+ *      transport;
+ *   4. a UB request's TASSN is not behind its Jetty's last transaction (a
+ *      sender numbers a Jetty's transactions whatever their target, so gaps
+ *      are allowed);
  *   5. a request that names remote memory: its token (RoCE: rkey), its
  *      range inside one segment, and the access the segment grants.
  * Checks 1-3 are the transport's: a packet failing them changes no state.
@@ -31,7 +35,7 @@ typedef enum {
     RX_WRONG_TPN,     /* destination TPN (RoCE: QP) not this node's */
     RX_PSN_DUPLICATE, /* behind the next expected PSN */
     RX_PSN_GAP,       /* ahead of it */
-    RX_TASSN,         /* not the Jetty's next transaction */
+    RX_TASSN,         /* behind the Jetty's last transaction */
     RX_BAD_TOKEN,
     RX_OUT_OF_SEGMENT,
     RX_NO_ACCESS,
