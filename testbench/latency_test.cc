@@ -228,6 +228,39 @@ TEST(Latency, ChainsRunningAheadGiveTheSameResultsAsPartsInTimeOrder)
     }
 }
 
+// Every packet the send pipelines emit passes the receive checks at the
+// other end: the requests at the target, the responses at the initiator,
+// whatever the payload (a RoCE READ of several MTUs uses several PSNs).
+TEST(Latency, EveryPacketPassesTheReceiveChecks)
+{
+    Paths P;
+    for (const char *name : {"ub_async", "pcie_nic"}) {
+        for (int64_t payload : {64, 9000}) {
+            for (backend_kind_t be : {BACKEND_C, BACKEND_RTL}) {
+                latency_opts_t o{};
+                o.ops = 400;
+                o.slots = 16;
+                o.jetties = 8;
+                o.payload = payload;
+                o.backend = be;
+                latency_result_t r;
+                char err[512];
+                ASSERT_EQ(latency_run(P.get(name), &o, &r, err, sizeof err), 0) << err;
+                for (int node = 0; node < 2; node++) {
+                    ASSERT_TRUE(r.rx_checked[node]) << name;
+                    EXPECT_EQ(r.rx_counts[node][RX_OK], 400u) << name << " node " << node;
+                    uint64_t bad = 0;
+                    for (int k = 1; k < RX_N_REASONS; k++)
+                        bad += r.rx_counts[node][k];
+                    EXPECT_EQ(bad, 0u) << name << " node " << node << " payload " << payload;
+                }
+            }
+        }
+    }
+    latency_result_t r = run(P.get("ub_load"), 3);
+    EXPECT_FALSE(r.rx_checked[0]) << "a path without send pipelines has no header fields to check";
+}
+
 TEST(Latency, SendPipelineBlocksGiveTheSameBreakdownOnEveryBackend)
 {
     // ub_async's transmit pipelines end in the UB send pipeline block and the

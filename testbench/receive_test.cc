@@ -175,7 +175,7 @@ TEST(RxCheck, RocePsnAndRkey)
     cfg.psn_init = 0xfffffe; /* wraps */
     cfg.mem = &mem;
     ASSERT_EQ(rx_init(&rx, &cfg, err, sizeof err), 0) << err;
-    auto read = [&](uint32_t psn, uint32_t rkey) {
+    auto read = [&](uint32_t psn, uint32_t rkey, uint32_t len = 64) {
         pkt_hdr_t h{};
         h.proto = PKT_RC;
         h.tp_opcode = RC_OP_READ_REQUEST;
@@ -183,7 +183,7 @@ TEST(RxCheck, RocePsnAndRkey)
         h.psn = psn;
         h.token = rkey;
         h.addr = 0x1000;
-        h.len = 64;
+        h.len = len;
         std::vector<uint8_t> b = bytes(h);
         pkt_hdr_t d;
         return rx_check(&rx, b.data(), b.size(), &d, nullptr);
@@ -192,7 +192,12 @@ TEST(RxCheck, RocePsnAndRkey)
     EXPECT_EQ(read(0xffffff, 0x43), RX_BAD_TOKEN);
     EXPECT_EQ(read(0x000001, 0x42), RX_PSN_GAP);
     EXPECT_EQ(read(0xffffff, 0x42), RX_PSN_DUPLICATE);
-    EXPECT_EQ(read(0x000000, 0x42), RX_OK);
+    EXPECT_EQ(read(0x000000, 0x42, 0x1000), RX_OK);
+    // a READ of 3 MTUs uses three PSNs: its responses' (the segment is 4 KiB)
+    EXPECT_EQ(read(0x000001, 0x42, 0x1000), RX_OK);
+    EXPECT_EQ(read(0x000002, 0x42, 3 * 4096), RX_OUT_OF_SEGMENT) << "in sequence, then refused";
+    EXPECT_EQ(read(0x000003, 0x42), RX_PSN_DUPLICATE);
+    EXPECT_EQ(read(0x000005, 0x42), RX_OK);
     rx_free(&rx);
     node_mem_free(&mem);
 }

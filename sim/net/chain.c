@@ -18,16 +18,17 @@ static tick_t link_take(link_kind_t kind, const void *part, tick_t t)
     return t;
 }
 
-/* Passes a request that reaches the link at t; returns when it leaves. */
-static tick_t link_pass(link_kind_t kind, void *part, uint32_t id, tick_t t)
+/* Passes a request that reaches the link at t; returns when it leaves, or
+ * TICK_NEVER when the link refused it. */
+static tick_t link_pass(link_kind_t kind, void *part, const msg_t *m, tick_t t)
 {
     switch (kind) {
     case LINK_DELAY:
-        return delay_pass(part, id, t);
+        return delay_pass(part, m->id, t);
     case LINK_WIRE:
-        return wire_pass(part, id, t);
+        return wire_pass(part, m->id, t);
     case LINK_NIC:
-        return nic_port_pass(part, id, t);
+        return nic_port_pass(part, m, t);
     }
     return t;
 }
@@ -41,8 +42,10 @@ static tick_t chain_commit(comp_t *c, tick_t now)
          * hand-over comes first), then through every link at once */
         msg_t m = chan_pop(ch->in, link_take(ch->kind[0], ch->part[0], h->t));
         tick_t t = m.t;
-        for (int i = 0; i < ch->n; i++)
-            t = link_pass(ch->kind[i], ch->part[i], m.id, t);
+        for (int i = 0; i < ch->n && t != TICK_NEVER; i++)
+            t = link_pass(ch->kind[i], ch->part[i], &m, t);
+        if (t == TICK_NEVER)
+            continue; /* refused on the way, and counted there */
         m.t = t;
         if (chan_push(ch->out, &m, now)) {
             kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, ch->out->name);

@@ -316,6 +316,8 @@ static int edge(nic_port_t *p, tick_t now)
         taken = 1;
     }
     int out_ready = taken || (!p->offer && p->out->ready_at <= now);
+    if (p->acc_valid && !nic_port_rx_accept(p, &p->acc))
+        p->acc_valid = 0; /* refused: taken from the link, never executed */
     int moved = taken || p->acc_valid;
 
     nic_pipe_in_t in = {0, 0, 1};
@@ -368,6 +370,7 @@ static int edge(nic_port_t *p, tick_t now)
             m.psn = p->bout.ub.pkt_psn;
             m.tpn = p->bout.ub.pkt_dst_tpn;
             m.tassn = p->bout.ub.pkt_tassn;
+            m.jetty = p->bout.ub.pkt_jetty;
             m.last = p->bout.ub.pkt_last;
         } else if (p->use.kind == NIC_BLOCK_RC_SEND) {
             m.kind = MSG_PACKET;
@@ -456,8 +459,33 @@ tick_t nic_port_take(const nic_port_t *p, tick_t t)
     return p->last_edge >= 0 && seen <= p->last_edge ? p->last_edge + p->c.clk->period : seen;
 }
 
-tick_t nic_port_pass(nic_port_t *p, uint32_t id, tick_t t)
+int nic_port_rx_accept(nic_port_t *p, const msg_t *m)
 {
+    if (!p->rx)
+        return 1;
+    pkt_hdr_t h;
+    memset(&h, 0, sizeof(h));
+    h.proto = p->rx->cfg.proto;
+    if (h.proto == PKT_UB) {
+        h.tp_opcode = UB_TP_RELIABLE;
+        h.ta_opcode = p->rx_op;
+        h.last = m->last;
+        h.tassn = m->tassn;
+        h.jetty = m->jetty;
+    } else {
+        h.tp_opcode = p->rx_op;
+        h.len = m->len;
+    }
+    h.dst_tpn = m->tpn;
+    h.psn = m->psn;
+    return rx_check_fields(p->rx, &h, 1) == RX_OK;
+}
+
+tick_t nic_port_pass(nic_port_t *p, const msg_t *m, tick_t t)
+{
+    if (!nic_port_rx_accept(p, m))
+        return TICK_NEVER;
+    uint32_t id = m->id;
     tick_t edge = nic_port_take(p, t);
     p->last_edge = edge;
     kernel_probe(p->c.k, p->align_point, id, clock_edge_at_or_after(p->c.clk, t));

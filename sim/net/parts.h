@@ -27,6 +27,7 @@
 #include "kernel.h"
 #include "nic_pipe.h"
 #include "rc_send_pipeline.h"
+#include "rx_check.h"
 #include "ub_send_pipeline.h"
 #include "wave.h"
 
@@ -96,6 +97,9 @@ typedef struct nic_port {
     nic_pipe_out_t pout;
     nic_block_use_t use;
     block_inst_t *blk;
+    rx_checker_t *rx;    /* the receive checks on every packet taken, or NULL */
+    uint8_t rx_op;       /* what arrives here: the UB transaction opcode, or
+                            the RoCE BTH opcode */
     int blk_time;        /* block_wants_time(blk), kept */
     int blk_jump;        /* block_can_jump(blk), kept */
     union {
@@ -146,9 +150,13 @@ int nic_port_can_pass(const nic_port_t *p);
 /* As a link of a chain: a request reaching the port at t is taken at the
  * first edge at or after t at which no earlier one is taken (nic_port_take)
  * and leaves `depth` edges later, the time nic_port_pass returns (probes
- * recorded: the clock alignment and the departure). */
+ * recorded: the clock alignment and the departure); TICK_NEVER when the
+ * receive checks refuse it (it is gone, counted by reason). */
 tick_t nic_port_take(const nic_port_t *p, tick_t t);
-tick_t nic_port_pass(nic_port_t *p, uint32_t id, tick_t t);
+tick_t nic_port_pass(nic_port_t *p, const msg_t *m, tick_t t);
+/* The receive checks (rx_check.h) on a packet the port takes, if it has a
+ * checker: 1 when it may go on, 0 when it is refused (and counted). */
+int nic_port_rx_accept(nic_port_t *p, const msg_t *m);
 /* Attaches a block (created by the caller) at the end of the stage pipeline. */
 void nic_port_attach(nic_port_t *p, block_inst_t *blk, const nic_block_use_t *use);
 /* Declares the port's waveform signals under `scope` (and the block's ports

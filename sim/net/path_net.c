@@ -68,6 +68,29 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                 return -1;
             }
             c = &pt->c;
+            if (st->pipe == PIPE_RX && p->tx_block != NIC_BLOCK_NONE) {
+                /* what the send pipelines emit: UB on the channels of TPN
+                 * 0x100 on, RoCE on queue pair 1; every PSN starts at 0;
+                 * requests reach the target, read responses the initiator */
+                int ub = p->tx_block == NIC_BLOCK_UB_SEND;
+                rx_cfg_t rc = {
+                    .proto = ub ? PKT_UB : PKT_RC,
+                    .tpn_base = ub ? 0x100 : 0,
+                    .n_tpn = ub ? UBSP_NUM_CHANNELS : RC_SEND_NUM_QPS,
+                    .tassn_ctx = ub ? UBSP_NUM_JETTY_CTX : 0,
+                    .mtu = RC_SEND_MTU,
+                };
+                char rerr[160];
+                if (rx_init(&net->rx[i], &rc, rerr, sizeof rerr)) {
+                    snprintf(err, (size_t)errlen, "path '%s': %s", p->name, rerr);
+                    return -1;
+                }
+                net->has_rx[i] = 1;
+                pt->rx = &net->rx[i];
+                int at_target = st->node == NODE_TARGET;
+                pt->rx_op = ub ? (at_target ? UB_TA_READ : UB_TA_READ_RESP)
+                               : (at_target ? RC_OP_READ_REQUEST : 0x10 /* READ RESPONSE ONLY */);
+            }
             if (st->pipe == PIPE_TX && p->tx_block != NIC_BLOCK_NONE) {
                 const block_class_t *cls = p->tx_block == NIC_BLOCK_UB_SEND ? &ub_send_pipeline_class
                                                                            : &rc_send_pipeline_class;
@@ -181,6 +204,19 @@ void path_net_wave(path_net_t *net, wave_t *w, uint64_t offset_ps, const char *b
     }
 }
 
+int path_net_rx_counts(const path_net_t *net, int node, uint64_t *counts)
+{
+    int any = 0;
+    for (int i = 0; i < net->n; i++) {
+        if (!net->has_rx[i] || net->path->stages[i].node != node)
+            continue;
+        for (int r = 0; r < RX_N_REASONS; r++)
+            counts[r] += net->rx[i].count[r];
+        any = 1;
+    }
+    return any;
+}
+
 uint64_t path_net_mismatches(const path_net_t *net)
 {
     uint64_t m = 0;
@@ -193,6 +229,8 @@ uint64_t path_net_mismatches(const path_net_t *net)
 void path_net_free(path_net_t *net)
 {
     for (int i = 0; i < net->n; i++) {
+        if (net->has_rx[i])
+            rx_free(&net->rx[i]);
         if (net->kind[i] == STAGE_NIC)
             nic_port_free(&net->port[i]);
         else if (net->kind[i] == STAGE_WIRE)

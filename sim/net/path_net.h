@@ -44,6 +44,8 @@ typedef struct {
     nic_port_t port[CFG_MAX_STAGES];
     chain_comp_t chain[CFG_MAX_STAGES];
     int n_chains;
+    rx_checker_t rx[CFG_MAX_STAGES]; /* the receive checks of each receive NIC */
+    int has_rx[CFG_MAX_STAGES];
     int kind[CFG_MAX_STAGES];  /* stage_kind_t of each built stage */
 } path_net_t;
 
@@ -54,6 +56,9 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *path, const p
                    char *err, int errlen);
 /* Declares the waveform signals of every NIC port. */
 void path_net_wave(path_net_t *net, wave_t *w, uint64_t offset_ps, const char *block_scope);
+/* The receive-check counts of node `node` (NODE_INITIATOR, NODE_TARGET),
+ * added to counts[RX_N_REASONS]; 0 when it checks nothing. */
+int path_net_rx_counts(const path_net_t *net, int node, uint64_t *counts);
 /* Lockstep mismatches of the blocks. */
 uint64_t path_net_mismatches(const path_net_t *net);
 void path_net_free(path_net_t *net);

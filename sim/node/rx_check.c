@@ -106,18 +106,10 @@ static int data_packet(const pkt_hdr_t *h)
 /* A UB request (data, not a response). */
 static int ub_request(const pkt_hdr_t *h) { return data_packet(h) && h->ta_opcode < UB_TA_TAACK; }
 
-static rx_reason_t verdict(rx_checker_t *c, const uint8_t *bytes, size_t n, pkt_hdr_t *h,
-                           const uint8_t **payload)
+/* Checks 2-5 on decoded fields. */
+static rx_reason_t field_verdict(rx_checker_t *c, const pkt_hdr_t *h)
 {
     const rx_cfg_t *cfg = &c->cfg;
-    switch (pkt_decode(bytes, n, cfg->proto, h, payload)) {
-    case PKT_OK:
-        break;
-    case PKT_BAD_CRC:
-        return RX_BAD_CHECKSUM;
-    default:
-        return RX_MALFORMED;
-    }
     /* transport: the channel and the sequence */
     if (h->dst_tpn < cfg->tpn_base || h->dst_tpn - cfg->tpn_base >= cfg->n_tpn)
         return RX_WRONG_TPN;
@@ -129,7 +121,14 @@ static rx_reason_t verdict(rx_checker_t *c, const uint8_t *bytes, size_t n, pkt_
     uint32_t ahead = (h->psn - c->expect_psn[ch]) & mask;
     if (ahead != 0)
         return ahead < (1u << (bits - 1)) ? RX_PSN_GAP : RX_PSN_DUPLICATE;
-    c->expect_psn[ch] = (h->psn + 1) & mask;
+    uint32_t span = 1;
+    if (h->proto == PKT_RC && h->tp_opcode == RC_OP_READ_REQUEST) {
+        uint32_t mtu = cfg->mtu ? cfg->mtu : 4096;
+        span = h->len / mtu + (h->len % mtu != 0);
+        if (span == 0)
+            span = 1;
+    }
+    c->expect_psn[ch] = (h->psn + span) & mask;
     /* transaction: the Jetty's sequence, then the memory it names */
     rx_reason_t r = RX_OK;
     if (cfg->proto == PKT_UB && cfg->tassn_ctx && ub_request(h)) {
@@ -158,6 +157,26 @@ static rx_reason_t verdict(rx_checker_t *c, const uint8_t *bytes, size_t n, pkt_
             break;
         }
     }
+    return r;
+}
+
+static rx_reason_t verdict(rx_checker_t *c, const uint8_t *bytes, size_t n, pkt_hdr_t *h,
+                           const uint8_t **payload)
+{
+    switch (pkt_decode(bytes, n, c->cfg.proto, h, payload)) {
+    case PKT_OK:
+        return field_verdict(c, h);
+    case PKT_BAD_CRC:
+        return RX_BAD_CHECKSUM;
+    default:
+        return RX_MALFORMED;
+    }
+}
+
+rx_reason_t rx_check_fields(rx_checker_t *c, const pkt_hdr_t *h, int checksum_ok)
+{
+    rx_reason_t r = checksum_ok ? field_verdict(c, h) : RX_BAD_CHECKSUM;
+    c->count[r]++;
     return r;
 }
 

@@ -6,7 +6,8 @@
  *      header and payload, then what the bytes say (version, headers); a
  *      corrupted bit is a bad checksum (packet.h says what CRC-32 catches);
  *   2. the destination TPN (RoCE: destination QP) is one of this node's;
- *   3. a data packet's PSN is the next expected on that channel: one behind
+ *   3. a data packet's PSN is the next expected on that channel (a RoCE READ
+ *      request uses one PSN for each packet of its response): one behind
  *      it was received already (a duplicate), one ahead of it means an
  *      earlier packet is missing (a gap); acknowledgements are left to the
  *      transport;
@@ -51,6 +52,8 @@ typedef struct {
     unsigned tassn_ctx;        /* the sender keeps a TASSN per Jetty modulo
                                   this (a power of two); 0: no TASSN check */
     const node_mem_t *mem;     /* the node's memory (NULL: no memory checks) */
+    uint32_t mtu;              /* RoCE: a READ request uses one PSN per MTU of
+                                  its response (0: 4096) */
 } rx_cfg_t;
 
 typedef struct {
@@ -68,5 +71,9 @@ void rx_free(rx_checker_t *c);
  * not NULL) the payload. */
 rx_reason_t rx_check(rx_checker_t *c, const uint8_t *bytes, size_t n, pkt_hdr_t *h,
                      const uint8_t **payload);
+/* The same for a packet whose fields are known already (a simulation that
+ * carries header fields rather than bytes): checks 2-5, or a bad checksum
+ * when checksum_ok is 0 (the packet was corrupted on its way). */
+rx_reason_t rx_check_fields(rx_checker_t *c, const pkt_hdr_t *h, int checksum_ok);
 
 #endif

@@ -379,6 +379,8 @@ int latency_simulate(latency_sim_t *s)
     res->sim_sum_f = (double)s->sum_total;
     res->edges_stepped = s->k.instants;
     res->lockstep_mismatches = path_net_mismatches(&s->net);
+    for (int node = 0; node < 2; node++)
+        res->rx_checked[node] = path_net_rx_counts(&s->net, node == 0 ? NODE_INITIATOR : NODE_TARGET, res->rx_counts[node]);
     if (rc) {
         snprintf(s->err, (size_t)s->errlen, "path '%s': %s", s->path->name, s->k.err);
         return -1;

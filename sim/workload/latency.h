@@ -23,6 +23,7 @@
 #include "block.h"
 #include "config.h"
 #include "hist.h"
+#include "rx_check.h"
 #include "timebase.h"
 #include "wave.h"
 
@@ -96,6 +97,10 @@ typedef struct {
     int64_t dep_hist[LAT_DEP_HIST + 1]; /* intervals between departures, cycles */
     int64_t dep_longest;  /* the longest interval, cycles */
     uint64_t lockstep_mismatches;
+    /* receive checks by reason (rx_check.h) at the initiator [0] and the
+     * target [1]; rx_checked[k] is 0 where nothing is checked */
+    int rx_checked[2];
+    uint64_t rx_counts[2][RX_N_REASONS];
 } latency_result_t;
 
 /* A simulation in three steps, so that several paths can declare their
