@@ -44,7 +44,7 @@ static int joins(const msg_t *e, const msg_t *m, tick_t t)
     return e->t == t && e->id + e->more + 1 == m->id && e->op + e->more + 1 == m->op &&
            e->len == m->len && e->jetty == m->jetty && e->kind == m->kind && e->last == m->last &&
            e->tassn == m->tassn && e->psn == m->psn && e->tpn == m->tpn && e->bytes == m->bytes &&
-           e->dst == m->dst && e->more < UINT32_MAX;
+           e->dst == m->dst && e->flags == m->flags && e->more < UINT32_MAX;
 }
 
 int chan_on_edge_(const chan_t *c, tick_t now)
@@ -59,6 +59,30 @@ tick_t chan_next_time_(const chan_t *c, tick_t now)
     return clock_edge_at_or_after(c->src_clk, t);
 }
 
+/* A message that overtakes some already held (a sorted channel): it goes
+ * in before the first one visible later than it. */
+static int push_sorted(chan_t *c, const msg_t *m, tick_t t, tick_t now)
+{
+    if (c->nent == c->cap && resize(c, c->cap ? c->cap * 2 : 4))
+        return -1;
+    int64_t k = c->nent; /* its place, counted from the head */
+    while (k > 0 && c->buf[(c->head + k - 1) % c->cap].t > t)
+        k--;
+    for (int64_t j = c->nent; j > k; j--)
+        c->buf[(c->head + j) % c->cap] = c->buf[(c->head + j - 1) % c->cap];
+    msg_t *e = &c->buf[(c->head + k) % c->cap];
+    *e = *m;
+    e->t = t;
+    e->more = 0;
+    c->nent++;
+    c->count++;
+    c->pushed++;
+    /* a new head is seen sooner: tell the consumer */
+    if (c->dst && k == 0)
+        kernel_wake(c->dst, c->dst->ahead ? now : t);
+    return 0;
+}
+
 int chan_push(chan_t *c, const msg_t *m, tick_t now)
 {
     if (c->count >= c->depth)
@@ -69,6 +93,8 @@ int chan_push(chan_t *c, const msg_t *m, tick_t now)
     if (c->nent > 0) {
         int64_t last = c->head + c->nent - 1;
         e = &c->buf[last >= c->cap ? last - c->cap : last];
+        if (c->sorted && e->t > t)
+            return push_sorted(c, m, t, now);
         if (!joins(e, m, t))
             e = NULL;
     }

@@ -49,6 +49,9 @@ typedef struct chan {
     tick_t ready_at;     /* the consumer's ready, as it publishes it: it takes
                             a message offered at or after this time (a wire
                             is not ready while its link is busy) */
+    int sorted;          /* messages are held in the order they become
+                            visible (a link that reorders), not in the order
+                            they were pushed; equal times keep push order */
     int always_ready;    /* the consumer takes every message the moment it
                             is offered (a fixed delay) */
     int pop_point;       /* probe recorded when a message is taken, or

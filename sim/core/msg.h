@@ -36,6 +36,13 @@ typedef struct {
                           (a burst costs one entry); 0 everywhere else */
     uint32_t bytes;    /* packet: bytes on the wire (0: not known here) */
     uint16_t dst;      /* packet: the destination node (switches route by it) */
+    uint8_t flags;     /* packet: MSG_CORRUPT, MSG_COPY */
 } msg_t;
+
+enum {
+    MSG_CORRUPT = 1, /* bits were flipped on a link: the receiver's checksum fails */
+    MSG_COPY = 2,    /* a link's duplicate: it records no probes until a
+                        receiver accepts it (only if the original was refused) */
+};
 
 #endif

@@ -19,18 +19,48 @@ static tick_t link_take(link_kind_t kind, const void *part, tick_t t)
 }
 
 /* Passes a request that reaches the link at t; returns when it leaves, or
- * TICK_NEVER when the link refused it. */
-static tick_t link_pass(link_kind_t kind, void *part, const msg_t *m, tick_t t)
+ * TICK_NEVER when the link lost or refused it. */
+static tick_t link_pass(link_kind_t kind, void *part, msg_t *m, tick_t t)
 {
     switch (kind) {
     case LINK_DELAY:
         return delay_pass(part, m->id, t);
     case LINK_WIRE:
-        return wire_pass(part, m->id, t);
+        return wire_pass(part, m, t);
     case LINK_NIC:
         return nic_port_pass(part, m, t);
     }
     return t;
+}
+
+/* Passes m from link `from` on, arriving at t, and hands it on at the end.
+ * A wire that duplicates it leaves a copy, which follows the original from
+ * the next link on. Returns -1 after a failure. */
+static int run_links(chain_comp_t *ch, msg_t m, int from, tick_t t, tick_t now)
+{
+    for (int i = from; i < ch->n && t != TICK_NEVER; i++) {
+        t = link_pass(ch->kind[i], ch->part[i], &m, t);
+        if (ch->kind[i] == LINK_WIRE) {
+            wire_comp_t *w = ch->part[i];
+            if (w->copy_at >= 0) {
+                tick_t at = w->copy_at;
+                w->copy_at = -1;
+                msg_t copy = m;
+                copy.flags |= MSG_COPY;
+                if (t != TICK_NEVER && run_links(ch, m, i + 1, t, now))
+                    return -1;
+                return run_links(ch, copy, i + 1, at, now);
+            }
+        }
+    }
+    if (t == TICK_NEVER)
+        return 0; /* lost or refused on the way, and counted there */
+    m.t = t;
+    if (chan_push(ch->out, &m, now)) {
+        kernel_fail(ch->c.k, "internal: %s: no room in '%s'", ch->c.name, ch->out->name);
+        return -1;
+    }
+    return 0;
 }
 
 static tick_t chain_commit(comp_t *c, tick_t now)
@@ -41,16 +71,8 @@ static tick_t chain_commit(comp_t *c, tick_t now)
         /* taken when the first link takes it (the producer's probe of the
          * hand-over comes first), then through every link at once */
         msg_t m = chan_pop(ch->in, link_take(ch->kind[0], ch->part[0], h->t));
-        tick_t t = m.t;
-        for (int i = 0; i < ch->n && t != TICK_NEVER; i++)
-            t = link_pass(ch->kind[i], ch->part[i], &m, t);
-        if (t == TICK_NEVER)
-            continue; /* refused on the way, and counted there */
-        m.t = t;
-        if (chan_push(ch->out, &m, now)) {
-            kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, ch->out->name);
+        if (run_links(ch, m, 0, m.t, now))
             return TICK_NEVER;
-        }
     }
     return TICK_NEVER; /* woken by the next push */
 }

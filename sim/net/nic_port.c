@@ -459,10 +459,10 @@ tick_t nic_port_take(const nic_port_t *p, tick_t t)
     return p->last_edge >= 0 && seen <= p->last_edge ? p->last_edge + p->c.clk->period : seen;
 }
 
-int nic_port_rx_accept(nic_port_t *p, const msg_t *m)
+int nic_port_rx_accept(nic_port_t *p, msg_t *m)
 {
     if (!p->rx)
-        return 1;
+        return !(m->flags & (MSG_CORRUPT | MSG_COPY)); /* nothing to tell them apart */
     pkt_hdr_t h;
     memset(&h, 0, sizeof(h));
     h.proto = p->rx->cfg.proto;
@@ -478,10 +478,13 @@ int nic_port_rx_accept(nic_port_t *p, const msg_t *m)
     }
     h.dst_tpn = m->tpn;
     h.psn = m->psn;
-    return rx_check_fields(p->rx, &h, 1) == RX_OK;
+    if (rx_check_fields(p->rx, &h, !(m->flags & MSG_CORRUPT)) != RX_OK)
+        return 0;
+    m->flags &= (uint8_t)~MSG_COPY; /* its original was refused: this one goes on */
+    return 1;
 }
 
-tick_t nic_port_pass(nic_port_t *p, const msg_t *m, tick_t t)
+tick_t nic_port_pass(nic_port_t *p, msg_t *m, tick_t t)
 {
     if (!nic_port_rx_accept(p, m))
         return TICK_NEVER;

@@ -24,6 +24,7 @@
 
 #include "block.h"
 #include "config.h"
+#include "fault.h"
 #include "kernel.h"
 #include "nic_pipe.h"
 #include "rc_send_pipeline.h"
@@ -63,6 +64,12 @@ typedef struct {
                             its header is in); 0 otherwise */
     tick_t link_free;
     int ser_point, arrive_point;
+    /* faults (NULL: a perfect link), this direction's decisions */
+    const fault_spec_t *fault;
+    fault_link_t fl;
+    tick_t reorder;      /* the hold-back of a reordered packet, ticks */
+    tick_t copy_at;      /* a duplicate of the packet just passed arrives
+                            then (-1: none) */
 } wire_comp_t;
 
 int wire_init(wire_comp_t *w, const char *name, chan_t *in, chan_t *out, const clockdom_t *in_clk,
@@ -71,7 +78,13 @@ int wire_init(wire_comp_t *w, const char *name, chan_t *in, chan_t *out, const c
  * its offer made at t) is taken at wire_take(t) and arrives at the time
  * wire_pass returns (its probes recorded, the link's state updated). */
 tick_t wire_take(const wire_comp_t *w, tick_t t);
-tick_t wire_pass(wire_comp_t *w, uint32_t id, tick_t t);
+tick_t wire_pass(wire_comp_t *w, msg_t *m, tick_t t);
+/* Puts faults on the wire, in direction dir (FAULT_FWD, FAULT_BACK): a lost
+ * packet is serialised and never arrives; a duplicate follows its original
+ * one serialisation later; a reordered one arrives `reorder` ticks late
+ * (the wire's output must then be a sorted channel); a corrupted one
+ * carries MSG_CORRUPT, which the receiver's checksum refuses. */
+void wire_faults(wire_comp_t *w, const fault_spec_t *spec, int dir, tick_t reorder);
 void wire_free(wire_comp_t *w);
 
 /* ---- nic_port ---- */
@@ -153,10 +166,12 @@ int nic_port_can_pass(const nic_port_t *p);
  * recorded: the clock alignment and the departure); TICK_NEVER when the
  * receive checks refuse it (it is gone, counted by reason). */
 tick_t nic_port_take(const nic_port_t *p, tick_t t);
-tick_t nic_port_pass(nic_port_t *p, const msg_t *m, tick_t t);
+tick_t nic_port_pass(nic_port_t *p, msg_t *m, tick_t t);
 /* The receive checks (rx_check.h) on a packet the port takes, if it has a
- * checker: 1 when it may go on, 0 when it is refused (and counted). */
-int nic_port_rx_accept(nic_port_t *p, const msg_t *m);
+ * checker: 1 when it may go on (a copy that goes on becomes the packet),
+ * 0 when it is refused (and counted). Without a checker a corrupted packet
+ * or a copy is refused all the same. */
+int nic_port_rx_accept(nic_port_t *p, msg_t *m);
 /* Attaches a block (created by the caller) at the end of the stage pipeline. */
 void nic_port_attach(nic_port_t *p, block_inst_t *blk, const nic_block_use_t *use);
 /* Declares the port's waveform signals under `scope` (and the block's ports

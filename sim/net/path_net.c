@@ -1,5 +1,6 @@
 #include "path_net.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,12 +49,22 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
             delay_init(&net->delay[i], name, in, out, o->delay_ticks[i], o->end_point[i], deep);
             c = &net->delay[i].c;
             break;
-        case STAGE_WIRE:
-            wire_init(&net->wire[i], name, in, out, in_clk, o->ser_ticks[i],
+        case STAGE_WIRE: {
+            wire_comp_t *w = &net->wire[i];
+            wire_init(w, name, in, out, in_clk, o->ser_ticks[i],
                       tb_from_ps(&k->tb, p->wire_one_way_ps), o->align_point[i], o->end_point[i],
                       deep);
-            c = &net->wire[i].c;
+            if (o->fault) {
+                int dir = st->wire_dir == WIRE_FORWARD ? FAULT_FWD : FAULT_BACK;
+                wire_faults(w, o->fault, dir,
+                            tb_from_ps(&k->tb, (int64_t)llround(o->fault->reorder_ns * 1000.0)));
+                /* a packet held back is overtaken: what it overtakes is seen first */
+                if (o->fault->dir[dir].reorder > 0)
+                    w->flight.sorted = out->sorted = 1;
+            }
+            c = &w->c;
             break;
+        }
         case STAGE_NIC: {
             if (used[st->node][st->pipe]++) {
                 snprintf(err, (size_t)errlen, "path '%s': stage '%s': the %s NIC pipeline is used twice",
@@ -142,8 +153,10 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
         else if (net->kind[i] == STAGE_WIRE)
             link[i] = LINK_WIRE;
         else if (net->kind[i] == STAGE_NIC && !k->step_all && nic_port_can_pass(&net->port[i]) &&
-                 (i == 0 || link[i - 1] >= 0) && i + 1 < net->n && net->kind[i + 1] == STAGE_DELAY)
-            link[i] = LINK_NIC;
+                 (i == 0 || link[i - 1] >= 0) && i + 1 < net->n && net->kind[i + 1] == STAGE_DELAY &&
+                 !(i > 0 && net->kind[i - 1] == STAGE_WIRE && net->ch[i].sorted))
+            link[i] = LINK_NIC; /* (not behind a wire that reorders: the chain
+                                   would take its packets in the wrong order) */
     }
     for (int i = 0; i < net->n; i++) {
         if (link[i] >= 0) {
@@ -202,6 +215,25 @@ void path_net_wave(path_net_t *net, wave_t *w, uint64_t offset_ps, const char *b
         }
         nic_port_wave(&net->port[i], w, offset_ps, net->port[i].c.k->tb.per_ps, sc, scope);
     }
+}
+
+int path_net_fault_counts(const path_net_t *net, int dir, fault_link_t *counts)
+{
+    int any = 0;
+    for (int i = 0; i < net->n; i++) {
+        if (net->kind[i] != STAGE_WIRE || !net->wire[i].fault ||
+            (net->path->stages[i].wire_dir == WIRE_FORWARD ? FAULT_FWD : FAULT_BACK) != dir)
+            continue;
+        const fault_link_t *f = &net->wire[i].fl;
+        counts->sent += f->sent;
+        counts->lost += f->lost;
+        counts->dropped += f->dropped;
+        counts->duplicated += f->duplicated;
+        counts->reordered += f->reordered;
+        counts->corrupted += f->corrupted;
+        any = 1;
+    }
+    return any;
 }
 
 int path_net_rx_counts(const path_net_t *net, int node, uint64_t *counts)

@@ -16,6 +16,7 @@
 #include "block.h"
 #include "config.h"
 #include "kernel.h"
+#include "fault.h"
 #include "parts.h"
 #include "wave.h"
 
@@ -30,6 +31,7 @@ typedef struct {
     const block_class_t *tx_class; /* replaces the built-in block class */
     const char *rtl_wave;      /* RTL self-trace of the initiator's block */
     const char *block_scope;   /* wave scope of the initiator's block ports */
+    const fault_spec_t *fault; /* faults on the wires, or NULL */
     int align_point[CFG_MAX_STAGES], end_point[CFG_MAX_STAGES];
     tick_t delay_ticks[CFG_MAX_STAGES], ser_ticks[CFG_MAX_STAGES];
 } path_net_opts_t;
@@ -56,6 +58,10 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *path, const p
                    char *err, int errlen);
 /* Declares the waveform signals of every NIC port. */
 void path_net_wave(path_net_t *net, wave_t *w, uint64_t offset_ps, const char *block_scope);
+/* The fault counts of the wires in direction dir (FAULT_FWD, FAULT_BACK),
+ * added to *counts (its lost, dropped, duplicated, reordered and corrupted
+ * fields; sent too); 0 when the path has no wire that way. */
+int path_net_fault_counts(const path_net_t *net, int dir, fault_link_t *counts);
 /* The receive-check counts of node `node` (NODE_INITIATOR, NODE_TARGET),
  * added to counts[RX_N_REASONS]; 0 when it checks nothing. */
 int path_net_rx_counts(const path_net_t *net, int node, uint64_t *counts);

@@ -29,15 +29,49 @@ tick_t wire_take(const wire_comp_t *w, tick_t t)
     return t;
 }
 
-tick_t wire_pass(wire_comp_t *w, uint32_t id, tick_t t)
+void wire_faults(wire_comp_t *w, const fault_spec_t *spec, int dir, tick_t reorder)
+{
+    w->fault = spec;
+    w->reorder = reorder;
+    fault_link_init(&w->fl, spec, dir);
+}
+
+/* The faults' decision on the packet serialised until `end`: its arrival
+ * (TICK_NEVER: lost), its flags, and a copy (w->copy_at). The link stays
+ * busy for the copy too. */
+static tick_t faulty_arrival(wire_comp_t *w, msg_t *m, tick_t end)
+{
+    tick_t at = end + w->prop - w->early;
+    w->copy_at = -1;
+    if (!w->fault)
+        return at;
+    fault_action_t a;
+    fault_decide(&w->fl, w->fault, m->bytes ? m->bytes : 64, &a);
+    if (a.lose)
+        return TICK_NEVER;
+    if (a.n_flip)
+        m->flags |= MSG_CORRUPT;
+    if (a.reorder)
+        at += w->reorder;
+    if (a.dup) {
+        w->copy_at = at + w->ser;
+        w->link_free += w->ser;
+        w->in->ready_at = w->link_free;
+    }
+    return at;
+}
+
+tick_t wire_pass(wire_comp_t *w, msg_t *m, tick_t t)
 {
     t = wire_take(w, t);
     tick_t end = (t > w->link_free ? t : w->link_free) + w->ser;
     w->link_free = end;
     w->in->ready_at = end;
-    kernel_probe(w->c.k, w->ser_point, id, end);
-    kernel_probe(w->c.k, w->arrive_point, id, end + w->prop - w->early);
-    return end + w->prop - w->early;
+    kernel_probe(w->c.k, w->ser_point, m->id, end);
+    tick_t at = faulty_arrival(w, m, end);
+    if (at != TICK_NEVER)
+        kernel_probe(w->c.k, w->arrive_point, m->id, at);
+    return at;
 }
 
 static tick_t wire_commit(comp_t *c, tick_t now)
@@ -46,7 +80,8 @@ static tick_t wire_commit(comp_t *c, tick_t now)
     /* deliver what has arrived */
     while (chan_peek(&w->flight, now)) {
         msg_t m = chan_pop(&w->flight, now);
-        kernel_probe(c->k, w->arrive_point, m.id, now);
+        if (!(m.flags & MSG_COPY))
+            kernel_probe(c->k, w->arrive_point, m.id, now);
         m.t = now;
         if (chan_push(w->out, &m, now)) {
             kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, w->out->name);
@@ -61,10 +96,22 @@ static tick_t wire_commit(comp_t *c, tick_t now)
         w->link_free = end;
         w->in->ready_at = end;
         kernel_probe(c->k, w->ser_point, m.id, end);
-        m.t = end + w->prop - w->early;
+        tick_t at = faulty_arrival(w, &m, end);
+        if (at == TICK_NEVER)
+            continue; /* lost */
+        m.t = at;
         if (chan_push(&w->flight, &m, now)) {
             kernel_fail(c->k, "internal: %s: too many packets on the wire", c->name);
             return TICK_NEVER;
+        }
+        if (w->copy_at >= 0) {
+            msg_t copy = m;
+            copy.t = w->copy_at;
+            copy.flags |= MSG_COPY;
+            if (chan_push(&w->flight, &copy, now)) {
+                kernel_fail(c->k, "internal: %s: too many packets on the wire", c->name);
+                return TICK_NEVER;
+            }
         }
     }
     tick_t a = chan_next_time(&w->flight, now), b = next_take(w, now);
@@ -87,6 +134,7 @@ int wire_init(wire_comp_t *w, const char *name, chan_t *in, chan_t *out, const c
     w->prop = prop;
     w->link_free = 0;
     w->early = 0;
+    w->copy_at = -1;
     w->ser_point = ser_point;
     w->arrive_point = arrive_point;
     in->dst = &w->c;

@@ -27,6 +27,12 @@ struct latency_sim {
     int64_t n_slots;
     uint32_t *free_ids;
     int64_t n_free;
+    /* with faults: every read its own id (its number), its state, when it
+     * was posted; the oldest unresolved one times out first */
+    uint8_t *state;          /* READ_OUT, READ_DONE, READ_TIMED_OUT; NULL without faults */
+    tick_t *posted_at;
+    int64_t in_flight, oldest;
+    tick_t timeout;
     int64_t payload;
     /* the report, built from probe records */
     tick_t *t_post, *t_last; /* per request id */
@@ -44,11 +50,29 @@ struct latency_sim {
 };
 typedef struct latency_sim sim_t;
 
+enum { READ_OUT = 0, READ_DONE = 1, READ_TIMED_OUT = 2 };
+
 /* ---- the host -------------------------------------------------------------- */
+
+/* A read may be posted: a slot is free and reads are left. */
+static int may_post(const sim_t *s)
+{
+    if (s->res->posted >= s->opts->ops)
+        return 0;
+    return s->state ? s->in_flight < s->n_slots : s->n_free > 0;
+}
 
 static void post(sim_t *s, tick_t t)
 {
-    uint32_t id = s->free_ids[--s->n_free];
+    uint32_t id;
+    if (s->state) {
+        id = (uint32_t)s->res->posted;
+        s->state[id] = READ_OUT;
+        s->posted_at[id] = t;
+        s->in_flight++;
+    } else {
+        id = s->free_ids[--s->n_free];
+    }
     msg_t m = {
         .t = t,
         .op = (uint64_t)s->res->posted,
@@ -65,19 +89,48 @@ static tick_t host_commit(comp_t *c, tick_t now)
 {
     host_t *h = (host_t *)c;
     sim_t *s = h->s;
+    latency_result_t *r = s->res;
     if (!h->started) {
         h->started = 1;
-        while (s->n_free > 0 && s->res->posted < s->opts->ops)
+        while (may_post(s))
             post(s, now);
     }
     while (chan_peek(h->in, now)) {
         msg_t m = chan_pop(h->in, now);
+        if (s->state) {
+            if ((int64_t)m.id >= r->posted || s->state[m.id] != READ_OUT) {
+                r->stale++; /* after its timeout: it already ended in an error */
+                continue;
+            }
+            s->state[m.id] = READ_DONE;
+            s->in_flight--;
+        } else {
+            s->free_ids[s->n_free++] = m.id;
+        }
         kernel_probe(&s->k, POINT_DONE, m.id, now);
-        s->free_ids[s->n_free++] = m.id;
-        if (s->res->posted < s->opts->ops)
+        if (may_post(s))
             post(s, now);
     }
-    return chan_next_time(h->in, now);
+    if (!s->state)
+        return chan_next_time(h->in, now);
+    /* reads with no completion within the timeout end in an error */
+    while (s->oldest < r->posted &&
+           (s->state[s->oldest] != READ_OUT || s->posted_at[s->oldest] + s->timeout <= now)) {
+        if (s->state[s->oldest] == READ_OUT) {
+            s->state[s->oldest] = READ_TIMED_OUT;
+            s->in_flight--;
+            r->errors++;
+            if (r->completed + r->errors == s->opts->ops)
+                kernel_stop(&s->k);
+        }
+        s->oldest++;
+    }
+    while (may_post(s))
+        post(s, now);
+    tick_t next = chan_next_time(h->in, now);
+    if (s->oldest < r->posted && s->posted_at[s->oldest] + s->timeout < next)
+        next = s->posted_at[s->oldest] + s->timeout;
+    return next;
 }
 
 static const comp_ops_t host_ops = {.commit = host_commit};
@@ -111,6 +164,8 @@ static __attribute__((noinline)) void on_other_probe(sim_t *s, int point, uint32
 {
     latency_result_t *r = s->res;
     int waves = s->opts->wave && s->n_slots == 1;
+    if (s->state && s->state[id] == READ_TIMED_OUT)
+        return; /* what is left of a read that already ended in an error */
     if (point == POINT_POST) {
         if (s->t_post)
             s->t_post[id] = t;
@@ -129,7 +184,7 @@ static __attribute__((noinline)) void on_other_probe(sim_t *s, int point, uint32
         r->completed++;
         if (s->opts->progress && (r->completed & 0xffff) == 0)
             s->opts->progress(s->opts->progress_ctx, s->path->name, r->completed, s->opts->ops);
-        if (r->completed == s->opts->ops)
+        if (r->completed + r->errors == s->opts->ops)
             kernel_stop(&s->k);
         return;
     }
@@ -290,15 +345,29 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
         return NULL;
     }
     setup_rows(s);
+    /* with faults a read may end in an error while its packets are still
+     * on their way: every read gets an id of its own (its number) */
+    int64_t n_ids = opts->fault ? opts->ops : s->n_slots;
+    if (opts->fault && opts->ops > UINT32_MAX) {
+        snprintf(err, (size_t)errlen, "at most %u reads with --fault", UINT32_MAX);
+        free(s);
+        return NULL;
+    }
     for (int i = 0; i < res->n_rows; i++)
         s->plain[i] = i != s->send_row && i != s->send_align_row && i != s->exec_row &&
-                      !(opts->wave && s->n_slots == 1);
+                      !(opts->wave && s->n_slots == 1) && !opts->fault;
     s->free_ids = malloc((size_t)s->n_slots * sizeof(uint32_t));
     if (!opts->no_percentiles)
-        s->t_post = malloc((size_t)s->n_slots * sizeof(tick_t));
-    s->t_last = malloc((size_t)s->n_slots * sizeof(tick_t));
-    if (!s->free_ids || (!opts->no_percentiles && !s->t_post) || !s->t_last) {
-        snprintf(err, (size_t)errlen, "out of memory for %lld reads in flight", (long long)s->n_slots);
+        s->t_post = malloc((size_t)n_ids * sizeof(tick_t));
+    s->t_last = malloc((size_t)n_ids * sizeof(tick_t));
+    if (opts->fault) {
+        s->state = malloc((size_t)n_ids);
+        s->posted_at = malloc((size_t)n_ids * sizeof(tick_t));
+        s->timeout = tb_from_ps(&s->k.tb, opts->timeout_ps > 0 ? opts->timeout_ps : LAT_TIMEOUT_PS);
+    }
+    if (!s->free_ids || (!opts->no_percentiles && !s->t_post) || !s->t_last ||
+        (opts->fault && (!s->state || !s->posted_at))) {
+        snprintf(err, (size_t)errlen, "out of memory for %lld reads in flight", (long long)n_ids);
         latency_destroy(s);
         return NULL;
     }
@@ -316,6 +385,7 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
         .tx_class = opts->tx_class,
         .rtl_wave = opts->rtl_wave,
         .block_scope = opts->block_scope,
+        .fault = opts->fault,
     };
     for (int i = 0; i < path->n_stages; i++) {
         no.align_point[i] = s->align_row[i];
@@ -355,6 +425,8 @@ void latency_destroy(latency_sim_t *s)
     free(s->free_ids);
     free(s->t_post);
     free(s->t_last);
+    free(s->state);
+    free(s->posted_at);
     free(s);
 }
 
@@ -380,12 +452,17 @@ int latency_simulate(latency_sim_t *s)
     res->edges_stepped = s->k.instants;
     res->lockstep_mismatches = path_net_mismatches(&s->net);
     for (int node = 0; node < 2; node++)
-        res->rx_checked[node] = path_net_rx_counts(&s->net, node == 0 ? NODE_INITIATOR : NODE_TARGET, res->rx_counts[node]);
+        res->rx_checked[node] = path_net_rx_counts(&s->net, node == 0 ? NODE_INITIATOR : NODE_TARGET,
+                                                   res->rx_counts[node]);
+    for (int dir = 0; dir < 2; dir++)
+        res->faulted[dir] = path_net_fault_counts(&s->net, dir, &res->faults[dir]);
     if (rc) {
         snprintf(s->err, (size_t)s->errlen, "path '%s': %s", s->path->name, s->k.err);
         return -1;
     }
-    if (res->completed != opts->ops) {
+    if (res->errors && s->k.now > res->end_time)
+        res->end_time = s->k.now; /* the last read ended in an error */
+    if (res->completed + res->errors != opts->ops) {
         snprintf(s->err, (size_t)s->errlen,
                  "path '%s': only %lld of %lld reads completed (posted %lld, sent %lld, "
                  "executed %lld): requests were lost",

@@ -22,6 +22,7 @@
 
 #include "block.h"
 #include "config.h"
+#include "fault.h"
 #include "hist.h"
 #include "rx_check.h"
 #include "timebase.h"
@@ -48,6 +49,10 @@ typedef struct {
     int step_every_cycle;  /* 1: step every NIC cycle; 0: skip idle cycles */
     int in_time_order;     /* 1: every part waits for its times, no chains
                               run ahead (as with a waveform; same results) */
+    const fault_spec_t *fault; /* faults on the wires, or NULL: then a read
+                              with no completion within timeout_ps ends in
+                              an error, and each read has an id of its own */
+    int64_t timeout_ps;    /* 0: LAT_TIMEOUT_PS */
     int no_percentiles;    /* 1: no per-op totals (min, max, p50, p99 are 0):
                               a burst of millions then needs 8 bytes per read
                               in flight and nothing per distinct total */
@@ -59,6 +64,7 @@ typedef struct {
 } latency_opts_t;
 
 #define LAT_MAX_ROWS (CFG_MAX_STAGES * 2)
+#define LAT_TIMEOUT_PS 1000000000 /* 1 ms: with faults, a read with no completion by then fails */
 #define LAT_DEP_HIST 64 /* departure intervals of 0..63 cycles, and 64 or more */
 
 typedef struct {
@@ -101,6 +107,12 @@ typedef struct {
      * target [1]; rx_checked[k] is 0 where nothing is checked */
     int rx_checked[2];
     uint64_t rx_counts[2][RX_N_REASONS];
+    /* with faults: reads that ended in an error (no completion within the
+     * timeout), completions that came after it, and what the wires did in
+     * each direction (faulted[d] is 0 where no wire goes that way) */
+    int64_t errors, stale;
+    int faulted[2];
+    fault_link_t faults[2];
 } latency_result_t;
 
 /* A simulation in three steps, so that several paths can declare their
