@@ -8,6 +8,8 @@
 #include <cstring>
 #include <string>
 
+#include "test_util.h"
+
 extern "C" {
 #include "config.h"
 #include "fault.h"
@@ -53,7 +55,7 @@ latency_result_t run(const path_cfg_t *p, const fault_spec_t *f, int64_t ops, in
     return r;
 }
 
-uint64_t rx(const latency_result_t &r, int node, rx_reason_t why) { return r.rx_counts[node][why]; }
+uint64_t rx(const latency_result_t &r, int node, rx_reason_t why) { return r.fx.rx_counts[node][why]; }
 
 TEST(FaultRun, ALostRequestEndsInAnErrorAndTheReadsBehindItMeetAGap)
 {
@@ -63,7 +65,7 @@ TEST(FaultRun, ALostRequestEndsInAnErrorAndTheReadsBehindItMeetAGap)
         latency_result_t r = run(P.get(name), &f, 50, 1);
         EXPECT_EQ(r.completed, 4) << name;
         EXPECT_EQ(r.errors, 46) << name;
-        EXPECT_EQ(r.faults[FAULT_FWD].dropped, 1u);
+        EXPECT_EQ(r.fx.faults[FAULT_FWD].dropped, 1u);
         EXPECT_EQ(rx(r, 1, RX_OK), 4u);
         EXPECT_EQ(rx(r, 1, RX_PSN_GAP), 45u) << "no transport yet: nothing is resent";
         EXPECT_EQ(rx(r, 0, RX_OK), 4u);
@@ -79,7 +81,7 @@ TEST(FaultRun, DuplicatesAreRefusedAndEveryReadCompletes)
             latency_result_t r = run(P.get(name), &f, 200, 8, be);
             EXPECT_EQ(r.completed, 200) << name;
             EXPECT_EQ(r.errors, 0) << name;
-            EXPECT_EQ(r.faults[FAULT_FWD].duplicated, 200u);
+            EXPECT_EQ(r.fx.faults[FAULT_FWD].duplicated, 200u);
             EXPECT_EQ(rx(r, 1, RX_PSN_DUPLICATE), 200u) << name;
             EXPECT_EQ(rx(r, 0, RX_PSN_DUPLICATE), 200u) << name;
             EXPECT_EQ(rx(r, 1, RX_OK), 200u);
@@ -96,8 +98,8 @@ TEST(FaultRun, CorruptedResponsesAreBadChecksumsAndEndInErrors)
     EXPECT_EQ(r.errors, 30);
     EXPECT_EQ(rx(r, 1, RX_OK), 30u);
     EXPECT_EQ(rx(r, 0, RX_BAD_CHECKSUM), 30u);
-    EXPECT_EQ(r.faults[FAULT_BACK].corrupted, 30u);
-    EXPECT_EQ(r.faults[FAULT_FWD].corrupted, 0u);
+    EXPECT_EQ(r.fx.faults[FAULT_BACK].corrupted, 30u);
+    EXPECT_EQ(r.fx.faults[FAULT_FWD].corrupted, 0u);
 }
 
 // A mix of every fault, many reads in flight: every read ends exactly once,
@@ -116,9 +118,9 @@ TEST(FaultRun, UnderAMixOfFaultsEveryReadEndsAndTheSeedRepeatsTheRun)
         for (int node = 0; node < 2; node++) {
             uint64_t counted = 0;
             for (int k = 0; k < RX_N_REASONS; k++)
-                counted += a.rx_counts[node][k];
+                counted += a.fx.rx_counts[node][k];
             int dir = node == 1 ? FAULT_FWD : FAULT_BACK;
-            const fault_link_t &fl = a.faults[dir];
+            const fault_link_t &fl = a.fx.faults[dir];
             EXPECT_EQ(counted, fl.sent - fl.lost - fl.dropped + fl.duplicated)
                 << name << ": every packet that arrived met the checks once";
         }
@@ -126,13 +128,49 @@ TEST(FaultRun, UnderAMixOfFaultsEveryReadEndsAndTheSeedRepeatsTheRun)
         EXPECT_EQ(a.completed, b.completed);
         EXPECT_EQ(a.errors, b.errors);
         EXPECT_EQ(a.end_time, b.end_time);
-        EXPECT_EQ(0, std::memcmp(a.rx_counts, b.rx_counts, sizeof a.rx_counts));
+        EXPECT_EQ(0, std::memcmp(a.fx.rx_counts, b.fx.rx_counts, sizeof a.fx.rx_counts));
         for (int i = 0; i < a.n_rows; i++)
             EXPECT_EQ(a.rows[i].sim_sum, b.rows[i].sim_sum);
         fault_spec_t g = spec("loss=2e-4,dup=1e-3,reorder=1e-3,corrupt=5e-4,seed=12");
         latency_result_t c = run(P.get(name), &g, ops, 64, BACKEND_C, 50000000);
         EXPECT_NE(a.end_time, c.end_time) << "another seed, another run";
     }
+}
+
+TEST(FaultCli, EveryCommandTakesFaultsAndPrintsTheirCounts)
+{
+    using testutil::run;
+    using testutil::ubsim;
+    std::string a, b, err;
+    const std::string spec = " --fault loss=1e-3,dup=1e-3,reorder=1e-3,corrupt=1e-3,seed=7 --quiet";
+    ASSERT_EQ(run(ubsim() + " latency --path ub_async --ops 3000" + spec, &a), 0) << a;
+    EXPECT_NE(a.find("ended in an error"), std::string::npos) << a;
+    EXPECT_NE(a.find("faults on the forward wire"), std::string::npos) << a;
+    EXPECT_NE(a.find("receive checks at the target: ok"), std::string::npos) << a;
+    ASSERT_EQ(run(ubsim() + " latency --path ub_async --ops 3000" + spec, &b), 0);
+    EXPECT_EQ(a, b) << "the same seed gives byte-identical output";
+    ASSERT_EQ(run(ubsim() + " latency --path pcie_nic --ops 500 --format json" + spec, &a), 0);
+    EXPECT_NE(a.find("\"rx_checks\""), std::string::npos) << a;
+    EXPECT_NE(a.find("\"late_completions\""), std::string::npos) << a;
+    ASSERT_EQ(run(ubsim() + " latency --path pcie_nic --ops 500 --format csv" + spec, &a), 0);
+    EXPECT_NE(a.find("rx_checks.target.psn_gap"), std::string::npos) << a;
+    ASSERT_EQ(run(ubsim() + " rate --burst 500 --slots 16 --timeout-us 30" + spec, &a), 0) << a;
+    EXPECT_NE(a.find("with faults:"), std::string::npos) << a;
+    EXPECT_EQ(a.find("NOT CONSERVED"), std::string::npos) << a;
+    ASSERT_EQ(run(ubsim() + " rate --burst 500 --slots 16 --format csv" + spec, &a), 0) << a;
+    EXPECT_NE(a.find(",rx_target_ok,"), std::string::npos) << a;
+    ASSERT_EQ(run(ubsim() + " rate --burst 500 --slots 16 --format json" + spec, &a), 0) << a;
+    EXPECT_NE(a.find("\"faults\""), std::string::npos) << a;
+    // without --fault nothing about faults is printed
+    ASSERT_EQ(run(ubsim() + " latency --path ub_async --quiet", &a), 0);
+    EXPECT_EQ(a.find("receive checks"), std::string::npos) << a;
+    // bad options: exit 2 and what was expected
+    EXPECT_EQ(run(ubsim() + " latency --fault loss=7", &err, true), 2);
+    EXPECT_NE(err.find("--fault: loss=7: expected a probability"), std::string::npos) << err;
+    EXPECT_EQ(run(ubsim() + " rate --fault drop=up:1", &err, true), 2);
+    EXPECT_NE(err.find("DIR:K"), std::string::npos) << err;
+    EXPECT_EQ(run(ubsim() + " latency --fault loss=0.1 --timeout-us 0", &err, true), 2);
+    EXPECT_NE(err.find("--timeout-us"), std::string::npos) << err;
 }
 
 }  // namespace

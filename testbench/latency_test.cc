@@ -247,18 +247,18 @@ TEST(Latency, EveryPacketPassesTheReceiveChecks)
                 char err[512];
                 ASSERT_EQ(latency_run(P.get(name), &o, &r, err, sizeof err), 0) << err;
                 for (int node = 0; node < 2; node++) {
-                    ASSERT_TRUE(r.rx_checked[node]) << name;
-                    EXPECT_EQ(r.rx_counts[node][RX_OK], 400u) << name << " node " << node;
+                    ASSERT_TRUE(r.fx.rx_checked[node]) << name;
+                    EXPECT_EQ(r.fx.rx_counts[node][RX_OK], 400u) << name << " node " << node;
                     uint64_t bad = 0;
                     for (int k = 1; k < RX_N_REASONS; k++)
-                        bad += r.rx_counts[node][k];
+                        bad += r.fx.rx_counts[node][k];
                     EXPECT_EQ(bad, 0u) << name << " node " << node << " payload " << payload;
                 }
             }
         }
     }
     latency_result_t r = run(P.get("ub_load"), 3);
-    EXPECT_FALSE(r.rx_checked[0]) << "a path without send pipelines has no header fields to check";
+    EXPECT_FALSE(r.fx.rx_checked[0]) << "a path without send pipelines has no header fields to check";
 }
 
 TEST(Latency, SendPipelineBlocksGiveTheSameBreakdownOnEveryBackend)

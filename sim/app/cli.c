@@ -103,6 +103,9 @@ void cli_run_defaults(cli_run_opts_t *o, long long seed)
     o->seed = seed;
     o->step_all = 0;
     o->show_progress = isatty(2);
+    o->have_fault = 0;
+    fault_spec_init(&o->fault);
+    o->timeout_us = 0;
 }
 
 int cli_run_option(cli_args_t *A, cli_run_opts_t *o, int *bad)
@@ -121,6 +124,17 @@ int cli_run_option(cli_args_t *A, cli_run_opts_t *o, int *bad)
     } else if (cli_opt_value(A, "--seed", &v, bad)) {
         if (!*bad && cli_parse_int(v, 0, &o->seed))
             *bad = cli_usage_error(A->cmd, "--seed: expected a whole number >= 0, got '%s'", v);
+    } else if (cli_opt_value(A, "--fault", &v, bad)) {
+        char err[300];
+        if (!*bad && fault_parse(v, &o->fault, err, sizeof err))
+            *bad = cli_usage_error(A->cmd, "%s", err);
+        o->have_fault = !*bad;
+    } else if (cli_opt_value(A, "--timeout-us", &v, bad)) {
+        if (!*bad && (cli_parse_int(v, 1, &o->timeout_us) || o->timeout_us > 1000000000))
+            *bad = cli_usage_error(A->cmd,
+                                   "--timeout-us: expected a whole number of microseconds from 1 "
+                                   "to 1000000000, got '%s'",
+                                   v);
     } else if (strcmp(arg, "--step-all") == 0) {
         o->step_all = 1;
     } else if (strcmp(arg, "--progress") == 0) {

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "fault.h"
 
 #define CLI_MAX_LIST 32
 /* Longest --wave FILE; a buffer of CLI_WAVE_LEN holds it with any sibling's
@@ -52,11 +53,15 @@ typedef struct {
     long long seed;
     int step_all;
     int show_progress; /* default: stderr is a terminal */
+    int have_fault;    /* --fault given */
+    fault_spec_t fault;
+    long long timeout_us; /* --timeout-us, 0: the default */
 } cli_run_opts_t;
 
 void cli_run_defaults(cli_run_opts_t *o, long long seed);
-/* Handles --format, --backend, --wave, --seed, --step-all, --progress and
- * --quiet; returns 1 if argv[i] was one of them (*bad set on a usage error). */
+/* Handles --format, --backend, --wave, --seed, --step-all, --progress,
+ * --quiet, --fault and --timeout-us; returns 1 if argv[i] was one of them
+ * (*bad set on a usage error). */
 int cli_run_option(cli_args_t *A, cli_run_opts_t *o, int *bad);
 
 /* FILE.fst -> FILE<suffix>: where a run's second waveform goes. Returns 0, or

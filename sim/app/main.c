@@ -63,6 +63,17 @@ static const char *const usage_latency =
     "                       first difference stops the run with a report)\n"
     "  --step-all           step every NIC clock cycle instead of skipping idle\n"
     "                       ones (identical results, slower)\n"
+    "  --fault SPEC         faults on the wires, e.g. loss=1e-3,dup=1e-4,\n"
+    "                       reorder=1e-3,corrupt=1e-4,drop=fwd:5,seed=7 (keys: loss,\n"
+    "                       dup, reorder, corrupt, reorder_ns, corrupt_bits,\n"
+    "                       drop=fwd|back:K, seed; fwd./back. before a probability\n"
+    "                       sets one direction; docs/packets.md). The receivers'\n"
+    "                       checks refuse what arrives wrong; a read with no\n"
+    "                       completion within the timeout ends in an error. Prints\n"
+    "                       the reads that failed, the fault counts and the\n"
+    "                       receive checks by reason\n"
+    "  --timeout-us T       with --fault: a read with no completion after T us\n"
+    "                       fails (default 1000)\n"
     "  --seed N             random seed (the latency scenario is deterministic;\n"
     "                       accepted for uniformity and printed nowhere)\n"
     "  --progress           progress on stderr (default: when stderr is a terminal)\n"
@@ -167,6 +178,8 @@ static int cmd_latency(int argc, char **argv)
             .payload = -1,
             .backend = (backend_kind_t)ro.backend,
             .step_every_cycle = ro.step_all,
+            .fault = ro.have_fault ? &ro.fault : NULL,
+            .timeout_ps = ro.timeout_us * 1000000,
             .wave = w,
             .progress = ro.show_progress ? progress : NULL,
         };

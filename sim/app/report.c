@@ -23,6 +23,114 @@ static void derived_ns(const latency_result_t *r, double *align, double *ser)
     double ops = (double)(r->ops ? r->ops : 1);
     *align = tb_to_ns(&r->tb, a) / ops;
     *ser = tb_to_ns(&r->tb, s) / ops;
+    if (r->fx.on) { /* each row over the reads that reached it */
+        *align = *ser = 0;
+        for (int i = 0; i < r->n_rows; i++) {
+            if (r->rows[i].category == CAT_ALIGNMENT)
+                *align += lat_row_sim_ns(r, i);
+            if (r->rows[i].category == CAT_SERIALISATION)
+                *ser += lat_row_sim_ns(r, i);
+        }
+    }
+}
+
+static const char *const dir_name[2] = {"forward", "back"};
+static const char *const node_name[2] = {"initiator", "target"};
+
+void report_faults_text(FILE *f, const lat_faults_t *x, const char *indent)
+{
+    if (!x->on)
+        return;
+    fprintf(f, "%sreads: %lld completed, %lld ended in an error (no completion within %g us)",
+            indent, (long long)x->completed, (long long)x->errors, (double)x->timeout_ps / 1e6);
+    if (x->stale)
+        fprintf(f, ", %lld completions came after their timeout", (long long)x->stale);
+    fprintf(f, "\n");
+    for (int d = 0; d < 2; d++) {
+        if (!x->faulted[d])
+            continue;
+        const fault_link_t *l = &x->faults[d];
+        fprintf(f,
+                "%sfaults on the %s wire: %llu packets, lost %llu, dropped by the list %llu, "
+                "duplicated %llu, reordered %llu, corrupted %llu\n",
+                indent, dir_name[d], (unsigned long long)l->sent, (unsigned long long)l->lost,
+                (unsigned long long)l->dropped, (unsigned long long)l->duplicated,
+                (unsigned long long)l->reordered, (unsigned long long)l->corrupted);
+    }
+    for (int node = 1; node >= 0; node--) {
+        if (!x->rx_checked[node])
+            continue;
+        fprintf(f, "%sreceive checks at the %s: ok %llu", indent, node_name[node],
+                (unsigned long long)x->rx_counts[node][RX_OK]);
+        for (int k = 1; k < RX_N_REASONS; k++)
+            if (x->rx_counts[node][k])
+                fprintf(f, ", %s %llu", rx_reason_name((rx_reason_t)k),
+                        (unsigned long long)x->rx_counts[node][k]);
+        fprintf(f, "\n");
+    }
+}
+
+void report_faults_json(cJSON *o, const lat_faults_t *x)
+{
+    if (!x->on)
+        return;
+    cJSON *reads = cJSON_AddObjectToObject(o, "reads");
+    cJSON_AddNumberToObject(reads, "completed", (double)x->completed);
+    cJSON_AddNumberToObject(reads, "errors", (double)x->errors);
+    cJSON_AddNumberToObject(reads, "late_completions", (double)x->stale);
+    cJSON_AddNumberToObject(reads, "timeout_us", (double)x->timeout_ps / 1e6);
+    cJSON *faults = cJSON_AddObjectToObject(o, "faults");
+    for (int d = 0; d < 2; d++) {
+        if (!x->faulted[d])
+            continue;
+        const fault_link_t *l = &x->faults[d];
+        cJSON *w = cJSON_AddObjectToObject(faults, dir_name[d]);
+        cJSON_AddNumberToObject(w, "packets", (double)l->sent);
+        cJSON_AddNumberToObject(w, "lost", (double)l->lost);
+        cJSON_AddNumberToObject(w, "dropped", (double)l->dropped);
+        cJSON_AddNumberToObject(w, "duplicated", (double)l->duplicated);
+        cJSON_AddNumberToObject(w, "reordered", (double)l->reordered);
+        cJSON_AddNumberToObject(w, "corrupted", (double)l->corrupted);
+    }
+    cJSON *rx = cJSON_AddObjectToObject(o, "rx_checks");
+    for (int node = 1; node >= 0; node--) {
+        if (!x->rx_checked[node])
+            continue;
+        cJSON *n = cJSON_AddObjectToObject(rx, node_name[node]);
+        for (int k = 0; k < RX_N_REASONS; k++)
+            cJSON_AddNumberToObject(n, rx_reason_name((rx_reason_t)k), (double)x->rx_counts[node][k]);
+    }
+}
+
+void report_faults_csv(FILE *f, const char *path, const lat_faults_t *x)
+{
+    if (!x->on)
+        return;
+    fprintf(f, "%s,,reads.completed,reads that completed,count,1,,%lld\n", path,
+            (long long)x->completed);
+    fprintf(f, "%s,,reads.errors,reads that ended in an error,count,1,,%lld\n", path,
+            (long long)x->errors);
+    fprintf(f, "%s,,reads.late_completions,completions after their timeout,count,1,,%lld\n", path,
+            (long long)x->stale);
+    static const char *const what[6] = {"packets", "lost", "dropped", "duplicated", "reordered",
+                                        "corrupted"};
+    for (int d = 0; d < 2; d++) {
+        if (!x->faulted[d])
+            continue;
+        const fault_link_t *l = &x->faults[d];
+        uint64_t v[6] = {l->sent, l->lost, l->dropped, l->duplicated, l->reordered, l->corrupted};
+        for (int i = 0; i < 6; i++)
+            fprintf(f, "%s,,faults.%s.%s,%s on the %s wire,count,1,,%llu\n", path, dir_name[d],
+                    what[i], what[i], dir_name[d], (unsigned long long)v[i]);
+    }
+    for (int node = 1; node >= 0; node--) {
+        if (!x->rx_checked[node])
+            continue;
+        for (int k = 0; k < RX_N_REASONS; k++)
+            fprintf(f, "%s,,rx_checks.%s.%s,receive check at the %s: %s,count,1,,%llu\n", path,
+                    node_name[node], rx_reason_name((rx_reason_t)k), node_name[node],
+                    rx_reason_name((rx_reason_t)k), (unsigned long long)x->rx_counts[node][k]);
+    }
 }
 
 static void row_label(const path_cfg_t *p, const latency_result_t *r, int i, char *buf, size_t n)
@@ -82,6 +190,7 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
             fprintf(f, "       per op: mean %.3f, p50 %.3f, p99 %.3f, min %.3f, max %.3f ns\n", sim,
                     tb_to_ns(&r->tb, r->p50), tb_to_ns(&r->tb, r->p99),
                     tb_to_ns(&r->tb, r->min), tb_to_ns(&r->tb, r->max));
+        report_faults_text(f, &r->fx, "       ");
         fprintf(f, "\n");
     }
     if (n > 1) {
@@ -128,6 +237,7 @@ static void print_csv(FILE *f, const path_cfg_t *const *paths, const latency_res
         }
         fprintf(f, "%s,%d,total,total,total,0,%.6f,%.6f\n", paths[k]->name, r->n_rows + 1,
                 tb_to_ns(&r->tb, r->calc_total), lat_sim_total_ns(r));
+        report_faults_csv(f, paths[k]->name, &r->fx);
     }
 }
 
@@ -157,6 +267,7 @@ static int print_json(FILE *f, const path_cfg_t *const *paths, const latency_res
         cJSON_AddNumberToObject(o, "serialisation_ns", ser);
         cJSON_AddNumberToObject(o, "nic_edges_simulated", (double)r->edges_stepped);
         cJSON_AddNumberToObject(o, "nic_edges_spanned", (double)r->edges_spanned);
+        report_faults_json(o, &r->fx);
         cJSON *st = cJSON_AddArrayToObject(o, "stages");
         for (int i = 0; i < r->n_rows; i++) {
             const lat_row_t *row = &r->rows[i];

@@ -12,6 +12,15 @@ typedef enum { FMT_TABLE = 0, FMT_CSV, FMT_JSON } report_format_t;
 /* "table" / "csv" / "json" -> format, -1 otherwise */
 int report_format_parse(const char *s);
 
+/* With faults (x->on): the reads that ended in an error, what the wires
+ * did and what the receivers made of it, as indented text lines, as JSON
+ * members of `o` ("reads", "faults", "rx_checks"), or as CSV rows of the
+ * latency table (category "count", the count in the sim_ns column). */
+void report_faults_text(FILE *f, const lat_faults_t *x, const char *indent);
+struct cJSON;
+void report_faults_json(struct cJSON *o, const lat_faults_t *x);
+void report_faults_csv(FILE *f, const char *path, const lat_faults_t *x);
+
 /* Prints n results (paths[i] produced res[i]). Returns 0, -1 on failure. */
 int report_latency(FILE *f, report_format_t fmt, const path_cfg_t *const *paths,
                    const latency_result_t *res, int n);

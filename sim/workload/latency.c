@@ -43,6 +43,7 @@ struct latency_sim {
     int stage_of_row[LAT_MAX_ROWS];
     int send_row, send_align_row, exec_row;
     uint8_t plain[LAT_MAX_ROWS];       /* a row's probe only adds to the sums */
+    int64_t row_n[LAT_MAX_ROWS];       /* probes of each row (kept with faults) */
     tick_t delay_ticks[CFG_MAX_STAGES], ser_ticks[CFG_MAX_STAGES];
     char *err;
     int errlen;
@@ -190,6 +191,7 @@ static __attribute__((noinline)) void on_other_probe(sim_t *s, int point, uint32
     }
     lat_row_t *row = &r->rows[point];
     s->sum_row[point] += t - s->t_last[id];
+    s->row_n[point]++;
     s->sum_total += t - s->t_last[id];
     if (point == s->send_align_row && (r->first_at_nic < 0 || s->t_last[id] < r->first_at_nic))
         r->first_at_nic = s->t_last[id];
@@ -446,20 +448,26 @@ int latency_simulate(latency_sim_t *s)
     for (int i = 0; i < res->n_rows; i++) {
         res->rows[i].sim_sum = clamp_ticks(s->sum_row[i]);
         res->rows[i].sim_sum_f = (double)s->sum_row[i];
+        res->rows[i].n = s->row_n[i];
     }
     res->sim_sum = clamp_ticks(s->sum_total);
     res->sim_sum_f = (double)s->sum_total;
     res->edges_stepped = s->k.instants;
     res->lockstep_mismatches = path_net_mismatches(&s->net);
     for (int node = 0; node < 2; node++)
-        res->rx_checked[node] = path_net_rx_counts(&s->net, node == 0 ? NODE_INITIATOR : NODE_TARGET,
-                                                   res->rx_counts[node]);
+        res->fx.rx_checked[node] = path_net_rx_counts(&s->net, node == 0 ? NODE_INITIATOR : NODE_TARGET,
+                                                   res->fx.rx_counts[node]);
     for (int dir = 0; dir < 2; dir++)
-        res->faulted[dir] = path_net_fault_counts(&s->net, dir, &res->faults[dir]);
+        res->fx.faulted[dir] = path_net_fault_counts(&s->net, dir, &res->fx.faults[dir]);
     if (rc) {
         snprintf(s->err, (size_t)s->errlen, "path '%s': %s", s->path->name, s->k.err);
         return -1;
     }
+    res->fx.on = opts->fault != NULL;
+    res->fx.timeout_ps = opts->fault ? (opts->timeout_ps > 0 ? opts->timeout_ps : LAT_TIMEOUT_PS) : 0;
+    res->fx.completed = res->completed;
+    res->fx.errors = res->errors;
+    res->fx.stale = res->stale;
     if (res->errors && s->k.now > res->end_time)
         res->end_time = s->k.now; /* the last read ended in an error */
     if (res->completed + res->errors != opts->ops) {
@@ -495,12 +503,23 @@ int latency_run(const path_cfg_t *path, const latency_opts_t *opts, latency_resu
 
 void latency_result_free(latency_result_t *res) { (void)res; }
 
+/* With faults a read may not reach every row: a row's mean is over the
+ * reads that reached it, and the total the sum of the rows' means. */
 double lat_row_sim_ns(const latency_result_t *r, int row)
 {
-    return r->rows[row].sim_sum_f / ((double)r->tb.per_ps * 1000.0) / (double)(r->ops ? r->ops : 1);
+    double n = (double)(r->ops ? r->ops : 1);
+    if (r->fx.on)
+        n = (double)(r->rows[row].n ? r->rows[row].n : 1);
+    return r->rows[row].sim_sum_f / ((double)r->tb.per_ps * 1000.0) / n;
 }
 
 double lat_sim_total_ns(const latency_result_t *r)
 {
+    if (r->fx.on) {
+        double t = 0;
+        for (int i = 0; i < r->n_rows; i++)
+            t += lat_row_sim_ns(r, i);
+        return t;
+    }
     return r->sim_sum_f / ((double)r->tb.per_ps * 1000.0) / (double)(r->ops ? r->ops : 1);
 }

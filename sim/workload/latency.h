@@ -77,7 +77,24 @@ typedef struct {
     tick_t sim_sum;   /* measured value summed over all ops (exact while it
                          fits in 63 bits; then the largest tick_t) */
     double sim_sum_f; /* the same sum, from a 128-bit count (for means) */
+    int64_t n;        /* with faults: the reads that reached the row */
 } lat_row_t;
+
+/* What faults did to a run, and what the receivers made of it. */
+typedef struct {
+    int on;                  /* faults were asked for (--fault) */
+    int64_t timeout_ps;      /* a read with no completion by then failed */
+    int64_t completed, errors; /* reads that completed, that ended in an error */
+    int64_t stale;           /* completions that came after their read's timeout */
+    /* receive checks by reason (rx_check.h) at the initiator [0] and the
+     * target [1]; rx_checked[k] is 0 where nothing is checked */
+    int rx_checked[2];
+    uint64_t rx_counts[2][RX_N_REASONS];
+    /* what the wires did in each direction, FAULT_FWD and FAULT_BACK
+     * (faulted[d] is 0 where no faulty wire goes that way) */
+    int faulted[2];
+    fault_link_t faults[2];
+} lat_faults_t;
 
 typedef struct {
     timebase_t tb;
@@ -103,16 +120,8 @@ typedef struct {
     int64_t dep_hist[LAT_DEP_HIST + 1]; /* intervals between departures, cycles */
     int64_t dep_longest;  /* the longest interval, cycles */
     uint64_t lockstep_mismatches;
-    /* receive checks by reason (rx_check.h) at the initiator [0] and the
-     * target [1]; rx_checked[k] is 0 where nothing is checked */
-    int rx_checked[2];
-    uint64_t rx_counts[2][RX_N_REASONS];
-    /* with faults: reads that ended in an error (no completion within the
-     * timeout), completions that came after it, and what the wires did in
-     * each direction (faulted[d] is 0 where no wire goes that way) */
-    int64_t errors, stale;
-    int faulted[2];
-    fault_link_t faults[2];
+    int64_t errors, stale;   /* with faults (see lat_faults_t) */
+    lat_faults_t fx;
 } latency_result_t;
 
 /* A simulation in three steps, so that several paths can declare their

@@ -52,6 +52,12 @@ static const char *const usage_rate =
     "                       waves/ub_send_pipeline.gtkw or waves/rc_send_pipeline.gtkw\n"
     "  --seed N             seed of the Jetty choice (default 1)\n"
     "  --step-all           step every NIC cycle (identical results, slower)\n"
+    "  --fault SPEC         faults on the wires (see 'ubsim latency --help' and\n"
+    "                       docs/packets.md); the conservation check then asks\n"
+    "                       that every read ended, completed or failed, and\n"
+    "                       nothing completed that was not executed\n"
+    "  --timeout-us T       with --fault: a read with no completion after T us\n"
+    "                       fails (default 1000)\n"
     "  --progress           progress on stderr (default: when stderr is a terminal)\n"
     "  --quiet              no progress output\n"
     "  -h, --help           this text\n";
@@ -98,6 +104,8 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
         .block_scope = path->tx_block == NIC_BLOCK_UB_SEND ? "TOP.ub_send_pipeline"
                                                            : "TOP.rc_send_pipeline",
         .step_every_cycle = o->step_every_cycle,
+        .fault = o->fault,
+        .timeout_ps = o->timeout_ps,
         .wave = o->wave,
         .no_percentiles = 1,
     };
@@ -116,8 +124,14 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     r->sent = lr.sent;
     r->executed = lr.executed;
     r->completed = lr.completed;
-    r->conserved = r->posted == o->burst && r->sent == o->burst && r->executed == o->burst &&
-                   r->completed == o->burst;
+    r->fx = lr.fx;
+    if (o->fault) /* every read ended, and nothing completed that was not executed */
+        r->conserved = r->posted == o->burst && lr.completed + lr.errors == o->burst &&
+                       r->sent <= r->posted && r->executed <= r->sent &&
+                       r->completed <= r->executed;
+    else
+        r->conserved = r->posted == o->burst && r->sent == o->burst &&
+                       r->executed == o->burst && r->completed == o->burst;
     r->edges_stepped = lr.edges_stepped;
     r->edges_spanned = lr.edges_spanned;
     r->lockstep_mismatches = lr.lockstep_mismatches;
@@ -229,23 +243,66 @@ static void print_table(const rate_row_t *rows, int n, const char *backend, int6
                r->throughput_gbps,
                r->path_gbps, r->slots_gbps, r->issue_gbps, r->bound_gbps, r->binding);
     }
+    for (int i = 0; i < n; i++) {
+        const rate_result_t *r = &rows[i].r;
+        if (!r->fx.on)
+            continue;
+        printf("\n%s burst %lld, with faults:\n", rows[i].stack, (long long)r->burst);
+        report_faults_text(stdout, &r->fx, "  ");
+    }
+}
+
+/* With faults, the CSV has these columns too. */
+static void csv_fault_header(void)
+{
+    static const char *const what[6] = {"packets", "lost", "dropped", "duplicated", "reordered",
+                                        "corrupted"};
+    printf(",errors,late_completions");
+    for (int d = 0; d < 2; d++)
+        for (int i = 0; i < 6; i++)
+            printf(",%s_%s", d == FAULT_FWD ? "fwd" : "back", what[i]);
+    for (int node = 1; node >= 0; node--)
+        for (int k = 0; k < RX_N_REASONS; k++)
+            printf(",rx_%s_%s", node == 1 ? "target" : "initiator", rx_reason_name((rx_reason_t)k));
+}
+
+static void csv_fault_fields(const lat_faults_t *x)
+{
+    printf(",%lld,%lld", (long long)x->errors, (long long)x->stale);
+    for (int d = 0; d < 2; d++) {
+        const fault_link_t *l = &x->faults[d];
+        printf(",%llu,%llu,%llu,%llu,%llu,%llu", (unsigned long long)l->sent,
+               (unsigned long long)l->lost, (unsigned long long)l->dropped,
+               (unsigned long long)l->duplicated, (unsigned long long)l->reordered,
+               (unsigned long long)l->corrupted);
+    }
+    for (int node = 1; node >= 0; node--)
+        for (int k = 0; k < RX_N_REASONS; k++)
+            printf(",%llu", (unsigned long long)x->rx_counts[node][k]);
 }
 
 static void print_csv(const rate_row_t *rows, int n)
 {
     printf("stack,burst,slots,payload,sent_per_us,executed_per_us,interval_ns,interval_cycles,"
            "posted,sent,executed,completed,conserved,slot_time_ns,idle_slot_time_ns,throughput_gbps,path_gbps,"
-           "slots_gbps,issue_gbps,binding\n");
+           "slots_gbps,issue_gbps,binding");
+    int faults = n > 0 && rows[0].r.fx.on;
+    if (faults)
+        csv_fault_header();
+    printf("\n");
     for (int i = 0; i < n; i++) {
         const rate_result_t *r = &rows[i].r;
         printf("%s,%lld,%lld,%lld,%.6f,%.6f,%.6f,%lld,%lld,%lld,%lld,%lld,%d,%.6f,%.6f,%.6f,%.6f,"
-               "%.6f,%.6f,%s\n",
+               "%.6f,%.6f,%s",
                rows[i].stack, (long long)r->burst, (long long)r->slots, (long long)r->payload,
                r->rate_per_us, r->executed_per_us, r->interval_ns, (long long)r->interval_cycles,
                (long long)r->posted, (long long)r->sent, (long long)r->executed,
                (long long)r->completed, r->conserved, r->slot_time_ns, r->idle_time_ns,
                r->throughput_gbps,
                r->path_gbps, r->slots_gbps, r->issue_gbps, r->binding);
+        if (faults)
+            csv_fault_fields(&r->fx);
+        printf("\n");
     }
 }
 
@@ -290,6 +347,7 @@ static int print_json(const rate_row_t *rows, int n, const char *backend)
         cJSON_AddNumberToObject(b, "min_gbps", r->bound_gbps);
         cJSON_AddStringToObject(b, "binding", r->binding);
         cJSON_AddNumberToObject(o, "nic_edges_simulated", (double)r->edges_stepped);
+        report_faults_json(o, &r->fx);
         cJSON_AddNumberToObject(o, "nic_edges_spanned", (double)r->edges_spanned);
     }
     char *txt = cJSON_Print(root);
@@ -431,6 +489,8 @@ int cmd_rate(int argc, char **argv)
                 .seed = (uint64_t)ro.seed,
                 .backend = (backend_kind_t)ro.backend,
                 .step_every_cycle = ro.step_all,
+                .fault = ro.have_fault ? &ro.fault : NULL,
+                .timeout_ps = ro.timeout_us * 1000000,
                 .wave = w,
                 .rtl_wave = rtl_wave[0] ? rtl_wave : NULL,
             };

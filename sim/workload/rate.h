@@ -11,6 +11,8 @@
 
 #include "block.h"
 #include "config.h"
+#include "fault.h"
+#include "latency.h"
 #include "wave.h"
 
 #define RATE_HIST_MAX 64 /* intervals of 1..63 cycles, and 64 or more */
@@ -25,6 +27,8 @@ typedef struct {
     int step_every_cycle;
     wave_t *wave;            /* C-model waveform, or NULL */
     const char *rtl_wave;    /* Verilator FST of the send pipeline, or NULL */
+    const fault_spec_t *fault; /* faults on the wires, or NULL */
+    int64_t timeout_ps;      /* with faults: when a read fails (0: the default) */
 } rate_opts_t;
 
 typedef struct {
@@ -50,6 +54,7 @@ typedef struct {
     const char *binding;     /* which one it is */
     uint64_t edges_stepped, edges_spanned;
     uint64_t lockstep_mismatches;
+    lat_faults_t fx;         /* with faults: errors, fault and check counts */
 } rate_result_t;
 
 /* Runs one burst on one path (a path whose transmit pipeline ends in a send
