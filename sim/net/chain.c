@@ -71,8 +71,30 @@ static tick_t chain_commit(comp_t *c, tick_t now)
         /* taken when the first link takes it (the producer's probe of the
          * hand-over comes first), then through every link at once */
         msg_t m = chan_pop(ch->in, link_take(ch->kind[0], ch->part[0], h->t));
-        if (run_links(ch, m, 0, m.t, now))
+        tick_t t = m.t;
+        int i;
+        for (i = 0; i < ch->n && t != TICK_NEVER; i++) {
+            t = link_pass(ch->kind[i], ch->part[i], &m, t);
+            if (ch->kind[i] == LINK_WIRE && ((wire_comp_t *)ch->part[i])->copy_at >= 0)
+                break; /* a duplicate: both go on from the next link */
+        }
+        if (i < ch->n && t != TICK_NEVER) { /* stopped at a wire that duplicated */
+            wire_comp_t *w = ch->part[i];
+            tick_t at = w->copy_at;
+            w->copy_at = -1;
+            msg_t copy = m;
+            copy.flags |= MSG_COPY;
+            if (run_links(ch, m, i + 1, t, now) || run_links(ch, copy, i + 1, at, now))
+                return TICK_NEVER;
+            continue;
+        }
+        if (t == TICK_NEVER)
+            continue; /* lost or refused on the way, and counted there */
+        m.t = t;
+        if (chan_push(ch->out, &m, now)) {
+            kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, ch->out->name);
             return TICK_NEVER;
+        }
     }
     return TICK_NEVER; /* woken by the next push */
 }

@@ -96,15 +96,13 @@ static int access_of(const pkt_hdr_t *h)
 /* A data packet: it has a place in its channel's sequence (UB: reliable
  * or unreliable data; RoCE: anything but an acknowledgement). Transport
  * acknowledgements and notifications are the transport's to handle. */
-static int data_packet(const pkt_hdr_t *h)
+static int data_packet(pkt_proto_t proto, const pkt_hdr_t *h)
 {
-    if (h->proto == PKT_UB)
+    if (proto == PKT_UB)
         return h->tp_opcode == UB_TP_RELIABLE || h->tp_opcode == UB_TP_UNRELIABLE;
     return h->tp_opcode != 0x11; /* ACKNOWLEDGE */
 }
 
-/* A UB request (data, not a response). */
-static int ub_request(const pkt_hdr_t *h) { return data_packet(h) && h->ta_opcode < UB_TA_TAACK; }
 
 /* Checks 2-5 on decoded fields. */
 static rx_reason_t field_verdict(rx_checker_t *c, const pkt_hdr_t *h)
@@ -114,7 +112,7 @@ static rx_reason_t field_verdict(rx_checker_t *c, const pkt_hdr_t *h)
     if (h->dst_tpn < cfg->tpn_base || h->dst_tpn - cfg->tpn_base >= cfg->n_tpn)
         return RX_WRONG_TPN;
     uint32_t ch = h->dst_tpn - cfg->tpn_base;
-    if (!data_packet(h))
+    if (!data_packet(cfg->proto, h))
         return RX_OK;
     uint32_t bits = cfg->proto == PKT_UB ? UB_PSN_BITS : RC_PSN_BITS;
     uint32_t mask = UB_BITS_MASK(bits);
@@ -122,7 +120,7 @@ static rx_reason_t field_verdict(rx_checker_t *c, const pkt_hdr_t *h)
     if (ahead != 0)
         return ahead < (1u << (bits - 1)) ? RX_PSN_GAP : RX_PSN_DUPLICATE;
     uint32_t span = 1;
-    if (h->proto == PKT_RC && h->tp_opcode == RC_OP_READ_REQUEST) {
+    if (cfg->proto == PKT_RC && h->tp_opcode == RC_OP_READ_REQUEST) {
         uint32_t mtu = cfg->mtu ? cfg->mtu : 4096;
         span = h->len / mtu + (h->len % mtu != 0);
         if (span == 0)
@@ -131,7 +129,8 @@ static rx_reason_t field_verdict(rx_checker_t *c, const pkt_hdr_t *h)
     c->expect_psn[ch] = (h->psn + span) & mask;
     /* transaction: the Jetty's sequence, then the memory it names */
     rx_reason_t r = RX_OK;
-    if (cfg->proto == PKT_UB && cfg->tassn_ctx && ub_request(h)) {
+    int request = cfg->proto == PKT_RC || h->ta_opcode < UB_TA_TAACK; /* (data, so UB: a request) */
+    if (cfg->proto == PKT_UB && cfg->tassn_ctx && request) {
         /* a sender numbers a Jetty's transactions whatever their target, so
          * a receiver may see gaps; what it must never see is one behind */
         uint16_t *want = &c->expect_tassn[(size_t)ch * cfg->tassn_ctx +
@@ -141,8 +140,8 @@ static rx_reason_t field_verdict(rx_checker_t *c, const pkt_hdr_t *h)
         if (h->last)
             *want = (uint16_t)(h->tassn + 1);
     }
-    int access = ub_request(h) || h->proto == PKT_RC ? access_of(h) : 0;
-    if (cfg->mem && access) {
+    int access = cfg->mem && request ? access_of(h) : 0;
+    if (access) {
         switch (node_mem_check(cfg->mem, h->token, h->addr, h->len, access)) {
         case MEM_OK:
             break;
