@@ -27,6 +27,7 @@ struct latency_sim {
     int64_t n_slots;
     uint32_t *free_ids;
     int64_t n_free;
+    uint64_t *op_of;         /* without faults: the read each slot holds */
     /* with faults: every read its own id (its number), its state, when it
      * was posted; the oldest unresolved one times out first */
     uint8_t *state;          /* READ_OUT, READ_DONE, READ_TIMED_OUT; NULL without faults */
@@ -73,6 +74,7 @@ static void post(sim_t *s, tick_t t)
         s->in_flight++;
     } else {
         id = s->free_ids[--s->n_free];
+        s->op_of[id] = (uint64_t)s->res->posted;
     }
     msg_t m = {
         .t = t,
@@ -98,6 +100,15 @@ static tick_t host_commit(comp_t *c, tick_t now)
     }
     while (chan_peek(h->in, now)) {
         msg_t m = chan_pop(h->in, now);
+        /* the initiator checks that a completion is its read's */
+        if (m.op != (s->state ? (uint64_t)m.id : s->op_of[m.id])) {
+            kernel_fail(&s->k,
+                        "a completion for read %llu came back in the slot of read %llu: a wrong "
+                        "result would have been reported as good",
+                        (unsigned long long)m.op,
+                        (unsigned long long)(s->state ? (uint64_t)m.id : s->op_of[m.id]));
+            return TICK_NEVER;
+        }
         if (s->state) {
             if ((int64_t)m.id >= r->posted || s->state[m.id] != READ_OUT) {
                 r->stale++; /* after its timeout: it already ended in an error */
@@ -359,6 +370,7 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
         s->plain[i] = i != s->send_row && i != s->send_align_row && i != s->exec_row &&
                       !(opts->wave && s->n_slots == 1) && !opts->fault;
     s->free_ids = malloc((size_t)s->n_slots * sizeof(uint32_t));
+    s->op_of = malloc((size_t)s->n_slots * sizeof(uint64_t));
     if (!opts->no_percentiles)
         s->t_post = malloc((size_t)n_ids * sizeof(tick_t));
     s->t_last = malloc((size_t)n_ids * sizeof(tick_t));
@@ -367,7 +379,7 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
         s->posted_at = malloc((size_t)n_ids * sizeof(tick_t));
         s->timeout = tb_from_ps(&s->k.tb, opts->timeout_ps > 0 ? opts->timeout_ps : LAT_TIMEOUT_PS);
     }
-    if (!s->free_ids || (!opts->no_percentiles && !s->t_post) || !s->t_last ||
+    if (!s->free_ids || !s->op_of || (!opts->no_percentiles && !s->t_post) || !s->t_last ||
         (opts->fault && (!s->state || !s->posted_at))) {
         snprintf(err, (size_t)errlen, "out of memory for %lld reads in flight", (long long)n_ids);
         latency_destroy(s);
@@ -425,6 +437,7 @@ void latency_destroy(latency_sim_t *s)
     kernel_free(&s->k);
     hist_free(&s->totals);
     free(s->free_ids);
+    free(s->op_of);
     free(s->t_post);
     free(s->t_last);
     free(s->state);
