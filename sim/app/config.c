@@ -382,19 +382,9 @@ int config_load_file(config_t *c, const char *path, char *err, int errlen)
                  path, CFG_FILE_LEN - 1, strlen(path));
         return -1;
     }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, (size_t)errlen, "cannot open config '%s': %s", path, strerror(errno));
+    FILE *f = ini_lines_open(path, "config", err, errlen);
+    if (!f)
         return -1;
-    }
-    /* fopen() opens a directory for reading on Linux; only reading it fails */
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(err, (size_t)errlen, "cannot read config '%s': is a directory (expected an INI file)",
-                 path);
-        fclose(f);
-        return -1;
-    }
     int rc = load(c, path, f, NULL, err, errlen);
     fclose(f);
     return rc;

@@ -5,6 +5,25 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+FILE *ini_lines_open(const char *path, const char *what, char *err, int errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, (size_t)errlen, "cannot open %s '%s': %s", what, path, strerror(errno));
+        return NULL;
+    }
+    /* fopen() opens a directory for reading on Linux; only reading it fails */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, (size_t)errlen, "cannot read %s '%s': is a directory (expected an INI file)",
+                 what, path);
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
 
 int ini_lines_fail(ini_lines_t *il, const char *fmt, ...)
 {

@@ -20,6 +20,10 @@ typedef struct ini_lines {
     int (*on_section)(struct ini_lines *il, const char *name, int len);
 } ini_lines_t;
 
+/* Opens an INI file to read; NULL with a message ("cannot open <what>
+ * 'path': ...", or that it is a directory) when it cannot be read. */
+FILE *ini_lines_open(const char *path, const char *what, char *err, int errlen);
+
 /* Sets "file:line: ..." as the error (the first one wins) and returns -1. */
 int ini_lines_fail(ini_lines_t *il, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

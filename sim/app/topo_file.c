@@ -1,10 +1,8 @@
 #include "topo_file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "config.h"
 #include "ini_lines.h"
@@ -238,18 +236,9 @@ int topo_load_text(topo_file_t *tf, const char *name, const char *text, char *er
 
 int topo_load_file(topo_file_t *tf, const char *path, char *err, int errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, (size_t)errlen, "cannot open topology '%s': %s", path, strerror(errno));
+    FILE *f = ini_lines_open(path, "topology", err, errlen);
+    if (!f)
         return -1;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(err, (size_t)errlen, "cannot read topology '%s': is a directory (expected an INI file)",
-                 path);
-        fclose(f);
-        return -1;
-    }
     int rc = load(tf, path, f, NULL, err, errlen);
     fclose(f);
     return rc;
