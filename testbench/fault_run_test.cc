@@ -137,6 +137,23 @@ TEST(FaultRun, UnderAMixOfFaultsEveryReadEndsAndTheSeedRepeatsTheRun)
     }
 }
 
+// A million reads under every kind of fault: each ends exactly once, as a
+// completion the initiator has checked is its own read's (a completion in
+// the wrong read's place stops the run) or as an error; none is left over.
+TEST(FaultRun, AMillionReadsUnderFaultsEndEachRightOrInAnError)
+{
+    Paths P;
+    const int64_t ops = testutil::short_run() ? 100000 : 1000000;
+    for (const char *name : {"ub_async", "pcie_nic"}) {
+        fault_spec_t f = spec("loss=1e-5,dup=1e-4,reorder=1e-4,corrupt=1e-4,seed=3");
+        latency_result_t r = run(P.get(name), &f, ops, 64, BACKEND_C, 20000000 /* 20 us */);
+        EXPECT_EQ(r.completed + r.errors, ops) << name;
+        EXPECT_GT(r.completed, 0) << name;
+        EXPECT_GT(r.fx.faults[FAULT_FWD].lost + r.fx.faults[FAULT_FWD].corrupted, 0u) << name;
+        EXPECT_EQ(r.posted, ops) << name;
+    }
+}
+
 TEST(FaultCli, EveryCommandTakesFaultsAndPrintsTheirCounts)
 {
     using testutil::run;

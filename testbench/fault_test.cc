@@ -67,6 +67,7 @@ TEST(Fault, BadOptionStringsSayWhatWasExpected)
         {"corrupt_bits=0", "whole number"},
         {"reorder_ns=-5", "delay"},
         {"fwd.seed=3", "per direction"},
+        {"corrupt_bits=17", "whole number from 1 to 16"},
     };
     for (const Case &c : cases) {
         fault_spec_t s;
@@ -171,6 +172,33 @@ TEST(Fault, CorruptionIsCaughtByTheChecksum)
         fault_apply_flips(b.data(), &a);
         pkt_hdr_t d;
         EXPECT_EQ(pkt_decode(b.data(), b.size(), PKT_UB, &d, nullptr), PKT_BAD_CRC) << i;
+    }
+}
+
+TEST(Fault, TooManyDropsAreRefusedAndDecisionsDoNotDependOnPacketSize)
+{
+    fault_spec_t s;
+    fault_spec_init(&s);
+    char err[256];
+    std::string many;
+    for (int i = 1; i <= FAULT_MAX_DROPS + 1; i++)
+        many += (i > 1 ? "," : "") + std::string("drop=fwd:") + std::to_string(i);
+    EXPECT_EQ(fault_parse(many.c_str(), &s, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("drop= entries"), std::string::npos) << err;
+    // the same draws whatever the packet's size or the bits a corruption flips
+    fault_spec_t a = parse_ok("loss=0.1,dup=0.1,reorder=0.1,corrupt=0.1,seed=4");
+    fault_spec_t b = parse_ok("loss=0.1,dup=0.1,reorder=0.1,corrupt=0.1,corrupt_bits=9,seed=4");
+    fault_link_t la, lb;
+    fault_link_init(&la, &a, FAULT_FWD);
+    fault_link_init(&lb, &b, FAULT_FWD);
+    for (int i = 0; i < 10000; i++) {
+        fault_action_t x, y;
+        fault_decide(&la, &a, 64, &x);
+        fault_decide(&lb, &b, 4000 + (size_t)i, &y);
+        ASSERT_EQ(x.lose, y.lose) << i;
+        ASSERT_EQ(x.dup, y.dup) << i;
+        ASSERT_EQ(x.reorder, y.reorder) << i;
+        ASSERT_EQ(x.n_flip > 0, y.n_flip > 0) << i;
     }
 }
 

@@ -172,4 +172,67 @@ TEST(Packet, TruncatedWideFieldsAndSmallBuffersAreRefused)
     EXPECT_EQ(pkt_decode(v.data(), v.size(), PKT_UB, &d, nullptr), PKT_BAD_VERSION);
 }
 
+uint64_t be(const std::vector<uint8_t> &b, size_t at, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v = v << 8 | b[at + i];
+    return v;
+}
+
+TEST(Packet, TransactionAndRoceHeadersSitWhereTheDocsSay)
+{
+    uint64_t s = 21;
+    pkt_hdr_t h = random_ub(s, 0);
+    std::vector<uint8_t> b(pkt_wire_bytes(&h));
+    ASSERT_GT(pkt_encode(&h, nullptr, b.data(), b.size(), nullptr), 0u);
+    const size_t t = UB_RTPH_BYTES; /* the TAH follows the RTPH */
+    EXPECT_EQ(b[t + 0], h.ta_opcode);
+    EXPECT_EQ(b[t + 1], (uint8_t)(h.mode << 4 | h.wire_order));
+    EXPECT_EQ(be(b, t + 2, 2), h.tassn);
+    EXPECT_EQ(be(b, t + 4, 3), h.jetty);
+    EXPECT_EQ(b[t + 7], 0);
+    EXPECT_EQ(be(b, t + 8, 4), h.token);
+    EXPECT_EQ(be(b, t + 12, 8), h.addr);
+    EXPECT_EQ(be(b, t + 20, 4), h.len);
+    EXPECT_EQ(be(b, 2, 3), h.src_tpn);
+    EXPECT_EQ(b[12], (uint8_t)(h.rsp_status << 5 | h.rsp_info));
+
+    pkt_hdr_t r{};
+    r.proto = PKT_RC;
+    r.tp_opcode = RC_OP_READ_REQUEST;
+    r.pkey = 0x8001;
+    r.dst_tpn = 0xabcdef;
+    r.ack_req = 1;
+    r.psn = 0x123456;
+    r.addr = 0x1122334455667788ull;
+    r.token = 0x99aabbcc;
+    r.len = 0x10000;
+    std::vector<uint8_t> c(pkt_wire_bytes(&r));
+    ASSERT_GT(pkt_encode(&r, nullptr, c.data(), c.size(), nullptr), 0u);
+    EXPECT_EQ(be(c, 2, 2), 0x8001u);
+    EXPECT_EQ(be(c, 5, 3), 0xabcdefu);
+    EXPECT_EQ(c[8], 0x80);
+    EXPECT_EQ(be(c, 9, 3), 0x123456u);
+    EXPECT_EQ(be(c, 12, 8), r.addr);
+    EXPECT_EQ(be(c, 20, 4), r.token);
+    EXPECT_EQ(be(c, 24, 4), r.len);
+    pkt_hdr_t a{};
+    a.proto = PKT_RC;
+    a.tp_opcode = 0x11; /* ACKNOWLEDGE */
+    a.syndrome = 0x1f;
+    a.tpmsn = 0x345678;
+    std::vector<uint8_t> d(pkt_wire_bytes(&a));
+    ASSERT_GT(pkt_encode(&a, nullptr, d.data(), d.size(), nullptr), 0u);
+    EXPECT_EQ(d[12], 0x1f);
+    EXPECT_EQ(be(d, 13, 3), 0x345678u);
+    // a RoCE field wider than its width is refused, an unknown protocol too
+    pkt_err_t e;
+    r.dst_tpn = 1u << 24;
+    EXPECT_EQ(pkt_encode(&r, nullptr, c.data(), c.size(), &e), 0u);
+    EXPECT_EQ(e, PKT_BAD_FIELD);
+    pkt_hdr_t d2;
+    EXPECT_EQ(pkt_decode(c.data(), c.size(), (pkt_proto_t)9, &d2, nullptr), PKT_BAD_FIELD);
+}
+
 }  // namespace

@@ -47,6 +47,22 @@ TEST(NodeMem, SegmentsGrantWhatTheyWereRegisteredWith)
     node_mem_free(&m);
 }
 
+TEST(NodeMem, AccessImpliesAndLimits)
+{
+    node_mem_t m;
+    ASSERT_EQ(node_mem_init(&m, 1 << 20), 0);
+    char err[256];
+    ASSERT_EQ(node_mem_register(&m, 0, 64, 1, SEG_WRITE, err, sizeof err), 0);
+    EXPECT_EQ(node_mem_check(&m, 1, 0, 8, SEG_READ), MEM_OK) << "write implies read";
+    EXPECT_EQ(node_mem_check(&m, 1, 0, 8, SEG_ATOMIC), MEM_NO_ACCESS);
+    EXPECT_EQ(node_mem_register(&m, 100, 0, 1, SEG_READ, err, sizeof err), -1) << "empty";
+    for (int i = 1; i < MEM_MAX_SEGS; i++)
+        ASSERT_EQ(node_mem_register(&m, 1000 + (uint64_t)i * 16, 16, 1, SEG_READ, err, sizeof err), i);
+    EXPECT_EQ(node_mem_register(&m, 900000, 16, 1, SEG_READ, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("more than"), std::string::npos) << err;
+    node_mem_free(&m);
+}
+
 struct Rx {
     node_mem_t mem;
     rx_checker_t rx;
