@@ -114,6 +114,7 @@ TEST(FaultRun, UnderAMixOfFaultsEveryReadEndsAndTheSeedRepeatsTheRun)
         latency_result_t a = run(P.get(name), &f, ops, 64, BACKEND_C, 50000000 /* 50 us */);
         EXPECT_EQ(a.completed + a.errors, ops) << name;
         EXPECT_GT(a.completed, 0) << name;
+        EXPECT_EQ(a.bytes_checked, a.completed) << name;
         EXPECT_GT(a.errors, 0) << name;
         for (int node = 0; node < 2; node++) {
             uint64_t counted = 0;
@@ -138,8 +139,9 @@ TEST(FaultRun, UnderAMixOfFaultsEveryReadEndsAndTheSeedRepeatsTheRun)
 }
 
 // A million reads under every kind of fault: each ends exactly once, as a
-// completion the initiator has checked is its own read's (a completion in
-// the wrong read's place stops the run) or as an error; none is left over.
+// completion the initiator has checked is its own read's and brought back
+// the bytes stored at the target (anything else stops the run), or as an
+// error; none is left over.
 TEST(FaultRun, AMillionReadsUnderFaultsEndEachRightOrInAnError)
 {
     Paths P;
@@ -149,6 +151,7 @@ TEST(FaultRun, AMillionReadsUnderFaultsEndEachRightOrInAnError)
         latency_result_t r = run(P.get(name), &f, ops, 64, BACKEND_C, 20000000 /* 20 us */);
         EXPECT_EQ(r.completed + r.errors, ops) << name;
         EXPECT_GT(r.completed, 0) << name;
+        EXPECT_EQ(r.bytes_checked, r.completed) << name << ": each with the bytes stored at the target";
         EXPECT_GT(r.fx.faults[FAULT_FWD].lost + r.fx.faults[FAULT_FWD].corrupted, 0u) << name;
         EXPECT_EQ(r.posted, ops) << name;
     }

@@ -246,6 +246,7 @@ TEST(Latency, EveryPacketPassesTheReceiveChecks)
                 latency_result_t r;
                 char err[512];
                 ASSERT_EQ(latency_run(P.get(name), &o, &r, err, sizeof err), 0) << err;
+                EXPECT_EQ(r.bytes_checked, 400) << name << ": every read's bytes, compared";
                 for (int node = 0; node < 2; node++) {
                     ASSERT_TRUE(r.fx.rx_checked[node]) << name;
                     EXPECT_EQ(r.fx.rx_counts[node][RX_OK], 400u) << name << " node " << node;

@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "chan.h"
+#include "payload.h"
 #include "timebase.h"
 
 typedef struct clockdom {
@@ -131,6 +132,7 @@ struct kernel {
     uint64_t clocked_edges;  /* component-edges run (a cost figure) */
     uint64_t instants;       /* clock edges run (an edge a component ran
                                 inside `run` counts as one) */
+    payload_pool_t *payloads; /* the bytes messages carry, or NULL */
     probe_fn probe;          /* may be NULL */
     void *probe_ctx;
     int failed;
@@ -150,6 +152,19 @@ void kernel_wake(comp_t *c, tick_t t);
 int kernel_run(kernel_t *k);
 static inline void kernel_stop(kernel_t *k) { k->stop = 1; }
 void kernel_fail(kernel_t *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A message is gone (lost on a link, refused by a receiver, done with):
+ * its bytes are given back. */
+static inline void kernel_drop(kernel_t *k, const msg_t *m)
+{
+    if (m->data && k->payloads)
+        payload_release(k->payloads, m->data);
+}
+/* A message is duplicated: the copy shares its bytes. */
+static inline void kernel_copy(kernel_t *k, const msg_t *m)
+{
+    if (m->data && k->payloads)
+        payload_ref(k->payloads, m->data);
+}
 static inline void kernel_probe(kernel_t *k, int point, uint32_t id, tick_t t)
 {
     if (k->probe)

@@ -37,6 +37,7 @@ typedef struct {
     uint32_t bytes;    /* packet: bytes on the wire (0: not known here) */
     uint16_t dst;      /* packet: the destination node (switches route by it) */
     uint8_t flags;     /* packet: MSG_CORRUPT, MSG_COPY */
+    uint32_t data;     /* the bytes it carries (payload.h), or 0 */
 } msg_t;
 
 enum {

@@ -47,6 +47,7 @@ static int run_links(chain_comp_t *ch, msg_t m, int from, tick_t t, tick_t now)
                 w->copy_at = -1;
                 msg_t copy = m;
                 copy.flags |= MSG_COPY;
+                kernel_copy(ch->c.k, &copy);
                 if (t != TICK_NEVER && run_links(ch, m, i + 1, t, now))
                     return -1;
                 return run_links(ch, copy, i + 1, at, now);
@@ -84,6 +85,7 @@ static tick_t chain_commit(comp_t *c, tick_t now)
             w->copy_at = -1;
             msg_t copy = m;
             copy.flags |= MSG_COPY;
+            kernel_copy(c->k, &copy);
             if (run_links(ch, m, i + 1, t, now) || run_links(ch, copy, i + 1, at, now))
                 return TICK_NEVER;
             continue;

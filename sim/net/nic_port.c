@@ -379,6 +379,8 @@ static int edge(nic_port_t *p, tick_t now)
             m.last = 1;
         }
         m.t = now + c->clk->period; /* a register: seen from the next edge */
+        if (p->emit)
+            p->emit(p->emit_ctx, &m);
         if (chan_push(p->out, &m, now)) {
             kernel_fail(k, "internal: %s: no room in '%s'", c->name, p->out->name);
             return -1;
@@ -461,8 +463,12 @@ tick_t nic_port_take(const nic_port_t *p, tick_t t)
 
 int nic_port_rx_accept(nic_port_t *p, msg_t *m)
 {
-    if (!p->rx)
-        return !(m->flags & (MSG_CORRUPT | MSG_COPY)); /* nothing to tell them apart */
+    if (!p->rx) {
+        if (!(m->flags & (MSG_CORRUPT | MSG_COPY)))
+            return 1;
+        kernel_drop(p->c.k, m); /* nothing to tell them apart by */
+        return 0;
+    }
     pkt_hdr_t h;
     memset(&h, 0, sizeof(h));
     h.proto = p->rx->cfg.proto;
@@ -478,8 +484,10 @@ int nic_port_rx_accept(nic_port_t *p, msg_t *m)
     }
     h.dst_tpn = m->tpn;
     h.psn = m->psn;
-    if (rx_check_fields(p->rx, &h, !(m->flags & MSG_CORRUPT)) != RX_OK)
+    if (rx_check_fields(p->rx, &h, !(m->flags & MSG_CORRUPT)) != RX_OK) {
+        kernel_drop(p->c.k, m);
         return 0;
+    }
     m->flags &= (uint8_t)~MSG_COPY; /* its original was refused: this one goes on */
     return 1;
 }
@@ -494,6 +502,8 @@ tick_t nic_port_pass(nic_port_t *p, msg_t *m, tick_t t)
     kernel_probe(p->c.k, p->align_point, id, clock_edge_at_or_after(p->c.clk, t));
     tick_t leave = edge + (tick_t)p->pipe.depth * p->c.clk->period;
     kernel_probe(p->c.k, p->nic_point, id, leave);
+    if (p->emit)
+        p->emit(p->emit_ctx, m);
     return leave;
 }
 

@@ -111,6 +111,10 @@ typedef struct nic_port {
     nic_block_use_t use;
     block_inst_t *blk;
     rx_checker_t *rx;    /* the receive checks on every packet taken, or NULL */
+    /* called with every packet as it leaves (a target puts the bytes a
+     * read returns into its response), or NULL */
+    void (*emit)(void *ctx, msg_t *m);
+    void *emit_ctx;
     uint8_t rx_op;       /* what arrives here: the UB transaction opcode, or
                             the RoCE BTH opcode */
     int blk_time;        /* block_wants_time(blk), kept */

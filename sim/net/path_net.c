@@ -79,6 +79,11 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                 return -1;
             }
             c = &pt->c;
+            if (st->pipe == PIPE_TX && st->node == NODE_TARGET) {
+                pt->emit = o->target_emit;
+                pt->emit_ctx = o->target_emit_ctx;
+                net->target_emits = o->target_emit != NULL;
+            }
             if (st->pipe == PIPE_RX && p->tx_block != NIC_BLOCK_NONE) {
                 /* what the send pipelines emit: UB on the channels of TPN
                  * 0x100 on, RoCE on queue pair 1; every PSN starts at 0;

@@ -32,6 +32,9 @@ typedef struct {
     const char *rtl_wave;      /* RTL self-trace of the initiator's block */
     const char *block_scope;   /* wave scope of the initiator's block ports */
     const fault_spec_t *fault; /* faults on the wires, or NULL */
+    void (*target_emit)(void *ctx, msg_t *m); /* on every packet leaving the
+                                  target's transmit pipeline, or NULL */
+    void *target_emit_ctx;
     int align_point[CFG_MAX_STAGES], end_point[CFG_MAX_STAGES];
     tick_t delay_ticks[CFG_MAX_STAGES], ser_ticks[CFG_MAX_STAGES];
 } path_net_opts_t;
@@ -46,6 +49,7 @@ typedef struct {
     nic_port_t port[CFG_MAX_STAGES];
     chain_comp_t chain[CFG_MAX_STAGES];
     int n_chains;
+    int target_emits;          /* a target transmit pipeline calls target_emit */
     rx_checker_t rx[CFG_MAX_STAGES]; /* the receive checks of each receive NIC */
     int has_rx[CFG_MAX_STAGES];
     int kind[CFG_MAX_STAGES];  /* stage_kind_t of each built stage */

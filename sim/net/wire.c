@@ -71,6 +71,8 @@ tick_t wire_pass(wire_comp_t *w, msg_t *m, tick_t t)
     tick_t at = faulty_arrival(w, m, end);
     if (at != TICK_NEVER)
         kernel_probe(w->c.k, w->arrive_point, m->id, at);
+    else
+        kernel_drop(w->c.k, m);
     return at;
 }
 
@@ -97,8 +99,10 @@ static tick_t wire_commit(comp_t *c, tick_t now)
         w->in->ready_at = end;
         kernel_probe(c->k, w->ser_point, m.id, end);
         tick_t at = faulty_arrival(w, &m, end);
-        if (at == TICK_NEVER)
-            continue; /* lost */
+        if (at == TICK_NEVER) {
+            kernel_drop(c->k, &m); /* lost */
+            continue;
+        }
         m.t = at;
         if (chan_push(&w->flight, &m, now)) {
             kernel_fail(c->k, "internal: %s: too many packets on the wire", c->name);
@@ -108,6 +112,7 @@ static tick_t wire_commit(comp_t *c, tick_t now)
             msg_t copy = m;
             copy.t = w->copy_at;
             copy.flags |= MSG_COPY;
+            kernel_copy(c->k, &copy);
             if (chan_push(&w->flight, &copy, now)) {
                 kernel_fail(c->k, "internal: %s: too many packets on the wire", c->name);
                 return TICK_NEVER;

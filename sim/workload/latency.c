@@ -1,5 +1,8 @@
 #include "latency.h"
 
+#include "mem.h"
+#include "payload.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +31,11 @@ struct latency_sim {
     uint32_t *free_ids;
     int64_t n_free;
     uint64_t *op_of;         /* without faults: the read each slot holds */
+    /* the bytes reads return: the target's memory, the payloads in flight */
+    node_mem_t target_mem;
+    uint64_t seg_base, seg_len, stride;
+    uint32_t read_len;
+    payload_pool_t pool;
     /* with faults: every read its own id (its number), its state, when it
      * was posted; the oldest unresolved one times out first */
     uint8_t *state;          /* READ_OUT, READ_DONE, READ_TIMED_OUT; NULL without faults */
@@ -55,6 +63,80 @@ typedef struct latency_sim sim_t;
 enum { READ_OUT = 0, READ_DONE = 1, READ_TIMED_OUT = 2 };
 
 /* ---- the host -------------------------------------------------------------- */
+
+/* ---- the bytes a read returns ------------------------------------------------ */
+
+/* Where read `op` reads in the target's segment. */
+static uint64_t read_addr(const sim_t *s, uint64_t op)
+{
+    return s->seg_base + (op % (s->seg_len / s->stride)) * s->stride;
+}
+
+/* The target's response leaves: it carries the bytes at its read's address. */
+static void target_emit(void *ctx, msg_t *m)
+{
+    sim_t *s = ctx;
+    if (m->data)
+        return; /* (never: a response is made once) */
+    m->data = payload_new(&s->pool, s->target_mem.bytes + read_addr(s, m->op), s->read_len);
+    if (!m->data)
+        kernel_fail(&s->k, "out of memory for the bytes of read %llu", (unsigned long long)m->op);
+}
+
+/* The initiator checks that a completed read brought back the bytes stored
+ * at the target; returns 0, or -1 after failing the run. */
+static int check_bytes(sim_t *s, const msg_t *m)
+{
+    if (!s->net.target_emits)
+        return 0; /* a path with no target NIC to answer: no bytes to move */
+    uint64_t at = read_addr(s, m->op);
+    const char *why = NULL;
+    if (!m->data)
+        why = "brought no bytes back";
+    else if (payload_len(&s->pool, m->data) != s->read_len)
+        why = "brought back the wrong number of bytes";
+    else if (memcmp(payload_bytes(&s->pool, m->data), s->target_mem.bytes + at, s->read_len))
+        why = "brought back bytes other than those stored at the target";
+    payload_release(&s->pool, m->data);
+    if (!why) {
+        s->res->bytes_checked++;
+        return 0;
+    }
+    kernel_fail(&s->k, "read %llu of %u B at 0x%llx %s: a wrong result would have been reported "
+                       "as good",
+                (unsigned long long)m->op, s->read_len, (unsigned long long)at, why);
+    return -1;
+}
+
+/* The target's memory: one segment, filled with bytes that differ from
+ * address to address, that reads cycle through. */
+static int setup_memory(sim_t *s, char *err, int errlen)
+{
+    s->read_len = (uint32_t)(s->payload > 0 ? s->payload : 64);
+    s->stride = ((uint64_t)s->read_len + 63) / 64 * 64;
+    s->seg_len = s->stride * 64 > (1u << 20) ? s->stride * 64 : (1u << 20);
+    s->seg_base = 0x10000;
+    if (node_mem_init(&s->target_mem, s->seg_base + s->seg_len)) {
+        snprintf(err, (size_t)errlen, "out of memory for the target's %llu B segment",
+                 (unsigned long long)s->seg_len);
+        return -1;
+    }
+    char e[160];
+    if (node_mem_register(&s->target_mem, s->seg_base, s->seg_len, 0x5eed, SEG_READ, e, sizeof e) < 0) {
+        snprintf(err, (size_t)errlen, "%s", e);
+        return -1;
+    }
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    for (uint64_t i = 0; i < s->seg_len; i += 8) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        memcpy(s->target_mem.bytes + s->seg_base + i, &x, 8);
+    }
+    payload_init(&s->pool);
+    s->k.payloads = &s->pool;
+    return 0;
+}
 
 /* A read may be posted: a slot is free and reads are left. */
 static int may_post(const sim_t *s)
@@ -112,6 +194,7 @@ static tick_t host_commit(comp_t *c, tick_t now)
         if (s->state) {
             if ((int64_t)m.id >= r->posted || s->state[m.id] != READ_OUT) {
                 r->stale++; /* after its timeout: it already ended in an error */
+                payload_release(&s->pool, m.data);
                 continue;
             }
             s->state[m.id] = READ_DONE;
@@ -119,6 +202,8 @@ static tick_t host_commit(comp_t *c, tick_t now)
         } else {
             s->free_ids[s->n_free++] = m.id;
         }
+        if (check_bytes(s, &m))
+            return TICK_NEVER;
         kernel_probe(&s->k, POINT_DONE, m.id, now);
         if (may_post(s))
             post(s, now);
@@ -358,6 +443,10 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
         return NULL;
     }
     setup_rows(s);
+    if (setup_memory(s, err, errlen)) {
+        latency_destroy(s);
+        return NULL;
+    }
     /* with faults a read may end in an error while its packets are still
      * on their way: every read gets an id of its own (its number) */
     int64_t n_ids = opts->fault ? opts->ops : s->n_slots;
@@ -400,6 +489,8 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
         .rtl_wave = opts->rtl_wave,
         .block_scope = opts->block_scope,
         .fault = opts->fault,
+        .target_emit = target_emit,
+        .target_emit_ctx = s,
     };
     for (int i = 0; i < path->n_stages; i++) {
         no.align_point[i] = s->align_row[i];
@@ -442,6 +533,8 @@ void latency_destroy(latency_sim_t *s)
     free(s->t_last);
     free(s->state);
     free(s->posted_at);
+    node_mem_free(&s->target_mem);
+    payload_free_all(&s->pool);
     free(s);
 }
 

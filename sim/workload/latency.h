@@ -121,6 +121,8 @@ typedef struct {
     int64_t dep_longest;  /* the longest interval, cycles */
     uint64_t lockstep_mismatches;
     int64_t errors, stale;   /* with faults (see lat_faults_t) */
+    int64_t bytes_checked;   /* completed reads whose bytes the initiator
+                                compared with the target's memory */
     lat_faults_t fx;
 } latency_result_t;
 
