@@ -157,6 +157,66 @@ TEST(FaultRun, AMillionReadsUnderFaultsEndEachRightOrInAnError)
     }
 }
 
+// Chains running ahead and every part in time order (as with --wave) give
+// the same run under faults, even with timeouts that fall while a read's
+// packets are on their way.
+TEST(FaultRun, RunningAheadAndInTimeOrderAgreeUnderFaults)
+{
+    Paths P;
+    const char *specs[] = {"back.reorder=0.3,seed=2", "dup=0.3,reorder=0.2,corrupt=0.05,seed=4",
+                           "loss=0.01,dup=0.05,seed=9"};
+    for (const char *name : {"ub_async", "pcie_nic"}) {
+        for (const char *text : specs) {
+            for (int64_t timeout_ps : {(int64_t)1000000, (int64_t)2000000, (int64_t)50000000}) {
+                fault_spec_t f = spec(text);
+                latency_result_t r[2];
+                for (int order = 0; order < 2; order++) {
+                    latency_opts_t o{};
+                    o.ops = 300;
+                    o.slots = 8;
+                    o.jetties = 8;
+                    o.fault = &f;
+                    o.timeout_ps = timeout_ps;
+                    o.in_time_order = order;
+                    char err[512];
+                    ASSERT_EQ(latency_run(P.get(name), &o, &r[order], err, sizeof err), 0) << err;
+                }
+                std::string what = std::string(name) + " " + text + " timeout " +
+                                   std::to_string(timeout_ps / 1000000) + " us";
+                EXPECT_EQ(r[0].completed, r[1].completed) << what;
+                EXPECT_EQ(r[0].errors, r[1].errors) << what;
+                EXPECT_EQ(r[0].stale, r[1].stale) << what;
+                EXPECT_EQ(r[0].end_time, r[1].end_time) << what;
+                EXPECT_EQ(r[0].sent, r[1].sent) << what;
+                EXPECT_EQ(r[0].executed, r[1].executed) << what;
+                for (int i = 0; i < r[0].n_rows; i++)
+                    EXPECT_EQ(r[0].rows[i].sim_sum, r[1].rows[i].sim_sum) << what << " " << r[0].rows[i].name;
+                EXPECT_EQ(0, std::memcmp(r[0].fx.rx_counts, r[1].fx.rx_counts, sizeof r[0].fx.rx_counts))
+                    << what;
+                if (r[0].completed == 0) {
+                    EXPECT_EQ(r[0].min, 0) << "no completed read: no min";
+                    EXPECT_EQ(r[0].max, 0);
+                }
+            }
+        }
+    }
+}
+
+// Duplicates and reads that fail while their packets travel put more in
+// the links than there are read slots: the channels hold them all.
+TEST(FaultRun, ManyMorePacketsThanSlotsFitTheChannels)
+{
+    Paths P;
+    fault_spec_t f = spec("fwd.dup=0.3,fwd.reorder=0.3,seed=1");
+    latency_result_t r = run(P.get("ub_async"), &f, 200, 8);
+    EXPECT_EQ(r.completed + r.errors, 200);
+    fault_spec_t g = spec("loss=0");
+    latency_result_t q = run(P.get("pcie_nic"), &g, 2000, 64, BACKEND_C, 1000000 /* 1 us */);
+    EXPECT_EQ(q.completed + q.errors, 2000);
+    EXPECT_GT(q.errors, 0) << "a 1 us timeout is shorter than a RoCE read";
+    EXPECT_EQ(q.min, 0);
+}
+
 TEST(FaultCli, EveryCommandTakesFaultsAndPrintsTheirCounts)
 {
     using testutil::run;

@@ -45,6 +45,9 @@ void report_faults_text(FILE *f, const lat_faults_t *x, const char *indent)
             indent, (long long)x->completed, (long long)x->errors, (double)x->timeout_ps / 1e6);
     if (x->stale)
         fprintf(f, ", %lld completions came after their timeout", (long long)x->stale);
+    if (x->unchecked)
+        fprintf(f, ", %lld corrupted or duplicate packets refused where no receive checks run",
+                (long long)x->unchecked);
     fprintf(f, "\n");
     for (int d = 0; d < 2; d++) {
         if (!x->faulted[d])
@@ -78,6 +81,7 @@ void report_faults_json(cJSON *o, const lat_faults_t *x)
     cJSON_AddNumberToObject(reads, "completed", (double)x->completed);
     cJSON_AddNumberToObject(reads, "errors", (double)x->errors);
     cJSON_AddNumberToObject(reads, "late_completions", (double)x->stale);
+    cJSON_AddNumberToObject(reads, "refused_unchecked", (double)x->unchecked);
     cJSON_AddNumberToObject(reads, "timeout_us", (double)x->timeout_ps / 1e6);
     cJSON *faults = cJSON_AddObjectToObject(o, "faults");
     for (int d = 0; d < 2; d++) {
@@ -112,6 +116,8 @@ void report_faults_csv(FILE *f, const char *path, const lat_faults_t *x)
             (long long)x->errors);
     fprintf(f, "%s,,reads.late_completions,completions after their timeout,count,1,,%lld\n", path,
             (long long)x->stale);
+    fprintf(f, "%s,,reads.refused_unchecked,packets refused where no receive checks run,count,1,,%lld\n",
+            path, (long long)x->unchecked);
     static const char *const what[6] = {"packets", "lost", "dropped", "duplicated", "reordered",
                                         "corrupted"};
     for (int d = 0; d < 2; d++) {

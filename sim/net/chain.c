@@ -24,7 +24,7 @@ static tick_t link_pass(link_kind_t kind, void *part, msg_t *m, tick_t t)
 {
     switch (kind) {
     case LINK_DELAY:
-        return delay_pass(part, m->id, t);
+        return delay_pass(part, m, t);
     case LINK_WIRE:
         return wire_pass(part, m, t);
     case LINK_NIC:

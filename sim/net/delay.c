@@ -7,10 +7,11 @@
 
 #include "parts.h"
 
-tick_t delay_pass(delay_comp_t *d, uint32_t id, tick_t t)
+tick_t delay_pass(delay_comp_t *d, const msg_t *m, tick_t t)
 {
     t += d->delay;
-    kernel_probe(d->c.k, d->point, id, t);
+    if (!(m->flags & MSG_COPY)) /* a duplicate no receiver has accepted */
+        kernel_probe(d->c.k, d->point, m->id, t);
     return t;
 }
 
@@ -19,7 +20,8 @@ static tick_t delay_commit(comp_t *c, tick_t now)
     delay_comp_t *d = (delay_comp_t *)c;
     while (chan_peek(&d->line, now)) {
         msg_t m = chan_pop(&d->line, now);
-        kernel_probe(c->k, d->point, m.id, now);
+        if (!(m.flags & MSG_COPY))
+            kernel_probe(c->k, d->point, m.id, now);
         m.t = now;
         if (chan_push(d->out, &m, now)) {
             kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, d->out->name);
@@ -29,7 +31,8 @@ static tick_t delay_commit(comp_t *c, tick_t now)
     while (chan_peek(d->in, now)) {
         msg_t m = chan_pop(d->in, now);
         if (d->line.latency == 0) { /* due at once */
-            kernel_probe(c->k, d->point, m.id, now);
+            if (!(m.flags & MSG_COPY))
+                kernel_probe(c->k, d->point, m.id, now);
             m.t = now;
             if (chan_push(d->out, &m, now)) {
                 kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, d->out->name);

@@ -467,6 +467,7 @@ int nic_port_rx_accept(nic_port_t *p, msg_t *m)
         if (!(m->flags & (MSG_CORRUPT | MSG_COPY)))
             return 1;
         kernel_drop(p->c.k, m); /* nothing to tell them apart by */
+        p->flag_drops++;
         return 0;
     }
     pkt_hdr_t h;
@@ -494,11 +495,13 @@ int nic_port_rx_accept(nic_port_t *p, msg_t *m)
 
 tick_t nic_port_pass(nic_port_t *p, msg_t *m, tick_t t)
 {
-    if (!nic_port_rx_accept(p, m))
-        return TICK_NEVER;
+    /* taken at an edge (one per edge), then checked: a refused packet has
+     * used its edge, as in the clocked port */
     uint32_t id = m->id;
     tick_t edge = nic_port_take(p, t);
     p->last_edge = edge;
+    if (!nic_port_rx_accept(p, m))
+        return TICK_NEVER;
     kernel_probe(p->c.k, p->align_point, id, clock_edge_at_or_after(p->c.clk, t));
     tick_t leave = edge + (tick_t)p->pipe.depth * p->c.clk->period;
     kernel_probe(p->c.k, p->nic_point, id, leave);

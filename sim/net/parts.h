@@ -48,7 +48,7 @@ int delay_init(delay_comp_t *d, const char *name, chan_t *in, chan_t *out, tick_
 void delay_in_channel(delay_comp_t *d);
 /* As a link of a chain: a request reaching the delay at t is due at the
  * returned time (its probe recorded). */
-tick_t delay_pass(delay_comp_t *d, uint32_t id, tick_t t);
+tick_t delay_pass(delay_comp_t *d, const msg_t *m, tick_t t);
 void delay_free(delay_comp_t *d);
 
 /* ---- wire ---- */
@@ -115,6 +115,8 @@ typedef struct nic_port {
      * read returns into its response), or NULL */
     void (*emit)(void *ctx, msg_t *m);
     void *emit_ctx;
+    uint64_t flag_drops; /* corrupted or duplicate packets refused without a
+                            checker (a pipeline with no header fields) */
     uint8_t rx_op;       /* what arrives here: the UB transaction opcode, or
                             the RoCE BTH opcode */
     int blk_time;        /* block_wants_time(blk), kept */

@@ -25,7 +25,10 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
     net->path = p;
     net->n = p->n_stages;
     clock_init(&net->nic_clk, "nic", &k->tb, p->nic_mhz, 0);
-    int64_t deep = o->max_inside + 1;
+    /* without faults a channel never holds more than the reads in flight;
+     * with them duplicates, and packets of reads that already failed, add
+     * to that: then only memory bounds it (storage grows on demand) */
+    int64_t deep = o->fault ? ((int64_t)1 << 62) : o->max_inside + 1;
     int used[2][2] = {{0, 0}, {0, 0}};
     for (int i = 0; i <= net->n; i++) {
         /* a NIC's output register is offered through a channel of depth 1 */
@@ -239,6 +242,15 @@ int path_net_fault_counts(const path_net_t *net, int dir, fault_link_t *counts)
         any = 1;
     }
     return any;
+}
+
+uint64_t path_net_flag_drops(const path_net_t *net)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < net->n; i++)
+        if (net->kind[i] == STAGE_NIC)
+            n += net->port[i].flag_drops;
+    return n;
 }
 
 int path_net_rx_counts(const path_net_t *net, int node, uint64_t *counts)

@@ -66,6 +66,9 @@ void path_net_wave(path_net_t *net, wave_t *w, uint64_t offset_ps, const char *b
  * added to *counts (its lost, dropped, duplicated, reordered and corrupted
  * fields; sent too); 0 when the path has no wire that way. */
 int path_net_fault_counts(const path_net_t *net, int dir, fault_link_t *counts);
+/* Corrupted or duplicate packets the NIC pipelines refused without a
+ * checker. */
+uint64_t path_net_flag_drops(const path_net_t *net);
 /* The receive-check counts of node `node` (NODE_INITIATOR, NODE_TARGET),
  * added to counts[RX_N_REASONS]; 0 when it checks nothing. */
 int path_net_rx_counts(const path_net_t *net, int node, uint64_t *counts);

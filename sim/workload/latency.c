@@ -182,6 +182,12 @@ static tick_t host_commit(comp_t *c, tick_t now)
     }
     while (chan_peek(h->in, now)) {
         msg_t m = chan_pop(h->in, now);
+        if (m.flags & (MSG_CORRUPT | MSG_COPY)) {
+            /* a path with no receive pipeline to check it: the host does */
+            r->host_refused++;
+            payload_release(&s->pool, m.data);
+            continue;
+        }
         /* the initiator checks that a completion is its read's */
         if (m.op != (s->state ? (uint64_t)m.id : s->op_of[m.id])) {
             kernel_fail(&s->k,
@@ -211,8 +217,10 @@ static tick_t host_commit(comp_t *c, tick_t now)
     if (!s->state)
         return chan_next_time(h->in, now);
     /* reads with no completion within the timeout end in an error */
+    /* a completion at the very deadline still counts (whatever order the
+     * parts of that instant run in): a read fails after its deadline */
     while (s->oldest < r->posted &&
-           (s->state[s->oldest] != READ_OUT || s->posted_at[s->oldest] + s->timeout <= now)) {
+           (s->state[s->oldest] != READ_OUT || s->posted_at[s->oldest] + s->timeout < now)) {
         if (s->state[s->oldest] == READ_OUT) {
             s->state[s->oldest] = READ_TIMED_OUT;
             s->in_flight--;
@@ -225,8 +233,8 @@ static tick_t host_commit(comp_t *c, tick_t now)
     while (may_post(s))
         post(s, now);
     tick_t next = chan_next_time(h->in, now);
-    if (s->oldest < r->posted && s->posted_at[s->oldest] + s->timeout < next)
-        next = s->posted_at[s->oldest] + s->timeout;
+    if (s->oldest < r->posted && s->posted_at[s->oldest] + s->timeout + 1 < next)
+        next = s->posted_at[s->oldest] + s->timeout + 1;
     return next;
 }
 
@@ -261,8 +269,11 @@ static __attribute__((noinline)) void on_other_probe(sim_t *s, int point, uint32
 {
     latency_result_t *r = s->res;
     int waves = s->opts->wave && s->n_slots == 1;
-    if (s->state && s->state[id] == READ_TIMED_OUT)
-        return; /* what is left of a read that already ended in an error */
+    /* what is left of a read that has ended (or will end: a part running
+     * ahead records probes before their time) in an error */
+    if (s->state && (s->state[id] == READ_TIMED_OUT ||
+                     (s->state[id] == READ_OUT && t > s->posted_at[id] + s->timeout)))
+        return;
     if (point == POINT_POST) {
         if (s->t_post)
             s->t_post[id] = t;
@@ -574,6 +585,7 @@ int latency_simulate(latency_sim_t *s)
     res->fx.completed = res->completed;
     res->fx.errors = res->errors;
     res->fx.stale = res->stale;
+    res->fx.unchecked = res->host_refused + (int64_t)path_net_flag_drops(&s->net);
     if (res->errors && s->k.now > res->end_time)
         res->end_time = s->k.now; /* the last read ended in an error */
     if (res->completed + res->errors != opts->ops) {
@@ -587,7 +599,7 @@ int latency_simulate(latency_sim_t *s)
     }
     res->ops = opts->ops;
     res->edges_spanned = (uint64_t)((res->end_time + res->tb.cycle - 1) / res->tb.cycle);
-    if (s->t_post) {
+    if (s->t_post && res->completed > 0) {
         res->min = s->totals.min;
         res->max = s->totals.max;
         res->p50 = hist_percentile(&s->totals, 50);

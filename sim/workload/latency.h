@@ -86,6 +86,9 @@ typedef struct {
     int64_t timeout_ps;      /* a read with no completion by then failed */
     int64_t completed, errors; /* reads that completed, that ended in an error */
     int64_t stale;           /* completions that came after their read's timeout */
+    int64_t unchecked;       /* corrupted or duplicate packets refused where no
+                                receive checks run (the host, or a NIC pipeline
+                                of a path without send pipelines) */
     /* receive checks by reason (rx_check.h) at the initiator [0] and the
      * target [1]; rx_checked[k] is 0 where nothing is checked */
     int rx_checked[2];
@@ -121,6 +124,8 @@ typedef struct {
     int64_t dep_longest;  /* the longest interval, cycles */
     uint64_t lockstep_mismatches;
     int64_t errors, stale;   /* with faults (see lat_faults_t) */
+    int64_t host_refused;    /* corrupted or duplicate packets that reached the
+                                host (a path with no receive pipeline) */
     int64_t bytes_checked;   /* completed reads whose bytes the initiator
                                 compared with the target's memory */
     lat_faults_t fx;
