@@ -33,35 +33,39 @@ static tick_t link_pass(link_kind_t kind, void *part, msg_t *m, tick_t t)
     return t;
 }
 
-/* Passes m from link `from` on, arriving at t, and hands it on at the end.
- * A wire that duplicates it leaves a copy, which follows the original from
- * the next link on. Returns -1 after a failure. */
-static int run_links(chain_comp_t *ch, msg_t m, int from, tick_t t, tick_t now)
+static int run_copy(chain_comp_t *ch, msg_t *m, int i, tick_t t, tick_t now);
+
+/* Passes m, arriving at t, from link `from` on, and hands it on at the end
+ * (a wire that duplicates it: see run_copy). Returns -1 after a failure. */
+static inline int run_links(chain_comp_t *ch, msg_t *m, int from, tick_t t, tick_t now)
 {
     for (int i = from; i < ch->n && t != TICK_NEVER; i++) {
-        t = link_pass(ch->kind[i], ch->part[i], &m, t);
-        if (ch->kind[i] == LINK_WIRE) {
-            wire_comp_t *w = ch->part[i];
-            if (w->copy_at >= 0) {
-                tick_t at = w->copy_at;
-                w->copy_at = -1;
-                msg_t copy = m;
-                copy.flags |= MSG_COPY;
-                kernel_copy(ch->c.k, &copy);
-                if (t != TICK_NEVER && run_links(ch, m, i + 1, t, now))
-                    return -1;
-                return run_links(ch, copy, i + 1, at, now);
-            }
-        }
+        t = link_pass(ch->kind[i], ch->part[i], m, t);
+        if (ch->kind[i] == LINK_WIRE && ((wire_comp_t *)ch->part[i])->copy_at >= 0)
+            return run_copy(ch, m, i, t, now);
     }
     if (t == TICK_NEVER)
         return 0; /* lost or refused on the way, and counted there */
-    m.t = t;
-    if (chan_push(ch->out, &m, now)) {
+    m->t = t;
+    if (chan_push(ch->out, m, now)) {
         kernel_fail(ch->c.k, "internal: %s: no room in '%s'", ch->c.name, ch->out->name);
         return -1;
     }
     return 0;
+}
+
+/* Wire i duplicated m (which left it at t): the original goes on from the
+ * next link, then its copy. */
+static __attribute__((noinline)) int run_copy(chain_comp_t *ch, msg_t *m, int i, tick_t t,
+                                              tick_t now)
+{
+    wire_comp_t *w = ch->part[i];
+    msg_t copy = *m;
+    copy.flags |= MSG_COPY;
+    kernel_copy(ch->c.k, &copy);
+    tick_t at = w->copy_at;
+    w->copy_at = -1;
+    return run_links(ch, m, i + 1, t, now) || run_links(ch, &copy, i + 1, at, now);
 }
 
 static tick_t chain_commit(comp_t *c, tick_t now)
@@ -72,31 +76,8 @@ static tick_t chain_commit(comp_t *c, tick_t now)
         /* taken when the first link takes it (the producer's probe of the
          * hand-over comes first), then through every link at once */
         msg_t m = chan_pop(ch->in, link_take(ch->kind[0], ch->part[0], h->t));
-        tick_t t = m.t;
-        int i;
-        for (i = 0; i < ch->n && t != TICK_NEVER; i++) {
-            t = link_pass(ch->kind[i], ch->part[i], &m, t);
-            if (ch->kind[i] == LINK_WIRE && ((wire_comp_t *)ch->part[i])->copy_at >= 0)
-                break; /* a duplicate: both go on from the next link */
-        }
-        if (i < ch->n && t != TICK_NEVER) { /* stopped at a wire that duplicated */
-            wire_comp_t *w = ch->part[i];
-            tick_t at = w->copy_at;
-            w->copy_at = -1;
-            msg_t copy = m;
-            copy.flags |= MSG_COPY;
-            kernel_copy(c->k, &copy);
-            if (run_links(ch, m, i + 1, t, now) || run_links(ch, copy, i + 1, at, now))
-                return TICK_NEVER;
-            continue;
-        }
-        if (t == TICK_NEVER)
-            continue; /* lost or refused on the way, and counted there */
-        m.t = t;
-        if (chan_push(ch->out, &m, now)) {
-            kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, ch->out->name);
+        if (run_links(ch, &m, 0, m.t, now))
             return TICK_NEVER;
-        }
     }
     return TICK_NEVER; /* woken by the next push */
 }

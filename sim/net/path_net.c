@@ -46,11 +46,9 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
         chan_t *in = &net->ch[i], *out = &net->ch[i + 1];
         const clockdom_t *in_clk = i > 0 && p->stages[i - 1].kind == STAGE_NIC ? &net->nic_clk : NULL;
         net->kind[i] = st->kind;
-        comp_t *c = NULL;
         switch (st->kind) {
         case STAGE_DELAY:
             delay_init(&net->delay[i], name, in, out, o->delay_ticks[i], o->end_point[i], deep);
-            c = &net->delay[i].c;
             break;
         case STAGE_WIRE: {
             wire_comp_t *w = &net->wire[i];
@@ -65,7 +63,6 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                 if (o->fault->dir[dir].reorder > 0)
                     w->flight.sorted = out->sorted = 1;
             }
-            c = &w->c;
             break;
         }
         case STAGE_NIC: {
@@ -81,7 +78,6 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                 snprintf(err, (size_t)errlen, "out of memory");
                 return -1;
             }
-            c = &pt->c;
             if (st->pipe == PIPE_TX && st->node == NODE_TARGET) {
                 pt->emit = o->target_emit;
                 pt->emit_ctx = o->target_emit_ctx;
@@ -145,7 +141,6 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
             snprintf(err, (size_t)errlen, "path '%s': stage '%s' has no kind", p->name, st->name);
             return -1;
         }
-        (void)c;
     }
     /* Runs of parts that never hold a request back become chains running
      * ahead (unless a waveform needs every probe at its own time): delays,

@@ -193,16 +193,14 @@ int topo_add_link(topo_t *t, const char *a, const char *b, double gbytes_per_s,
 /* Vertices: nodes 0..n_nodes-1, then switches. */
 static int vertex(const topo_t *t, topo_end_t e) { return e.sw < 0 ? e.node : t->n_nodes + e.sw; }
 
-/* Hop counts from every vertex to `dst` (node index), -1 unreachable. A
- * path may pass through switches only, never through another node. */
-static void hops_to(const topo_t *t, int dst, int *dist)
+/* Hop counts from every vertex to `dst` (node index), -1 unreachable, with
+ * `queue` room for every vertex. A path may pass through switches only,
+ * never through another node. */
+static void hops_to(const topo_t *t, int dst, int *dist, int *queue)
 {
     int nv = t->n_nodes + t->n_switches;
     for (int v = 0; v < nv; v++)
         dist[v] = -1;
-    int *queue = malloc((size_t)nv * sizeof(int));
-    if (!queue)
-        return;
     int head = 0, tail = 0;
     dist[dst] = 0;
     queue[tail++] = dst;
@@ -219,10 +217,34 @@ static void hops_to(const topo_t *t, int dst, int *dist)
             }
         }
     }
-    free(queue);
 }
 
-int topo_check(const topo_t *t, char *err, int errlen)
+/* Every switch's port towards node d, from the hop counts to d. */
+static void routes_to(topo_t *t, int d, const int *dist)
+{
+    for (int s = 0; s < t->n_switches; s++) {
+        topo_switch_t *sw = &t->sw[s];
+        sw->route[d] = -1;
+        int me = t->n_nodes + s;
+        if (dist[me] < 0)
+            continue; /* a switch off every path to d */
+        /* the lowest port whose neighbour is one hop nearer */
+        for (int p = 0; p < sw->n_ports && sw->route[d] < 0; p++) {
+            int l = topo_link_at(t, (topo_end_t){s, -1, p});
+            if (l < 0)
+                continue;
+            topo_end_t far = same_end(t->link[l].a, (topo_end_t){s, -1, p}) ? t->link[l].b
+                                                                             : t->link[l].a;
+            int w = vertex(t, far);
+            if (dist[w] >= 0 && dist[w] == dist[me] - 1 && (w >= t->n_nodes || w == d))
+                sw->route[d] = (int16_t)p;
+        }
+    }
+}
+
+/* Checks the topology and, if routes is set, fills every switch's routes:
+ * one walk from every node. */
+static int walk(const topo_t *t, topo_t *routes, char *err, int errlen)
 {
     if (t->n_nodes < 2) {
         snprintf(err, (size_t)errlen, "a topology needs at least two nodes, not %d", t->n_nodes);
@@ -235,57 +257,29 @@ int topo_check(const topo_t *t, char *err, int errlen)
         }
     }
     int nv = t->n_nodes + t->n_switches;
-    int *dist = malloc((size_t)nv * sizeof(int));
+    int *dist = malloc((size_t)nv * 2 * sizeof(int));
     if (!dist) {
         snprintf(err, (size_t)errlen, "out of memory");
         return -1;
     }
-    for (int d = 0; d < t->n_nodes; d++) {
-        hops_to(t, d, dist);
+    int rc = 0;
+    for (int d = 0; d < t->n_nodes && !rc; d++) {
+        hops_to(t, d, dist, dist + nv);
         for (int n = 0; n < t->n_nodes; n++) {
             if (dist[n] < 0) {
                 snprintf(err, (size_t)errlen, "node '%s' cannot reach node '%s'", t->node[n].name,
                          t->node[d].name);
-                free(dist);
-                return -1;
+                rc = -1;
+                break;
             }
         }
+        if (!rc && routes)
+            routes_to(routes, d, dist);
     }
     free(dist);
-    return 0;
+    return rc;
 }
 
-int topo_routes(topo_t *t, char *err, int errlen)
-{
-    if (topo_check(t, err, errlen))
-        return -1;
-    int nv = t->n_nodes + t->n_switches;
-    int *dist = malloc((size_t)nv * sizeof(int));
-    if (!dist) {
-        snprintf(err, (size_t)errlen, "out of memory");
-        return -1;
-    }
-    for (int d = 0; d < t->n_nodes; d++) {
-        hops_to(t, d, dist);
-        for (int s = 0; s < t->n_switches; s++) {
-            topo_switch_t *sw = &t->sw[s];
-            sw->route[d] = -1;
-            int me = t->n_nodes + s;
-            if (dist[me] < 0)
-                continue; /* a switch off every path to d */
-            /* the lowest port whose neighbour is one hop nearer */
-            for (int p = 0; p < sw->n_ports && sw->route[d] < 0; p++) {
-                int l = topo_link_at(t, (topo_end_t){s, -1, p});
-                if (l < 0)
-                    continue;
-                topo_end_t far = same_end(t->link[l].a, (topo_end_t){s, -1, p}) ? t->link[l].b
-                                                                                 : t->link[l].a;
-                int w = vertex(t, far);
-                if (dist[w] >= 0 && dist[w] == dist[me] - 1 && (w >= t->n_nodes || w == d))
-                    sw->route[d] = (int16_t)p;
-            }
-        }
-    }
-    free(dist);
-    return 0;
-}
+int topo_check(const topo_t *t, char *err, int errlen) { return walk(t, NULL, err, errlen); }
+
+int topo_routes(topo_t *t, char *err, int errlen) { return walk(t, t, err, errlen); }
