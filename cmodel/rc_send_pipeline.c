@@ -118,19 +118,9 @@ void rc_send_pipeline_step(rc_send_pipeline_state_t *s,
         s->s0.tag = in->wr_tag;
     }
     s->s0_valid = (uint8_t)((s->s0_valid && !eng_load) || wr_accept);
+    s->out.wr_ready = (uint8_t)!s->s0_valid;
 
-    /* The outputs, field by field: a copy of the whole register right after
-     * the narrow stores above would make the processor wait for them. */
-    out->wr_ready = s->out.wr_ready = (uint8_t)!s->s0_valid;
-    out->pkt_valid = s->out.pkt_valid;
-    out->pkt_opcode = s->out.pkt_opcode;
-    out->pkt_ack_req = s->out.pkt_ack_req;
-    out->pkt_dqpn = s->out.pkt_dqpn;
-    out->pkt_psn = s->out.pkt_psn;
-    out->pkt_len = s->out.pkt_len;
-    out->pkt_addr = s->out.pkt_addr;
-    out->pkt_rkey = s->out.pkt_rkey;
-    out->pkt_tag = s->out.pkt_tag;
+    *out = s->out;
 }
 
 int rc_send_pipeline_quiet(const rc_send_pipeline_state_t *s, const rc_send_pipeline_in_t *in)
