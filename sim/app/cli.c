@@ -1,5 +1,8 @@
 #include "cli.h"
 
+#include "path_topo.h"
+#include "topo_file.h"
+
 #include <unistd.h>
 
 #include "block.h"
@@ -87,6 +90,21 @@ int cli_config_option(cli_args_t *A, cli_config_opts_t *o, int *bad)
             o->sets[o->n_sets++] = v;
         return 1;
     }
+    if (cli_opt_value(A, "--topology", &v, bad)) {
+        if (!*bad && !too_long(A, "--topology", "a file name", v, 255, bad))
+            o->topology = v;
+        return 1;
+    }
+    if (cli_opt_value(A, "--from", &v, bad)) {
+        if (!*bad)
+            o->from = v;
+        return 1;
+    }
+    if (cli_opt_value(A, "--to", &v, bad)) {
+        if (!*bad)
+            o->to = v;
+        return 1;
+    }
     if (cli_opt_value(A, "--link-ns", &v, bad)) {
         if (!*bad && !too_long(A, "--link-ns", "a value", v, CFG_SET_LEN - sizeof link_key, bad))
             o->link_ns = v;
@@ -147,6 +165,58 @@ int cli_run_option(cli_args_t *A, cli_run_opts_t *o, int *bad)
     return 1;
 }
 
+/* The topology the paths run on (they point into it). */
+static topo_file_t cli_topo;
+
+static int on_topology(config_t *cfg, const cli_config_opts_t *o, char *err, int errlen)
+{
+    if (!o->topology) {
+        snprintf(err, (size_t)errlen, "%s: names a node of a topology: give --topology FILE too",
+                 o->from ? "--from" : "--to");
+        return -1;
+    }
+    if (o->link_ns) {
+        snprintf(err, (size_t)errlen, "--link-ns: with --topology each link's delay is its "
+                                      "one_way_ns in the topology file");
+        return -1;
+    }
+    char e[400];
+    if (topo_load_file(&cli_topo, o->topology, e, sizeof e)) {
+        snprintf(err, (size_t)errlen, "--topology: %s", e);
+        return -1;
+    }
+    const topo_t *t = &cli_topo.t;
+    int from = 0, to = t->n_nodes - 1;
+    const char *name[2] = {o->from, o->to};
+    int *idx[2] = {&from, &to};
+    for (int k = 0; k < 2; k++) {
+        if (!name[k])
+            continue;
+        *idx[k] = topo_find_node(t, name[k]);
+        if (*idx[k] < 0) {
+            char known[300] = "";
+            for (int n = 0; n < t->n_nodes && strlen(known) + TOPO_NAME_LEN + 8 < sizeof known; n++)
+                snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", n ? ", " : "",
+                         t->node[n].name);
+            snprintf(err, (size_t)errlen, "%s: no node '%s' in topology '%s' (nodes: %s)",
+                     k ? "--to" : "--from", name[k], cli_topo.name, known);
+            return -1;
+        }
+    }
+    if (from == to) {
+        snprintf(err, (size_t)errlen, "--from and --to: the initiator and the target must be two "
+                                      "nodes, both are '%s'", t->node[from].name);
+        return -1;
+    }
+    static path_cfg_t tmp;
+    for (int i = 0; i < cfg->n_paths; i++) {
+        if (path_on_topology(&cfg->paths[i], &cli_topo, from, to, &tmp, err, errlen))
+            return -1;
+        cfg->paths[i] = tmp;
+    }
+    return 0;
+}
+
 int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd)
 {
     char err[512];
@@ -174,6 +244,8 @@ int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd)
     }
     if (rc == 0)
         rc = config_validate(cfg, err, sizeof(err));
+    if (rc == 0 && (o->topology || o->from || o->to))
+        rc = on_topology(cfg, o, err, sizeof err);
     if (rc) {
         fprintf(stderr, "ubsim %s: %s\n", cmd, err);
         return 2;

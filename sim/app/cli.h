@@ -39,10 +39,12 @@ typedef struct {
     const char *sets[CLI_MAX_LIST];
     int n_sets;
     const char *link_ns; /* --link-ns, or NULL */
+    const char *topology; /* --topology FILE, or NULL */
+    const char *from, *to; /* --from NODE, --to NODE, or NULL */
 } cli_config_opts_t;
 
-/* Handles --config, --set and --link-ns; returns 1 if argv[i] was one of
- * them (with *bad set on a usage error). */
+/* Handles --config, --set, --link-ns, --topology, --from and --to; returns
+ * 1 if argv[i] was one of them (with *bad set on a usage error). */
 int cli_config_option(cli_args_t *A, cli_config_opts_t *o, int *bad);
 
 /* Options every simulation command shares: how it runs and reports. */
@@ -70,8 +72,25 @@ int cli_run_option(cli_args_t *A, cli_run_opts_t *o, int *bad);
 int cli_wave_sibling(const char *wave, const char *suffix, char *buf, size_t len);
 
 /* Loads the configs (the built-in ones when none was given), applies --set
- * and --link-ns and validates. On failure prints the reason and returns 2. */
+ * and --link-ns and validates; with --topology lays every path over it
+ * (path_topo.h) from --from (default: the topology's first node) to --to
+ * (default: its last). On failure prints the reason and returns 2. */
 int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd);
+
+/* The option text of --topology, --from and --to, for the --help of the
+ * commands that take them. */
+#define CLI_TOPOLOGY_HELP                                                                    \
+    "  --topology FILE      run the paths across the nodes, switches and links of\n"         \
+    "                       FILE (configs/topo/*.ini; docs/packets.md): each wire\n"         \
+    "                       becomes the links and switches of the route, each link\n"       \
+    "                       with its own rate and delay (they replace [wire]); a\n"          \
+    "                       switch adds rows for its clock edge, its forwarding and\n"       \
+    "                       its output queue, and its counts (forwarded, dropped,\n"        \
+    "                       peak queue). A switch drops what its buffer cannot hold:\n"      \
+    "                       such a read ends in an error after the timeout. Default:\n"    \
+    "                       two nodes back to back, as configured\n"                         \
+    "  --from NODE          the initiator (default: the topology's first node)\n"            \
+    "  --to NODE            the target (default: the topology's last node)\n"
 
 /* "name[, name...]" of the loaded paths, for messages ("..." at the end if
  * they do not all fit). */

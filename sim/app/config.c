@@ -18,6 +18,7 @@ static const char *const cat_names[CAT_COUNT] = {
     [CAT_NIC] = "NIC",          [CAT_WIRE] = "wire",
     [CAT_MEMORY] = "memory",    [CAT_COMPLETION] = "completion",
     [CAT_ALIGNMENT] = "clock alignment", [CAT_SERIALISATION] = "serialisation",
+    [CAT_SWITCH] = "switch",    [CAT_QUEUEING] = "queueing",
 };
 /* the spelling used in config files */
 static const char *const cat_keys[CAT_COUNT] = {
@@ -25,6 +26,16 @@ static const char *const cat_keys[CAT_COUNT] = {
     [CAT_NIC] = "nic",           [CAT_WIRE] = "wire",     [CAT_MEMORY] = "memory",
     [CAT_COMPLETION] = "completion",
 };
+
+int64_t stage_one_way_ps(const path_cfg_t *p, const stage_cfg_t *st)
+{
+    return st->has_link ? st->link_one_way_ps : p->wire_one_way_ps;
+}
+
+double stage_gbytes_per_s(const path_cfg_t *p, const stage_cfg_t *st)
+{
+    return st->has_link ? st->link_gbytes_per_s : p->wire_gbytes_per_s;
+}
 
 const char *category_name(category_t c)
 {

@@ -32,7 +32,8 @@
 #define CFG_FILE_LEN 256  /* a config file's name, with its NUL */
 #define CFG_SET_LEN 512   /* an assignment config_set takes, with its NUL */
 
-typedef enum { STAGE_NONE = 0, STAGE_DELAY, STAGE_NIC, STAGE_WIRE } stage_kind_t;
+/* STAGE_SWITCH stages come only from a topology (path_on_topology). */
+typedef enum { STAGE_NONE = 0, STAGE_DELAY, STAGE_NIC, STAGE_WIRE, STAGE_SWITCH } stage_kind_t;
 
 /* A modelled block (C and RTL) that a NIC pipeline may end in. */
 typedef enum { NIC_BLOCK_NONE = 0, NIC_BLOCK_UB_SEND, NIC_BLOCK_RC_SEND } nic_block_t;
@@ -51,6 +52,8 @@ typedef enum {
     CAT_COMPLETION,
     CAT_ALIGNMENT,     /* derived rows: waiting for a NIC clock edge */
     CAT_SERIALISATION, /* derived rows: putting the packet on the wire */
+    CAT_SWITCH,        /* a switch's forwarding (topologies) */
+    CAT_QUEUEING,      /* derived rows: waiting in a switch's output queue */
     CAT_COUNT
 } category_t;
 
@@ -71,6 +74,12 @@ typedef struct {
     int wire_dir;      /* STAGE_WIRE */
     int64_t bytes;     /* STAGE_WIRE, -1 = not given */
     int64_t payload_bytes; /* STAGE_WIRE: the part of `bytes` that is payload */
+    /* on a topology (path_on_topology): a wire stage is one link with its
+     * own rate and delay; a switch stage names the switch and its ports */
+    int has_link;
+    int64_t link_one_way_ps;
+    double link_gbytes_per_s;
+    int sw, sw_in, sw_out; /* STAGE_SWITCH: topology switch, input, output port */
     char file[CFG_FILE_LEN];
     int line;          /* where the section was first seen */
 } stage_cfg_t;
@@ -88,7 +97,15 @@ typedef struct {
     nic_block_t tx_block;  /* block after the tx stages, or NIC_BLOCK_NONE */
     int n_stages;
     stage_cfg_t stages[CFG_MAX_STAGES];
+    /* on a topology (path_on_topology), or NULL: two nodes back to back */
+    const struct topo_file *topo;
+    int from_node, to_node;    /* the initiator and the target in it */
 } path_cfg_t;
+
+/* A wire stage's one-way delay and rate: its link's on a topology, else the
+ * path's [wire] section. */
+int64_t stage_one_way_ps(const path_cfg_t *p, const stage_cfg_t *st);
+double stage_gbytes_per_s(const path_cfg_t *p, const stage_cfg_t *st);
 
 typedef struct {
     int n_paths;

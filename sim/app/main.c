@@ -49,6 +49,7 @@ static const char *const usage_latency =
     "                       e.g. --set wire.one_way_ns=200 or\n"
     "                       --set stage.verbs_submit.delay_ns=60 (repeatable)\n"
     "  --link-ns L          one-way wire delay in ns (= --set wire.one_way_ns=L)\n"
+    CLI_TOPOLOGY_HELP
     "  --ops N              N dependent reads back to back; shows mean, p50, p99\n"
     "                       (default 1)\n"
     "  --format FMT         table (default), csv or json\n"

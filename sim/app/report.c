@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "topo_file.h"
+
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +141,60 @@ void report_faults_csv(FILE *f, const char *path, const lat_faults_t *x)
     }
 }
 
+void report_switches_text(FILE *f, const lat_switch_t *sw, int n, const char *indent)
+{
+    for (int i = 0; i < n; i++) {
+        const lat_switch_t *w = &sw[i];
+        fprintf(f, "%sswitch %s: received %llu, forwarded %llu, dropped %llu (buffer full), "
+                   "unroutable %llu, peak queue %lld B\n",
+                indent, w->name, (unsigned long long)w->received, (unsigned long long)w->forwarded,
+                (unsigned long long)w->dropped, (unsigned long long)w->unroutable,
+                (long long)w->peak_queue_bytes);
+    }
+}
+
+void report_switches_json(cJSON *o, const lat_switch_t *sw, int n)
+{
+    if (!n)
+        return;
+    cJSON *arr = cJSON_AddArrayToObject(o, "switches");
+    for (int i = 0; i < n; i++) {
+        const lat_switch_t *w = &sw[i];
+        cJSON *s = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, s);
+        cJSON_AddStringToObject(s, "name", w->name);
+        cJSON_AddNumberToObject(s, "received", (double)w->received);
+        cJSON_AddNumberToObject(s, "forwarded", (double)w->forwarded);
+        cJSON_AddNumberToObject(s, "drops", (double)w->dropped);
+        cJSON_AddNumberToObject(s, "unroutable", (double)w->unroutable);
+        cJSON_AddNumberToObject(s, "peak_queue_bytes", (double)w->peak_queue_bytes);
+    }
+}
+
+static void switches_csv(FILE *f, const char *path, const latency_result_t *r)
+{
+    for (int i = 0; i < r->n_switches; i++) {
+        const lat_switch_t *w = &r->sw[i];
+        const char *what[5] = {"received", "forwarded", "drops", "unroutable", "peak_queue_bytes"};
+        int64_t v[5] = {(int64_t)w->received, (int64_t)w->forwarded, (int64_t)w->dropped,
+                        (int64_t)w->unroutable, w->peak_queue_bytes};
+        for (int k = 0; k < 5; k++)
+            fprintf(f, "%s,,switch.%s.%s,switch %s: %s,%s,1,,%lld\n", path, w->name, what[k],
+                    w->name, what[k], k == 4 ? "bytes" : "count", (long long)v[k]);
+    }
+}
+
+/* "topology star3, A to T" or the path's own wire. */
+void report_where_text(FILE *f, const path_cfg_t *p)
+{
+    if (p->topo)
+        fprintf(f, "topology %s, %s to %s", p->topo->name, p->topo->t.node[p->from_node].name,
+                p->topo->t.node[p->to_node].name);
+    else
+        fprintf(f, "one-way wire %g ns, wire %g GB/s", (double)p->wire_one_way_ps / 1000.0,
+                p->wire_gbytes_per_s);
+}
+
 static void row_label(const path_cfg_t *p, const latency_result_t *r, int i, char *buf, size_t n)
 {
     const lat_row_t *row = &r->rows[i];
@@ -155,10 +211,10 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
         const path_cfg_t *p = paths[k];
         const latency_result_t *r = &res[k];
         fprintf(f, "%s: %s\n", p->name, p->title[0] ? p->title : p->name);
-        fprintf(f, "  NIC clock %lld MHz (%.5f ns/cycle), one-way wire %g ns, wire %g GB/s, "
-                   "%lld op%s\n",
-                (long long)p->nic_mhz, tb_period_ns(&r->tb), (double)p->wire_one_way_ps / 1000.0,
-                p->wire_gbytes_per_s, (long long)r->ops, r->ops == 1 ? "" : "s (mean per op)");
+        fprintf(f, "  NIC clock %lld MHz (%.5f ns/cycle), ", (long long)p->nic_mhz,
+                tb_period_ns(&r->tb));
+        report_where_text(f, p);
+        fprintf(f, ", %lld op%s\n", (long long)r->ops, r->ops == 1 ? "" : "s (mean per op)");
         fprintf(f, "  %3s  %-60s %-15s %10s %10s\n", "#", "stage", "category", "calc ns", "sim ns");
         int num = 0;
         for (int i = 0; i < r->n_rows; i++) {
@@ -185,10 +241,16 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
         /* every tick of the measured total is in some row; whatever the
          * configured rows took beyond their configured values (waiting for
          * a busy pipeline) is named too, so the equation always holds */
-        double other = sim - calc - align - ser;
+        double queue = 0;
+        for (int i = 0; i < r->n_rows; i++)
+            if (r->rows[i].category == CAT_QUEUEING)
+                queue += lat_row_sim_ns(r, i);
+        double other = sim - calc - align - ser - queue;
         fprintf(f, "       calculated %.0f ns; measured %.3f ns = calculated + clock alignment "
                    "%.3f + wire serialisation %.3f",
                 calc, sim, align, ser);
+        if (r->n_switches)
+            fprintf(f, " + switch queues %.3f", queue);
         if (other > 0.0005 || other < -0.0005)
             fprintf(f, " + waiting in busy stages %.3f", other);
         fprintf(f, "\n");
@@ -197,6 +259,7 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
                     tb_to_ns(&r->tb, r->p50), tb_to_ns(&r->tb, r->p99),
                     tb_to_ns(&r->tb, r->min), tb_to_ns(&r->tb, r->max));
         report_faults_text(f, &r->fx, "       ");
+        report_switches_text(f, r->sw, r->n_switches, "       ");
         fprintf(f, "\n");
     }
     if (n > 1) {
@@ -244,6 +307,7 @@ static void print_csv(FILE *f, const path_cfg_t *const *paths, const latency_res
         fprintf(f, "%s,%d,total,total,total,0,%.6f,%.6f\n", paths[k]->name, r->n_rows + 1,
                 tb_to_ns(&r->tb, r->calc_total), lat_sim_total_ns(r));
         report_faults_csv(f, paths[k]->name, &r->fx);
+        switches_csv(f, paths[k]->name, r);
     }
 }
 
@@ -273,7 +337,14 @@ static int print_json(FILE *f, const path_cfg_t *const *paths, const latency_res
         cJSON_AddNumberToObject(o, "serialisation_ns", ser);
         cJSON_AddNumberToObject(o, "nic_edges_simulated", (double)r->edges_stepped);
         cJSON_AddNumberToObject(o, "nic_edges_spanned", (double)r->edges_spanned);
+        if (p->topo) {
+            cJSON *t = cJSON_AddObjectToObject(o, "topology");
+            cJSON_AddStringToObject(t, "name", p->topo->name);
+            cJSON_AddStringToObject(t, "from", p->topo->t.node[p->from_node].name);
+            cJSON_AddStringToObject(t, "to", p->topo->t.node[p->to_node].name);
+        }
         report_faults_json(o, &r->fx);
+        report_switches_json(o, r->sw, r->n_switches);
         cJSON *st = cJSON_AddArrayToObject(o, "stages");
         for (int i = 0; i < r->n_rows; i++) {
             const lat_row_t *row = &r->rows[i];

@@ -20,6 +20,11 @@ void report_faults_text(FILE *f, const lat_faults_t *x, const char *indent);
 struct cJSON;
 void report_faults_json(struct cJSON *o, const lat_faults_t *x);
 void report_faults_csv(FILE *f, const char *path, const lat_faults_t *x);
+/* What the switches of a path on a topology did (nothing when n is 0). */
+void report_switches_text(FILE *f, const lat_switch_t *sw, int n, const char *indent);
+void report_switches_json(struct cJSON *o, const lat_switch_t *sw, int n);
+/* "topology NAME, A to B", or the path's own wire's delay and rate. */
+void report_where_text(FILE *f, const path_cfg_t *p);
 
 /* Prints n results (paths[i] produced res[i]). Returns 0, -1 on failure. */
 int report_latency(FILE *f, report_format_t fmt, const path_cfg_t *const *paths,

@@ -198,10 +198,13 @@ static int build(tloader_t *L, char *err, int errlen)
                      l->d.line, l->d.name);
             return -1;
         }
-        if (topo_add_link(t, l->a, l->b, l->gbytes_per_s, l->one_way_ns, e, sizeof e) < 0) {
+        int li = topo_add_link(t, l->a, l->b, l->gbytes_per_s, l->one_way_ns, e, sizeof e);
+        if (li < 0) {
             snprintf(err, (size_t)errlen, "%s:%d: [link.%s]: %s", f, l->d.line, l->d.name, e);
             return -1;
         }
+        memset(t->link[li].name, 0, sizeof t->link[li].name);
+        snprintf(t->link[li].name, sizeof t->link[li].name, "%s", l->d.name);
     }
     if (topo_routes(t, e, sizeof e)) {
         snprintf(err, (size_t)errlen, "%s: %s", f, e);

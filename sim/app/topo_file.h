@@ -19,7 +19,7 @@
 
 #define TOPO_TEXT_LEN 128
 
-typedef struct {
+typedef struct topo_file {
     topo_t t;
     char name[TOPO_NAME_LEN];
     char description[TOPO_TEXT_LEN];

@@ -63,6 +63,8 @@ typedef struct {
                             bit arrives (a cut-through switch takes it once
                             its header is in); 0 otherwise */
     tick_t link_free;
+    uint32_t bytes;      /* the size of every packet it carries, given to
+                            each (a switch's buffer counts it); 0: unknown */
     int ser_point, arrive_point;
     /* faults (NULL: a perfect link), this direction's decisions */
     const fault_spec_t *fault;

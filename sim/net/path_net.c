@@ -2,9 +2,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nic_pipe.h"
+#include "topo_file.h"
 #include "rc_send_pipeline.h"
 #include "ub_send_pipeline.h"
 
@@ -28,14 +30,16 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
     /* without faults a channel never holds more than the reads in flight;
      * with them duplicates, and packets of reads that already failed, add
      * to that: then only memory bounds it (storage grows on demand) */
-    int64_t deep = o->fault ? ((int64_t)1 << 62) : o->max_inside + 1;
+    int64_t deep = o->fault || o->lossy ? ((int64_t)1 << 62) : o->max_inside + 1;
     int used[2][2] = {{0, 0}, {0, 0}};
     for (int i = 0; i <= net->n; i++) {
-        /* a NIC's output register is offered through a channel of depth 1 */
+        /* a NIC's (or a switch's) output register is offered through a
+         * channel of depth 1 */
         int from_nic = i > 0 && p->stages[i - 1].kind == STAGE_NIC;
+        int from_sw = i > 0 && p->stages[i - 1].kind == STAGE_SWITCH;
         char name[64];
         snprintf(name, sizeof(name), "%s.ch%d", p->name, i);
-        chan_init(&net->ch[i], name, from_nic ? 1 : deep, 0);
+        chan_init(&net->ch[i], name, from_nic || from_sw ? 1 : deep, 0);
         if (from_nic)
             net->ch[i].src_clk = &net->nic_clk;
     }
@@ -53,8 +57,9 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
         case STAGE_WIRE: {
             wire_comp_t *w = &net->wire[i];
             wire_init(w, name, in, out, in_clk, o->ser_ticks[i],
-                      tb_from_ps(&k->tb, p->wire_one_way_ps), o->align_point[i], o->end_point[i],
-                      deep);
+                      tb_from_ps(&k->tb, stage_one_way_ps(p, st)), o->align_point[i],
+                      o->end_point[i], deep);
+            w->bytes = o->wire_bytes[i];
             if (o->fault) {
                 int dir = st->wire_dir == WIRE_FORWARD ? FAULT_FWD : FAULT_BACK;
                 wire_faults(w, o->fault, dir,
@@ -137,8 +142,69 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
             }
             break;
         }
+        case STAGE_SWITCH: {
+            const topo_switch_t *ts;
+            if (!p->topo || st->sw < 0 || st->sw >= p->topo->t.n_switches || st->sw_in < 0 ||
+                st->sw_out < 0 || i == 0 || i + 1 == net->n || p->stages[i - 1].kind != STAGE_WIRE ||
+                p->stages[i + 1].kind != STAGE_WIRE) {
+                snprintf(err, (size_t)errlen, "path '%s': stage '%s': a switch between two links "
+                                              "of a topology expected", p->name, st->name);
+                return -1;
+            }
+            ts = &p->topo->t.sw[st->sw];
+            switch_comp_t *sw = net->sw[st->sw];
+            if (!sw) {
+                sw = net->sw[st->sw] = calloc(1, sizeof(*sw));
+                if (!sw) {
+                    snprintf(err, (size_t)errlen, "out of memory");
+                    return -1;
+                }
+                clock_init(&net->sw_clk[st->sw], ts->name, &k->tb, ts->clock_mhz, 0);
+                switch_cfg_t sc = {
+                    .n_ports = ts->n_ports,
+                    .buffer_bytes = ts->buffer_bytes,
+                    .fwd_cycles = ts->fwd_cycles,
+                    .cut_through = ts->cut_through,
+                    .header_bytes = ts->header_bytes,
+                };
+                char sname[96], serr[160];
+                snprintf(sname, sizeof sname, "%s.%s", p->name, ts->name);
+                if (switch_init(sw, sname, &net->sw_clk[st->sw], &sc, serr, sizeof serr)) {
+                    free(sw);
+                    net->sw[st->sw] = NULL;
+                    snprintf(err, (size_t)errlen, "path '%s': switch %s: %s", p->name, ts->name, serr);
+                    return -1;
+                }
+                for (int d = 0; d < p->topo->t.n_nodes; d++)
+                    if (ts->route[d] >= 0)
+                        switch_route(sw, d, ts->route[d]);
+                if (kernel_add(k, &sw->c, TICK_NEVER)) {
+                    snprintf(err, (size_t)errlen, "out of memory");
+                    return -1;
+                }
+            }
+            sw->port[st->sw_in].take_point = o->align_point[i];
+            sw->port[st->sw_in].ready_point = o->end_point[i];
+            out->pop_point = o->queue_point[i];
+            break;
+        }
         default:
             snprintf(err, (size_t)errlen, "path '%s': stage '%s' has no kind", p->name, st->name);
+            return -1;
+        }
+    }
+    /* a switch joins the links on either side of it once both are built */
+    for (int i = 0; i < net->n; i++) {
+        if (net->kind[i] != STAGE_SWITCH)
+            continue;
+        const stage_cfg_t *st = &p->stages[i];
+        switch_comp_t *sw = net->sw[st->sw];
+        /* ticks per byte of the link in */
+        double per_byte = 1000.0 * (double)k->tb.per_ps / stage_gbytes_per_s(p, &p->stages[i - 1]);
+        if (switch_connect_in(sw, st->sw_in, &net->ch[i], &net->wire[i - 1], per_byte) ||
+            switch_connect_out(sw, st->sw_out, &net->ch[i + 1], &net->wire[i + 1])) {
+            snprintf(err, (size_t)errlen, "path '%s': stage '%s': switch %s has no port %d or %d",
+                     p->name, st->name, p->topo->t.sw[st->sw].name, st->sw_in, st->sw_out);
             return -1;
         }
     }
@@ -187,6 +253,8 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
             i = j;
             continue;
         }
+        if (net->kind[i] == STAGE_SWITCH)
+            continue; /* (added when made) */
         comp_t *c = net->kind[i] == STAGE_NIC     ? &net->port[i].c
                     : net->kind[i] == STAGE_WIRE ? &net->wire[i].c
                                                  : &net->delay[i].c;
@@ -261,6 +329,25 @@ int path_net_rx_counts(const path_net_t *net, int node, uint64_t *counts)
     return any;
 }
 
+int path_net_switch_counts(const path_net_t *net, int sw, uint64_t *received, uint64_t *forwarded,
+                           uint64_t *dropped, uint64_t *unroutable, int64_t *peak_queue_bytes)
+{
+    if (sw < 0 || sw >= TOPO_MAX_SWITCHES || !net->sw[sw])
+        return 0;
+    const switch_comp_t *s = net->sw[sw];
+    *received = s->received;
+    *unroutable = s->unroutable;
+    *forwarded = *dropped = 0;
+    *peak_queue_bytes = 0;
+    for (int p = 0; p < s->cfg.n_ports; p++) {
+        *forwarded += s->port[p].forwarded;
+        *dropped += s->port[p].dropped;
+        if (s->port[p].peak > *peak_queue_bytes)
+            *peak_queue_bytes = s->port[p].peak;
+    }
+    return 1;
+}
+
 uint64_t path_net_mismatches(const path_net_t *net)
 {
     uint64_t m = 0;
@@ -281,6 +368,13 @@ void path_net_free(path_net_t *net)
             wire_free(&net->wire[i]);
         else if (net->kind[i] == STAGE_DELAY)
             delay_free(&net->delay[i]);
+    }
+    for (int i = 0; i < TOPO_MAX_SWITCHES; i++) {
+        if (net->sw[i]) {
+            switch_free(net->sw[i]);
+            free(net->sw[i]);
+            net->sw[i] = NULL;
+        }
     }
     for (int i = 0; i <= net->n; i++)
         chan_free(&net->ch[i]);

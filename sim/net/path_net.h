@@ -18,6 +18,8 @@
 #include "kernel.h"
 #include "fault.h"
 #include "parts.h"
+#include "switch.h"
+#include "topo.h"
 #include "wave.h"
 
 typedef struct {
@@ -32,11 +34,16 @@ typedef struct {
     const char *rtl_wave;      /* RTL self-trace of the initiator's block */
     const char *block_scope;   /* wave scope of the initiator's block ports */
     const fault_spec_t *fault; /* faults on the wires, or NULL */
+    int lossy;                 /* requests may be lost (faults, switches):
+                                  channels hold whatever is in flight */
     void (*target_emit)(void *ctx, msg_t *m); /* on every packet leaving the
                                   target's transmit pipeline, or NULL */
     void *target_emit_ctx;
     int align_point[CFG_MAX_STAGES], end_point[CFG_MAX_STAGES];
+    int queue_point[CFG_MAX_STAGES]; /* a switch stage: when the packet leaves
+                                  (its end_point is when it may leave) */
     tick_t delay_ticks[CFG_MAX_STAGES], ser_ticks[CFG_MAX_STAGES];
+    uint32_t wire_bytes[CFG_MAX_STAGES]; /* each wire stage's packet size */
 } path_net_opts_t;
 
 typedef struct {
@@ -53,6 +60,10 @@ typedef struct {
     rx_checker_t rx[CFG_MAX_STAGES]; /* the receive checks of each receive NIC */
     int has_rx[CFG_MAX_STAGES];
     int kind[CFG_MAX_STAGES];  /* stage_kind_t of each built stage */
+    /* the switches of a path on a topology, by topology index (NULL: not on
+     * the path), each at its own clock */
+    switch_comp_t *sw[TOPO_MAX_SWITCHES];
+    clockdom_t sw_clk[TOPO_MAX_SWITCHES];
 } path_net_t;
 
 /* Builds the netlist on kernel k (whose time base is set). The caller
@@ -72,6 +83,10 @@ uint64_t path_net_flag_drops(const path_net_t *net);
 /* The receive-check counts of node `node` (NODE_INITIATOR, NODE_TARGET),
  * added to counts[RX_N_REASONS]; 0 when it checks nothing. */
 int path_net_rx_counts(const path_net_t *net, int node, uint64_t *counts);
+/* What switch `sw` (a topology index) did; 0 when the path does not cross
+ * it. */
+int path_net_switch_counts(const path_net_t *net, int sw, uint64_t *received, uint64_t *forwarded,
+                           uint64_t *dropped, uint64_t *unroutable, int64_t *peak_queue_bytes);
 /* Lockstep mismatches of the blocks. */
 uint64_t path_net_mismatches(const path_net_t *net);
 void path_net_free(path_net_t *net);

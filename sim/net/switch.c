@@ -73,10 +73,13 @@ static tick_t switch_commit(comp_t *c, tick_t now)
     for (int64_t i = 0; i < s->taken_n; i++) {
         msg_t m = s->taken[i].m;
         s->received++;
-        kernel_probe(c->k, s->take_point, m.id, now);
+        const switch_port_t *ip = &s->port[s->taken[i].port];
+        kernel_probe(c->k, ip->take_point != CHAN_NO_PROBE ? ip->take_point : s->take_point, m.id,
+                     now);
         int p = m.dst < SW_MAX_NODES ? s->route[m.dst] : -1;
         if (p < 0 || !s->port[p].out) {
             s->unroutable++; /* no route, or a route to a port with no link */
+            kernel_drop(c->k, &m);
             continue;
         }
         switch_port_t *o = &s->port[p];
@@ -84,9 +87,12 @@ static tick_t switch_commit(comp_t *c, tick_t now)
             m.bytes = 1; /* a packet of unknown size holds a byte of the buffer */
         if (o->bytes + (int64_t)m.bytes > s->cfg.buffer_bytes) {
             o->dropped++;
+            kernel_drop(c->k, &m);
             continue;
         }
         m.t = now + (tick_t)s->cfg.fwd_cycles * period;
+        if (ip->ready_point != CHAN_NO_PROBE)
+            kernel_probe(c->k, ip->ready_point, m.id, m.t);
         if (chan_push(&o->q, &m, now)) {
             kernel_fail(c->k, "internal: %s: queue of port %d", c->name, p);
             return TICK_NEVER;
@@ -156,32 +162,47 @@ int switch_init(switch_comp_t *s, const char *name, const clockdom_t *clk,
         /* a queue never holds more packets than bytes */
         chan_init(&s->port[p].q, qn, cfg->buffer_bytes + 1, 0);
         s->port[p].q.src = s->port[p].q.dst = &s->c;
+        s->port[p].take_point = s->port[p].ready_point = CHAN_NO_PROBE;
     }
     return 0;
 }
 
-int switch_connect(switch_comp_t *s, int p, chan_t *in, wire_comp_t *in_wire,
-                   double ser_per_byte, chan_t *out, wire_comp_t *out_wire)
+int switch_connect_in(switch_comp_t *s, int p, chan_t *in, wire_comp_t *in_wire,
+                      double ser_per_byte)
 {
     if (p < 0 || p >= s->cfg.n_ports)
         return -1;
-    switch_port_t *o = &s->port[p];
-    o->in = in;
-    o->out = out;
+    s->port[p].in = in;
     if (in)
         in->dst = &s->c;
-    if (out) {
-        out->src = &s->c;
-        out->src_clk = s->c.clk;
-    }
-    if (out_wire)
-        out_wire->in_clk = s->c.clk; /* takes offers at the switch's edges, while free */
     if (in_wire && s->cfg.cut_through) {
         /* the rest of a packet behind its header arrives meanwhile */
         tick_t behind = in_wire->ser - (tick_t)llround(ser_per_byte * (double)s->cfg.header_bytes);
         in_wire->early = behind > 0 ? behind : 0;
     }
     return 0;
+}
+
+int switch_connect_out(switch_comp_t *s, int p, chan_t *out, wire_comp_t *out_wire)
+{
+    if (p < 0 || p >= s->cfg.n_ports)
+        return -1;
+    s->port[p].out = out;
+    if (out) {
+        out->src = &s->c;
+        out->src_clk = s->c.clk;
+    }
+    if (out_wire)
+        out_wire->in_clk = s->c.clk; /* takes offers at the switch's edges, while free */
+    return 0;
+}
+
+int switch_connect(switch_comp_t *s, int p, chan_t *in, wire_comp_t *in_wire,
+                   double ser_per_byte, chan_t *out, wire_comp_t *out_wire)
+{
+    if (switch_connect_in(s, p, in, in_wire, ser_per_byte))
+        return -1;
+    return switch_connect_out(s, p, out, out_wire);
 }
 
 int switch_route(switch_comp_t *s, int node, int p)

@@ -16,6 +16,7 @@
  * Cut-through: once its header has; the link into a cut-through switch hands
  * a packet on that much earlier (wire_comp_t.early, set by switch_connect).
  *
+ * A packet dropped or unroutable is given back (kernel_drop).
  * Every packet taken is counted once as forwarded, dropped or unroutable:
  * received = forwarded + dropped + unroutable + queued. */
 #ifndef UB_SWITCH_H
@@ -42,6 +43,10 @@ typedef struct {
     chan_t q;                /* queued packets, each visible when it may leave */
     int64_t bytes, peak;     /* bytes queued now, and the most ever */
     int offer;               /* a packet is on offer on `out` */
+    int take_point;          /* probes of the packets this port takes: when
+                                taken, when ready to leave (CHAN_NO_PROBE:
+                                none; the switch's take_point then) */
+    int ready_point;
     uint32_t offer_bytes;
     uint64_t forwarded, dropped;
 } switch_port_t;
@@ -81,6 +86,11 @@ int switch_init(switch_comp_t *s, const char *name, const clockdom_t *clk,
  * cannot leave before it has arrived whole). */
 int switch_connect(switch_comp_t *s, int p, chan_t *in, wire_comp_t *in_wire,
                    double ser_per_byte, chan_t *out, wire_comp_t *out_wire);
+/* The two halves of switch_connect, for a port whose links are set up at
+ * different times. */
+int switch_connect_in(switch_comp_t *s, int p, chan_t *in, wire_comp_t *in_wire,
+                      double ser_per_byte);
+int switch_connect_out(switch_comp_t *s, int p, chan_t *out, wire_comp_t *out_wire);
 /* Packets for node `node` leave by port p; 0, or -1 for a port the switch
  * does not have. A route to a port without a link counts its packets as
  * unroutable. */

@@ -12,7 +12,11 @@ void topo_default(topo_t *t)
     topo_init(t);
     topo_add_node(t, "A", err, sizeof err);
     topo_add_node(t, "B", err, sizeof err);
-    topo_add_link(t, "A", "B", 50.0, 100.0, err, sizeof err);
+    int l = topo_add_link(t, "A", "B", 50.0, 100.0, err, sizeof err);
+    if (l >= 0) {
+        memset(t->link[l].name, 0, sizeof t->link[l].name);
+        snprintf(t->link[l].name, sizeof t->link[l].name, "AB"); /* as configs/topo/two_nodes.ini */
+    }
 }
 
 static int name_ok(const char *name, char *err, int errlen)
@@ -186,7 +190,10 @@ int topo_add_link(topo_t *t, const char *a, const char *b, double gbytes_per_s,
         snprintf(err, (size_t)errlen, "more than %d links", TOPO_MAX_LINKS);
         return -1;
     }
-    t->link[t->n_links] = (topo_link_t){ea, eb, gbytes_per_s, one_way_ns};
+    topo_link_t *l = &t->link[t->n_links];
+    *l = (topo_link_t){.a = ea, .b = eb, .gbytes_per_s = gbytes_per_s, .one_way_ns = one_way_ns};
+    memset(l->name, 0, sizeof l->name);
+    snprintf(l->name, sizeof l->name, "%.14s-%.14s", a, b);
     return t->n_links++;
 }
 
@@ -283,3 +290,50 @@ static int walk(const topo_t *t, topo_t *routes, char *err, int errlen)
 int topo_check(const topo_t *t, char *err, int errlen) { return walk(t, NULL, err, errlen); }
 
 int topo_routes(topo_t *t, char *err, int errlen) { return walk(t, t, err, errlen); }
+
+void topo_end_name(const topo_t *t, topo_end_t e, char *buf, int len)
+{
+    end_name(t, e, buf, (size_t)len);
+}
+
+int topo_hops(const topo_t *t, int from, int to, topo_hop_t *hops, int max, char *err, int errlen)
+{
+    if (from < 0 || from >= t->n_nodes || to < 0 || to >= t->n_nodes || from == to) {
+        snprintf(err, (size_t)errlen, "no route from node %d to node %d", from, to);
+        return -1;
+    }
+    topo_end_t at = {-1, from, 0};
+    for (int n = 0; n < max; n++) {
+        int l = topo_link_at(t, at);
+        if (l < 0) {
+            snprintf(err, (size_t)errlen, "no link at %s on the way from %s to %s",
+                     at.sw < 0 ? t->node[at.node].name : t->sw[at.sw].name, t->node[from].name,
+                     t->node[to].name);
+            return -1;
+        }
+        int from_b = same_end(t->link[l].b, at);
+        topo_end_t far = from_b ? t->link[l].a : t->link[l].b;
+        hops[n] = (topo_hop_t){.link = l, .from_b = from_b, .sw = -1, .in_port = -1, .out_port = -1};
+        if (far.sw < 0) {
+            if (far.node != to) {
+                snprintf(err, (size_t)errlen, "the route from %s to %s ends at node %s",
+                         t->node[from].name, t->node[to].name, t->node[far.node].name);
+                return -1;
+            }
+            return n + 1;
+        }
+        int out = t->sw[far.sw].route[to];
+        if (out < 0) {
+            snprintf(err, (size_t)errlen, "switch %s has no route to %s", t->sw[far.sw].name,
+                     t->node[to].name);
+            return -1;
+        }
+        hops[n].sw = far.sw;
+        hops[n].in_port = far.port;
+        hops[n].out_port = out;
+        at = (topo_end_t){far.sw, -1, out};
+    }
+    snprintf(err, (size_t)errlen, "the route from %s to %s has more than %d links",
+             t->node[from].name, t->node[to].name, max);
+    return -1;
+}

@@ -46,7 +46,16 @@ typedef struct {
     topo_end_t a, b;
     double gbytes_per_s;
     double one_way_ns;
+    char name[TOPO_NAME_LEN]; /* "A-S:0" unless named (topology files do) */
 } topo_link_t;
+
+/* One link a packet crosses on its way from one node to another, and the
+ * switch it then enters (sw < 0 for the last link, into the destination). */
+typedef struct {
+    int link;
+    int from_b;   /* it crosses the link from its end b to its end a */
+    int sw, in_port, out_port;
+} topo_hop_t;
 
 typedef struct {
     int n_nodes, n_switches, n_links;
@@ -75,5 +84,10 @@ int topo_check(const topo_t *t, char *err, int errlen);
 int topo_routes(topo_t *t, char *err, int errlen);
 /* The link at a port, or -1. */
 int topo_link_at(const topo_t *t, topo_end_t e);
+/* The links and switches from node `from` to node `to` (routes filled in),
+ * at most `max` hops; returns how many, or -1 with a message. */
+int topo_hops(const topo_t *t, int from, int to, topo_hop_t *hops, int max, char *err, int errlen);
+/* "A" or "S:2", the name of a link's end. */
+void topo_end_name(const topo_t *t, topo_end_t e, char *buf, int len);
 
 #endif

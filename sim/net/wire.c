@@ -67,6 +67,8 @@ tick_t wire_pass(wire_comp_t *w, msg_t *m, tick_t t)
     tick_t end = (t > w->link_free ? t : w->link_free) + w->ser;
     w->link_free = end;
     w->in->ready_at = end;
+    if (w->bytes)
+        m->bytes = w->bytes;
     kernel_probe(w->c.k, w->ser_point, m->id, end);
     tick_t at = faulty_arrival(w, m, end);
     if (at != TICK_NEVER)
@@ -97,6 +99,8 @@ static tick_t wire_commit(comp_t *c, tick_t now)
         tick_t end = begin + w->ser;
         w->link_free = end;
         w->in->ready_at = end;
+        if (w->bytes)
+            m.bytes = w->bytes;
         kernel_probe(c->k, w->ser_point, m.id, end);
         tick_t at = faulty_arrival(w, &m, end);
         if (at == TICK_NEVER) {

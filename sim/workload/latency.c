@@ -9,6 +9,8 @@
 
 #include "kernel.h"
 #include "path_net.h"
+#include "path_topo.h"
+#include "topo_file.h"
 
 enum { POINT_POST = -1, POINT_DONE = -2 };
 
@@ -43,12 +45,17 @@ struct latency_sim {
     int64_t in_flight, oldest;
     tick_t timeout;
     int64_t payload;
+    int lossy;               /* reads may be lost (faults, or a switch that
+                                drops): each has an id and a deadline */
+    uint16_t from_node, to_node; /* the initiator and the target */
     /* the report, built from probe records */
     tick_t *t_post, *t_last; /* per request id */
     __int128 sum_total, sum_row[LAT_MAX_ROWS]; /* cannot overflow */
     hist_t totals;
     int row_of_stage[CFG_MAX_STAGES];  /* the configured row */
     int align_row[CFG_MAX_STAGES];     /* the derived row before it, or -1 */
+    int queue_row[CFG_MAX_STAGES];     /* a switch's queueing row after it, or -1 */
+    uint32_t wire_bytes[CFG_MAX_STAGES];
     int stage_of_row[LAT_MAX_ROWS];
     int send_row, send_align_row, exec_row;
     uint8_t plain[LAT_MAX_ROWS];       /* a row's probe only adds to the sums */
@@ -78,6 +85,7 @@ static void target_emit(void *ctx, msg_t *m)
     sim_t *s = ctx;
     if (m->data)
         return; /* (never: a response is made once) */
+    m->dst = s->from_node; /* the response goes back to the initiator */
     m->data = payload_new(&s->pool, s->target_mem.bytes + read_addr(s, m->op), s->read_len);
     if (!m->data)
         kernel_fail(&s->k, "out of memory for the bytes of read %llu", (unsigned long long)m->op);
@@ -164,6 +172,7 @@ static void post(sim_t *s, tick_t t)
         .id = id,
         .len = (uint32_t)(s->payload > 0 ? s->payload : 64),
         .kind = MSG_REQUEST,
+        .dst = s->to_node,
     };
     kernel_probe(&s->k, POINT_POST, id, t);
     if (chan_push(s->host.out, &m, t))
@@ -330,14 +339,14 @@ static void setup_rows(sim_t *s)
     int send_stage = -1, exec_stage = -1;
     for (int i = 0; i < p->n_stages; i++) {
         const stage_cfg_t *st = &p->stages[i];
-        s->align_row[i] = -1;
+        s->align_row[i] = s->queue_row[i] = -1;
         if (st->kind == STAGE_NIC) {
             if (send_stage < 0 && st->node == NODE_INITIATOR && st->pipe == PIPE_TX)
                 send_stage = i;
             if (exec_stage < 0 && st->node == NODE_TARGET && st->pipe == PIPE_RX)
                 exec_stage = i;
         }
-        if (st->kind == STAGE_NIC || st->kind == STAGE_WIRE) {
+        if (st->kind == STAGE_NIC || st->kind == STAGE_WIRE || st->kind == STAGE_SWITCH) {
             lat_row_t *d = &r->rows[r->n_rows];
             s->stage_of_row[r->n_rows] = i;
             s->align_row[i] = r->n_rows++;
@@ -349,6 +358,11 @@ static void setup_rows(sim_t *s)
                 snprintf(d->label, sizeof(d->label), "clock alignment: wait for %s %s edge",
                          st->node == NODE_INITIATOR ? "initiator" : "target",
                          st->pipe == PIPE_TX ? "NIC tx" : "NIC rx");
+            } else if (st->kind == STAGE_SWITCH) {
+                d->category = CAT_ALIGNMENT;
+                snprintf(d->name, sizeof(d->name), "align.%s", st->name);
+                snprintf(d->label, sizeof(d->label), "clock alignment: wait for switch %s edge",
+                         p->topo->t.sw[st->sw].name);
             } else {
                 d->category = CAT_SERIALISATION;
                 snprintf(d->name, sizeof(d->name), "serialise.%s", st->name);
@@ -366,16 +380,31 @@ static void setup_rows(sim_t *s)
             s->delay_ticks[i] = tb_from_ps(&s->k.tb, st->delay_ps);
             row->calc = s->delay_ticks[i];
             break;
+        case STAGE_SWITCH: {
+            const topo_switch_t *ts = &p->topo->t.sw[st->sw];
+            row->calc = (tick_t)ts->fwd_cycles * tb_period(&s->k.tb, ts->clock_mhz);
+            lat_row_t *q = &r->rows[r->n_rows];
+            s->stage_of_row[r->n_rows] = i;
+            s->queue_row[i] = r->n_rows++;
+            q->derived = 1;
+            q->stage = i;
+            q->category = CAT_QUEUEING;
+            snprintf(q->name, sizeof(q->name), "queue.%s", st->name);
+            snprintf(q->label, sizeof(q->label), "switch %s: output register and queue of port %d",
+                     ts->name, st->sw_out);
+            break;
+        }
         case STAGE_WIRE: {
-            row->calc = tb_from_ps(&s->k.tb, p->wire_one_way_ps);
+            row->calc = tb_from_ps(&s->k.tb, stage_one_way_ps(p, st));
             int64_t bytes = st->bytes;
             if (s->payload >= 0 && st->payload_bytes > 0) /* this packet carries the data */
                 bytes += s->payload - st->payload_bytes;
+            double gbps = stage_gbytes_per_s(p, st);
             snprintf(r->rows[s->align_row[i]].label, sizeof(r->rows[0].label),
-                     "wire serialisation, %lld B at %g GB/s", (long long)bytes,
-                     p->wire_gbytes_per_s);
+                     "wire serialisation, %lld B at %g GB/s", (long long)bytes, gbps);
+            s->wire_bytes[i] = bytes > 0 && bytes <= UINT32_MAX ? (uint32_t)bytes : 0;
             /* bytes / (GB/s) = ns; ticks = ns * 1000 * ticks per ps, rounded up */
-            double t = (double)bytes / p->wire_gbytes_per_s * 1000.0 * (double)s->k.tb.per_ps;
+            double t = (double)bytes / gbps * 1000.0 * (double)s->k.tb.per_ps;
             tick_t ti = (tick_t)t;
             if ((double)ti < t)
                 ti++;
@@ -434,7 +463,13 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
     s->errlen = errlen;
     kernel_init(&s->k);
     hist_init(&s->totals);
-    if (tb_init(&s->k.tb, path->nic_mhz, NULL, 0)) {
+    /* the time base holds the NIC's clock and every switch's on the path */
+    int64_t sw_mhz[CFG_MAX_STAGES];
+    int n_sw = 0;
+    for (int i = 0; i < path->n_stages; i++)
+        if (path->stages[i].kind == STAGE_SWITCH && path->topo)
+            sw_mhz[n_sw++] = path->topo->t.sw[path->stages[i].sw].clock_mhz;
+    if (tb_init(&s->k.tb, path->nic_mhz, sw_mhz, n_sw)) {
         snprintf(err, (size_t)errlen, "path '%s': bad NIC clock %lld MHz", path->name,
                  (long long)path->nic_mhz);
         free(s);
@@ -445,6 +480,9 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
     s->k.probe = on_probe;
     s->k.probe_ctx = s;
     s->payload = opts->payload > 0 ? opts->payload : -1;
+    s->lossy = opts->fault != NULL || path_has_switch(path);
+    s->from_node = (uint16_t)(path->topo ? path->from_node : 0);
+    s->to_node = (uint16_t)(path->topo ? path->to_node : 1);
     s->n_slots = opts->slots > 0 ? opts->slots : 1;
     if (s->n_slots > opts->ops)
         s->n_slots = opts->ops;
@@ -460,27 +498,27 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
     }
     /* with faults a read may end in an error while its packets are still
      * on their way: every read gets an id of its own (its number) */
-    int64_t n_ids = opts->fault ? opts->ops : s->n_slots;
-    if (opts->fault && opts->ops > UINT32_MAX) {
-        snprintf(err, (size_t)errlen, "at most %u reads with --fault", UINT32_MAX);
+    int64_t n_ids = s->lossy ? opts->ops : s->n_slots;
+    if (s->lossy && opts->ops > UINT32_MAX) {
+        snprintf(err, (size_t)errlen, "at most %u reads with --fault or a switch", UINT32_MAX);
         free(s);
         return NULL;
     }
     for (int i = 0; i < res->n_rows; i++)
         s->plain[i] = i != s->send_row && i != s->send_align_row && i != s->exec_row &&
-                      !(opts->wave && s->n_slots == 1) && !opts->fault;
+                      !(opts->wave && s->n_slots == 1) && !s->lossy;
     s->free_ids = malloc((size_t)s->n_slots * sizeof(uint32_t));
     s->op_of = malloc((size_t)s->n_slots * sizeof(uint64_t));
     if (!opts->no_percentiles)
         s->t_post = malloc((size_t)n_ids * sizeof(tick_t));
     s->t_last = malloc((size_t)n_ids * sizeof(tick_t));
-    if (opts->fault) {
+    if (s->lossy) {
         s->state = malloc((size_t)n_ids);
         s->posted_at = malloc((size_t)n_ids * sizeof(tick_t));
         s->timeout = tb_from_ps(&s->k.tb, opts->timeout_ps > 0 ? opts->timeout_ps : LAT_TIMEOUT_PS);
     }
     if (!s->free_ids || !s->op_of || (!opts->no_percentiles && !s->t_post) || !s->t_last ||
-        (opts->fault && (!s->state || !s->posted_at))) {
+        (s->lossy && (!s->state || !s->posted_at))) {
         snprintf(err, (size_t)errlen, "out of memory for %lld reads in flight", (long long)n_ids);
         latency_destroy(s);
         return NULL;
@@ -500,12 +538,15 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
         .rtl_wave = opts->rtl_wave,
         .block_scope = opts->block_scope,
         .fault = opts->fault,
+        .lossy = s->lossy,
         .target_emit = target_emit,
         .target_emit_ctx = s,
     };
     for (int i = 0; i < path->n_stages; i++) {
         no.align_point[i] = s->align_row[i];
         no.end_point[i] = s->row_of_stage[i];
+        no.queue_point[i] = s->queue_row[i] >= 0 ? s->queue_row[i] : CHAN_NO_PROBE;
+        no.wire_bytes[i] = s->wire_bytes[i];
         no.delay_ticks[i] = s->delay_ticks[i];
         no.ser_ticks[i] = s->ser_ticks[i];
     }
@@ -576,12 +617,22 @@ int latency_simulate(latency_sim_t *s)
                                                    res->fx.rx_counts[node]);
     for (int dir = 0; dir < 2; dir++)
         res->fx.faulted[dir] = path_net_fault_counts(&s->net, dir, &res->fx.faults[dir]);
+    for (int i = 0; s->path->topo && i < s->path->topo->t.n_switches; i++) {
+        if (res->n_switches == LAT_MAX_SWITCHES)
+            break;
+        lat_switch_t *w = &res->sw[res->n_switches];
+        if (!path_net_switch_counts(&s->net, i, &w->received, &w->forwarded, &w->dropped,
+                                    &w->unroutable, &w->peak_queue_bytes))
+            continue;
+        snprintf(w->name, sizeof w->name, "%s", s->path->topo->t.sw[i].name);
+        res->n_switches++;
+    }
     if (rc) {
         snprintf(s->err, (size_t)s->errlen, "path '%s': %s", s->path->name, s->k.err);
         return -1;
     }
-    res->fx.on = opts->fault != NULL;
-    res->fx.timeout_ps = opts->fault ? (opts->timeout_ps > 0 ? opts->timeout_ps : LAT_TIMEOUT_PS) : 0;
+    res->fx.on = s->lossy;
+    res->fx.timeout_ps = s->lossy ? (opts->timeout_ps > 0 ? opts->timeout_ps : LAT_TIMEOUT_PS) : 0;
     res->fx.completed = res->completed;
     res->fx.errors = res->errors;
     res->fx.stale = res->stale;

@@ -49,9 +49,11 @@ typedef struct {
     int step_every_cycle;  /* 1: step every NIC cycle; 0: skip idle cycles */
     int in_time_order;     /* 1: every part waits for its times, no chains
                               run ahead (as with a waveform; same results) */
-    const fault_spec_t *fault; /* faults on the wires, or NULL: then a read
-                              with no completion within timeout_ps ends in
-                              an error, and each read has an id of its own */
+    const fault_spec_t *fault; /* faults on the wires, or NULL. With faults,
+                              or a path through a switch (which drops what
+                              its buffer cannot hold), a read with no
+                              completion within timeout_ps ends in an error,
+                              and each read has an id of its own */
     int64_t timeout_ps;    /* 0: LAT_TIMEOUT_PS */
     int no_percentiles;    /* 1: no per-op totals (min, max, p50, p99 are 0):
                               a burst of millions then needs 8 bytes per read
@@ -63,7 +65,8 @@ typedef struct {
     void *progress_ctx;
 } latency_opts_t;
 
-#define LAT_MAX_ROWS (CFG_MAX_STAGES * 2)
+#define LAT_MAX_ROWS (CFG_MAX_STAGES * 3)
+#define LAT_MAX_SWITCHES 16
 #define LAT_TIMEOUT_PS 1000000000 /* 1 ms: with faults, a read with no completion by then fails */
 #define LAT_DEP_HIST 64 /* departure intervals of 0..63 cycles, and 64 or more */
 
@@ -99,6 +102,13 @@ typedef struct {
     fault_link_t faults[2];
 } lat_faults_t;
 
+/* What a switch on the path did. */
+typedef struct {
+    char name[32];
+    uint64_t received, forwarded, dropped, unroutable;
+    int64_t peak_queue_bytes;  /* the fullest output queue, at its fullest */
+} lat_switch_t;
+
 typedef struct {
     timebase_t tb;
     int n_rows;
@@ -129,6 +139,8 @@ typedef struct {
     int64_t bytes_checked;   /* completed reads whose bytes the initiator
                                 compared with the target's memory */
     lat_faults_t fx;
+    int n_switches;          /* on a topology: the switches the path crosses */
+    lat_switch_t sw[LAT_MAX_SWITCHES];
 } latency_result_t;
 
 /* A simulation in three steps, so that several paths can declare their

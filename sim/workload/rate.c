@@ -39,6 +39,7 @@ static const char *const usage_rate =
     "  --config FILE        load FILE instead of the built-in paths (repeatable)\n"
     "  --set SEC.KEY=VALUE  override a config key (repeatable)\n"
     "  --link-ns L          one-way wire delay in ns\n"
+    CLI_TOPOLOGY_HELP
     "  --ub-path NAME       path the UB stack runs (default ub_async)\n"
     "  --roce-path NAME     path the RoCE stack runs (default pcie_nic); either\n"
     "                       path needs a send pipeline ([nic] tx_block)\n"
@@ -125,7 +126,9 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     r->executed = lr.executed;
     r->completed = lr.completed;
     r->fx = lr.fx;
-    if (o->fault) /* every read ended, and nothing completed that was not executed */
+    r->n_switches = lr.n_switches;
+    memcpy(r->sw, lr.sw, sizeof r->sw);
+    if (lr.fx.on) /* (faults, or a switch that may drop) every read ended, and nothing completed that was not executed */
         r->conserved = r->posted == o->burst && lr.completed + lr.errors == o->burst &&
                        r->sent <= r->posted && r->executed <= r->sent &&
                        r->completed <= r->executed;
@@ -151,11 +154,15 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     double end_ns = tb_to_ns(tb, lr.end_time);
     r->throughput_gbps = end_ns > 0 ? (double)lr.completed * m / end_ns : 0;
     r->path_gbps = path->wire_gbytes_per_s;
+    int first = 1; /* the slowest link that carries the data */
     for (int i = 0; i < path->n_stages; i++) {
         const stage_cfg_t *st = &path->stages[i];
         if (st->kind == STAGE_WIRE && st->payload_bytes > 0) {
             double bytes = (double)(st->bytes - st->payload_bytes) + m;
-            r->path_gbps = path->wire_gbytes_per_s * m / bytes;
+            double g = stage_gbytes_per_s(path, st) * m / bytes;
+            if (first || g < r->path_gbps)
+                r->path_gbps = g;
+            first = 0;
         }
     }
     /* T0: one read alone, same path and payload */
@@ -205,10 +212,15 @@ static void print_table(const rate_row_t *rows, int n, const char *backend, int6
                         int64_t payload)
 {
     const path_cfg_t *p0 = rows[0].path;
-    printf("ubsim rate: %lld B reads, backend %s, NIC clock %lld MHz, one-way wire %g ns, "
-           "slots %s\n\n",
-           (long long)payload, backend, (long long)p0->nic_mhz,
-           (double)p0->wire_one_way_ps / 1000.0, slots_opt > 0 ? "limited" : "one per request");
+    printf("ubsim rate: %lld B reads, backend %s, NIC clock %lld MHz, ", (long long)payload, backend,
+           (long long)p0->nic_mhz);
+    if (p0->topo) {
+        report_where_text(stdout, p0);
+        printf(", ");
+    } else {
+        printf("one-way wire %g ns, ", (double)p0->wire_one_way_ps / 1000.0);
+    }
+    printf("slots %s\n\n", slots_opt > 0 ? "limited" : "one per request");
     printf("%-5s %7s %9s %12s %12s %6s %8s %8s %9s %10s\n", "stack", "burst", "sent/us",
            "executed/us", "interval ns", "cycles", "posted", "sent", "executed", "completed");
     for (int i = 0; i < n; i++) {
@@ -247,8 +259,10 @@ static void print_table(const rate_row_t *rows, int n, const char *backend, int6
         const rate_result_t *r = &rows[i].r;
         if (!r->fx.on)
             continue;
-        printf("\n%s burst %lld, with faults:\n", rows[i].stack, (long long)r->burst);
+        printf("\n%s burst %lld, %s:\n", rows[i].stack, (long long)r->burst,
+               r->n_switches ? "through switches" : "with faults");
         report_faults_text(stdout, &r->fx, "  ");
+        report_switches_text(stdout, r->sw, r->n_switches, "  ");
     }
 }
 
@@ -348,6 +362,7 @@ static int print_json(const rate_row_t *rows, int n, const char *backend)
         cJSON_AddStringToObject(b, "binding", r->binding);
         cJSON_AddNumberToObject(o, "nic_edges_simulated", (double)r->edges_stepped);
         report_faults_json(o, &r->fx);
+        report_switches_json(o, r->sw, r->n_switches);
         cJSON_AddNumberToObject(o, "nic_edges_spanned", (double)r->edges_spanned);
     }
     char *txt = cJSON_Print(root);

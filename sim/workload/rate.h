@@ -55,6 +55,8 @@ typedef struct {
     uint64_t edges_stepped, edges_spanned;
     uint64_t lockstep_mismatches;
     lat_faults_t fx;         /* with faults: errors, fault and check counts */
+    int n_switches;          /* on a topology: what its switches did */
+    lat_switch_t sw[LAT_MAX_SWITCHES];
 } rate_result_t;
 
 /* Runs one burst on one path (a path whose transmit pipeline ends in a send
