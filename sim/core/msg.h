@@ -26,24 +26,31 @@ typedef struct {
     uint32_t id;       /* request id while in flight (the request slot) */
     uint32_t len;      /* bytes the request moves */
     uint32_t jetty;    /* the Jetty (UB) the request was posted on */
-    uint8_t kind;      /* msg_kind_t */
-    uint8_t last;      /* packet: last of its message */
-    uint16_t tassn;    /* packet: transaction sequence number */
     uint32_t psn;      /* packet: packet sequence number (24 bits) */
     uint32_t tpn;      /* packet: destination transport channel number (24 bits) */
     uint32_t more;     /* inside a channel: this entry stands for 1 + more
                           messages alike but for consecutive id and op
                           (a burst costs one entry); 0 everywhere else */
     uint32_t bytes;    /* packet: bytes on the wire (0: not known here) */
-    uint16_t dst;      /* packet: the destination node (switches route by it) */
-    uint8_t flags;     /* packet: MSG_CORRUPT, MSG_COPY */
     uint32_t data;     /* the bytes it carries (payload.h), or 0 */
+    uint16_t tassn;    /* packet: transaction sequence number */
+    uint16_t dst;      /* packet: the destination node (switches route by it) */
+    uint16_t src;      /* packet: the node that sent it */
+    uint8_t kind;      /* msg_kind_t */
+    uint8_t last;      /* packet: last of its message */
+    uint8_t flags;     /* packet: MSG_CORRUPT, MSG_COPY, MSG_NAK */
+    uint8_t opc;       /* the request's operation: MSG_OP_READ, _WRITE, _SEND */
 } msg_t;
 
 enum {
     MSG_CORRUPT = 1, /* bits were flipped on a link: the receiver's checksum fails */
     MSG_COPY = 2,    /* a link's duplicate: it records no probes until a
                         receiver accepts it (only if the original was refused) */
+    MSG_NAK = 4,     /* a response: the target refused the request (access) */
 };
+
+/* What a request does at the target. A read's response carries its data;
+ * a write's or a send's request does. */
+enum { MSG_OP_READ = 0, MSG_OP_WRITE = 1, MSG_OP_SEND = 2 };
 
 #endif

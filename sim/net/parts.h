@@ -59,12 +59,20 @@ typedef struct {
     const clockdom_t *in_clk; /* the producer's clock: it hands over only at
                                  its edges, and only while the link is free */
     tick_t ser, prop;    /* serialisation and propagation, ticks */
-    tick_t early;        /* a packet is handed on this long before its last
-                            bit arrives (a cut-through switch takes it once
-                            its header is in); 0 otherwise */
     tick_t link_free;
     uint32_t bytes;      /* the size of every packet it carries, given to
                             each (a switch's buffer counts it); 0: unknown */
+    /* with wire_sizes: each packet's size from what it carries (its header,
+     * plus its data: a write's or a send's request, a read's response), and
+     * its serialisation from its size */
+    int sized, fwd, read_data;
+    uint32_t hdr_bytes;
+    double gbytes_per_s, per_ps;
+    uint32_t memo_bytes;
+    tick_t memo_ser;
+    tick_t cut_hdr;      /* into a cut-through switch: the header's
+                            serialisation (a packet is handed on once it is
+                            in); -1 otherwise */
     int ser_point, arrive_point;
     /* faults (NULL: a perfect link), this direction's decisions */
     const fault_spec_t *fault;
@@ -87,6 +95,15 @@ tick_t wire_pass(wire_comp_t *w, msg_t *m, tick_t t);
  * (the wire's output must then be a sorted channel); a corrupted one
  * carries MSG_CORRUPT, which the receiver's checksum refuses. */
 void wire_faults(wire_comp_t *w, const fault_spec_t *spec, int dir, tick_t reorder);
+/* Sizes every packet from what it carries: hdr_bytes, plus its request's
+ * length if it carries data (fwd: the wire goes from the initiator to the
+ * target, where a write's and a send's data go; read_data: a read's response
+ * crosses it with its data), at gbytes_per_s on a time base of per_ps ticks
+ * per ps; serialisation rounds up to a whole tick. */
+void wire_sizes(wire_comp_t *w, uint32_t hdr_bytes, int fwd, int read_data, double gbytes_per_s,
+                int64_t per_ps);
+/* The serialisation of m, its size set (msg_t.bytes). */
+tick_t wire_ser(wire_comp_t *w, msg_t *m);
 void wire_free(wire_comp_t *w);
 
 /* ---- nic_port ---- */

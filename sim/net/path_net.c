@@ -59,7 +59,10 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
             wire_init(w, name, in, out, in_clk, o->ser_ticks[i],
                       tb_from_ps(&k->tb, stage_one_way_ps(p, st)), o->align_point[i],
                       o->end_point[i], deep);
-            w->bytes = o->wire_bytes[i];
+            /* each packet sized by what it carries: the stage's bytes are
+             * its header and, where payload_bytes is set, a read's data */
+            wire_sizes(w, (uint32_t)(st->bytes - st->payload_bytes), st->wire_dir == WIRE_FORWARD,
+                       st->payload_bytes > 0, stage_gbytes_per_s(p, st), k->tb.per_ps);
             if (o->fault) {
                 int dir = st->wire_dir == WIRE_FORWARD ? FAULT_FWD : FAULT_BACK;
                 wire_faults(w, o->fault, dir,

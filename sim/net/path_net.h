@@ -42,8 +42,9 @@ typedef struct {
     int align_point[CFG_MAX_STAGES], end_point[CFG_MAX_STAGES];
     int queue_point[CFG_MAX_STAGES]; /* a switch stage: when the packet leaves
                                   (its end_point is when it may leave) */
-    tick_t delay_ticks[CFG_MAX_STAGES], ser_ticks[CFG_MAX_STAGES];
-    uint32_t wire_bytes[CFG_MAX_STAGES]; /* each wire stage's packet size */
+    tick_t delay_ticks[CFG_MAX_STAGES];
+    tick_t ser_ticks[CFG_MAX_STAGES]; /* a wire's serialisation of its configured
+                                  size (each packet is sized by what it carries) */
 } path_net_opts_t;
 
 typedef struct {

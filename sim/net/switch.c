@@ -177,8 +177,7 @@ int switch_connect_in(switch_comp_t *s, int p, chan_t *in, wire_comp_t *in_wire,
         in->dst = &s->c;
     if (in_wire && s->cfg.cut_through) {
         /* the rest of a packet behind its header arrives meanwhile */
-        tick_t behind = in_wire->ser - (tick_t)llround(ser_per_byte * (double)s->cfg.header_bytes);
-        in_wire->early = behind > 0 ? behind : 0;
+        in_wire->cut_hdr = (tick_t)llround(ser_per_byte * (double)s->cfg.header_bytes);
     }
     return 0;
 }

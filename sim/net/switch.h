@@ -14,7 +14,8 @@
  *
  * Store-and-forward: a packet is taken once its last bit has arrived.
  * Cut-through: once its header has; the link into a cut-through switch hands
- * a packet on that much earlier (wire_comp_t.early, set by switch_connect).
+ * a packet on once its header is in (wire_comp_t.cut_hdr, set by
+ * switch_connect).
  *
  * A packet dropped or unroutable is given back (kernel_drop).
  * Every packet taken is counted once as forwarded, dropped or unroutable:
@@ -73,7 +74,7 @@ int switch_cfg_check(const switch_cfg_t *cfg, char *err, int errlen);
 int switch_init(switch_comp_t *s, const char *name, const clockdom_t *clk,
                 const switch_cfg_t *cfg, char *err, int errlen);
 /* Joins port p (after the links are set up with wire_init): `in` carries
- * the packets of link `in_wire` into the switch (its early hand-over is set
+ * the packets of link `in_wire` into the switch (its hand-over at the header is set
  * for a cut-through switch; ser_per_byte is that link's serialisation of one
  * byte, in ticks), `out` (depth 1) carries its offers to link `out_wire`,
  * which then takes them at the switch's edges while it is free. The out

@@ -36,12 +36,49 @@ void wire_faults(wire_comp_t *w, const fault_spec_t *spec, int dir, tick_t reord
     fault_link_init(&w->fl, spec, dir);
 }
 
-/* The faults' decision on the packet serialised until `end`: its arrival
- * (TICK_NEVER: lost), its flags, and a copy (w->copy_at). The link stays
- * busy for the copy too. */
-static tick_t faulty_arrival(wire_comp_t *w, msg_t *m, tick_t end)
+void wire_sizes(wire_comp_t *w, uint32_t hdr_bytes, int fwd, int read_data, double gbytes_per_s,
+                int64_t per_ps)
 {
-    tick_t at = end + w->prop - w->early;
+    w->sized = 1;
+    w->hdr_bytes = hdr_bytes;
+    w->fwd = fwd;
+    w->read_data = read_data;
+    w->gbytes_per_s = gbytes_per_s;
+    w->per_ps = (double)per_ps;
+    w->memo_bytes = 0;
+}
+
+tick_t wire_ser(wire_comp_t *w, msg_t *m)
+{
+    if (!w->sized) {
+        if (w->bytes)
+            m->bytes = w->bytes;
+        return w->ser;
+    }
+    int data = m->opc == MSG_OP_READ ? w->read_data && !(m->flags & MSG_NAK) : w->fwd;
+    uint32_t bytes = w->hdr_bytes + (data ? m->len : 0);
+    m->bytes = bytes;
+    if (bytes != w->memo_bytes || !w->memo_bytes) {
+        /* bytes / (GB/s) = ns; ticks = ns * 1000 * ticks per ps, rounded up */
+        double t = (double)bytes / w->gbytes_per_s * 1000.0 * w->per_ps;
+        tick_t ti = (tick_t)t;
+        if ((double)ti < t)
+            ti++;
+        w->memo_bytes = bytes;
+        w->memo_ser = ti;
+    }
+    return w->memo_ser;
+}
+
+/* The faults' decision on the packet serialised (for `ser`) until `end`:
+ * its arrival (TICK_NEVER: lost), its flags, and a copy (w->copy_at). The
+ * link stays busy for the copy too. */
+static tick_t faulty_arrival(wire_comp_t *w, msg_t *m, tick_t end, tick_t ser)
+{
+    tick_t early = 0;
+    if (w->cut_hdr >= 0) /* into a cut-through switch: once the header is in */
+        early = ser > w->cut_hdr ? ser - w->cut_hdr : 0;
+    tick_t at = end + w->prop - early;
     w->copy_at = -1;
     if (!w->fault)
         return at;
@@ -54,8 +91,8 @@ static tick_t faulty_arrival(wire_comp_t *w, msg_t *m, tick_t end)
     if (a.reorder)
         at += w->reorder;
     if (a.dup) {
-        w->copy_at = at + w->ser;
-        w->link_free += w->ser;
+        w->copy_at = at + ser;
+        w->link_free += ser;
         w->in->ready_at = w->link_free;
     }
     return at;
@@ -64,13 +101,12 @@ static tick_t faulty_arrival(wire_comp_t *w, msg_t *m, tick_t end)
 tick_t wire_pass(wire_comp_t *w, msg_t *m, tick_t t)
 {
     t = wire_take(w, t);
-    tick_t end = (t > w->link_free ? t : w->link_free) + w->ser;
+    tick_t ser = wire_ser(w, m);
+    tick_t end = (t > w->link_free ? t : w->link_free) + ser;
     w->link_free = end;
     w->in->ready_at = end;
-    if (w->bytes)
-        m->bytes = w->bytes;
     kernel_probe(w->c.k, w->ser_point, m->id, end);
-    tick_t at = faulty_arrival(w, m, end);
+    tick_t at = faulty_arrival(w, m, end, ser);
     if (at != TICK_NEVER)
         kernel_probe(w->c.k, w->arrive_point, m->id, at);
     else
@@ -96,13 +132,12 @@ static tick_t wire_commit(comp_t *c, tick_t now)
     while (chan_peek(w->in, now) && (!w->in_clk || w->link_free <= now)) {
         msg_t m = chan_pop(w->in, now);
         tick_t begin = now > w->link_free ? now : w->link_free;
-        tick_t end = begin + w->ser;
+        tick_t ser = wire_ser(w, &m);
+        tick_t end = begin + ser;
         w->link_free = end;
         w->in->ready_at = end;
-        if (w->bytes)
-            m.bytes = w->bytes;
         kernel_probe(c->k, w->ser_point, m.id, end);
-        tick_t at = faulty_arrival(w, &m, end);
+        tick_t at = faulty_arrival(w, &m, end, ser);
         if (at == TICK_NEVER) {
             kernel_drop(c->k, &m); /* lost */
             continue;
@@ -142,7 +177,7 @@ int wire_init(wire_comp_t *w, const char *name, chan_t *in, chan_t *out, const c
     w->ser = ser;
     w->prop = prop;
     w->link_free = 0;
-    w->early = 0;
+    w->cut_hdr = -1;
     w->copy_at = -1;
     w->ser_point = ser_point;
     w->arrive_point = arrive_point;

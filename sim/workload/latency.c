@@ -55,7 +55,6 @@ struct latency_sim {
     int row_of_stage[CFG_MAX_STAGES];  /* the configured row */
     int align_row[CFG_MAX_STAGES];     /* the derived row before it, or -1 */
     int queue_row[CFG_MAX_STAGES];     /* a switch's queueing row after it, or -1 */
-    uint32_t wire_bytes[CFG_MAX_STAGES];
     int stage_of_row[LAT_MAX_ROWS];
     int send_row, send_align_row, exec_row;
     uint8_t plain[LAT_MAX_ROWS];       /* a row's probe only adds to the sums */
@@ -120,7 +119,7 @@ static int check_bytes(sim_t *s, const msg_t *m)
  * address to address, that reads cycle through. */
 static int setup_memory(sim_t *s, char *err, int errlen)
 {
-    s->read_len = (uint32_t)(s->payload > 0 ? s->payload : 64);
+    s->read_len = (uint32_t)s->payload;
     s->stride = ((uint64_t)s->read_len + 63) / 64 * 64;
     s->seg_len = s->stride * 64 > (1u << 20) ? s->stride * 64 : (1u << 20);
     s->seg_base = 0x10000;
@@ -170,7 +169,7 @@ static void post(sim_t *s, tick_t t)
         .t = t,
         .op = (uint64_t)s->res->posted,
         .id = id,
-        .len = (uint32_t)(s->payload > 0 ? s->payload : 64),
+        .len = (uint32_t)s->payload,
         .kind = MSG_REQUEST,
         .dst = s->to_node,
     };
@@ -402,7 +401,6 @@ static void setup_rows(sim_t *s)
             double gbps = stage_gbytes_per_s(p, st);
             snprintf(r->rows[s->align_row[i]].label, sizeof(r->rows[0].label),
                      "wire serialisation, %lld B at %g GB/s", (long long)bytes, gbps);
-            s->wire_bytes[i] = bytes > 0 && bytes <= UINT32_MAX ? (uint32_t)bytes : 0;
             /* bytes / (GB/s) = ns; ticks = ns * 1000 * ticks per ps, rounded up */
             double t = (double)bytes / gbps * 1000.0 * (double)s->k.tb.per_ps;
             tick_t ti = (tick_t)t;
@@ -479,7 +477,14 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
     s->k.step_all = opts->step_every_cycle;
     s->k.probe = on_probe;
     s->k.probe_ctx = s;
-    s->payload = opts->payload > 0 ? opts->payload : -1;
+    /* a read moves the payload asked for, or what the path's configured
+     * response carries (64 B if it names none) */
+    s->payload = 64;
+    for (int i = path->n_stages - 1; i >= 0; i--)
+        if (path->stages[i].kind == STAGE_WIRE && path->stages[i].payload_bytes > 0)
+            s->payload = path->stages[i].payload_bytes;
+    if (opts->payload > 0)
+        s->payload = opts->payload;
     s->lossy = opts->fault != NULL || path_has_switch(path);
     s->from_node = (uint16_t)(path->topo ? path->from_node : 0);
     s->to_node = (uint16_t)(path->topo ? path->to_node : 1);
@@ -546,7 +551,6 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
         no.align_point[i] = s->align_row[i];
         no.end_point[i] = s->row_of_stage[i];
         no.queue_point[i] = s->queue_row[i] >= 0 ? s->queue_row[i] : CHAN_NO_PROBE;
-        no.wire_bytes[i] = s->wire_bytes[i];
         no.delay_ticks[i] = s->delay_ticks[i];
         no.ser_ticks[i] = s->ser_ticks[i];
     }
