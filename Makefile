@@ -41,7 +41,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags inih libcjson 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs inih libcjson 2>/dev/null) -lz -pthread
 
 CONFIG_DIR := $(CURDIR)/configs
-SIM_DIRS  := sim/core sim/rtl sim/net sim/node sim/workload sim/app
+SIM_DIRS  := sim/core sim/rtl sim/net sim/node sim/verbs sim/workload sim/app
 CPPFLAGS  := -Icmodel $(addprefix -I,$(SIM_DIRS)) -DUBSIM_SOURCE_DIR='"$(CURDIR)"' -DUBSIM_CONFIG_DIR='"$(CONFIG_DIR)"'
 CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -Werror
 CXXFLAGS  := -std=gnu++17 $(OPT) -Wall -Wextra -Werror

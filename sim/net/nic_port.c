@@ -103,11 +103,11 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-static uint32_t jetty_of(const nic_block_use_t *u, uint64_t op)
+uint32_t nic_jetty_of(uint64_t op, int jetties, uint64_t seed)
 {
-    if (u->jetties <= 1)
+    if (jetties <= 1)
         return 0;
-    return (uint32_t)(mix64(op ^ u->seed) % (uint64_t)u->jetties);
+    return (uint32_t)(mix64(op ^ seed) % (uint64_t)jetties);
 }
 
 static void block_fixed_inputs(nic_port_t *p)
@@ -134,24 +134,55 @@ static void block_fixed_inputs(nic_port_t *p)
     }
 }
 
-/* The block's per-request inputs for request m (or the idle values). */
+/* The packet opcode of request m's packet through this NIC: the request at
+ * the initiator, its response (read) or acknowledgement at the target. */
+static uint8_t ub_opcode(int initiator, uint8_t opc)
+{
+    if (initiator)
+        return opc == MSG_OP_WRITE ? UB_TA_WRITE : opc == MSG_OP_SEND ? UB_TA_SEND : UB_TA_READ;
+    return opc == MSG_OP_READ ? UB_TA_READ_RESP : UB_TA_TAACK;
+}
+
+static uint8_t rc_opcode(int initiator, uint8_t opc)
+{
+    if (initiator)
+        return opc == MSG_OP_WRITE  ? RC_OP_WRITE_ONLY
+               : opc == MSG_OP_SEND ? RC_OP_SEND_ONLY
+                                    : RC_OP_READ_REQUEST;
+    return opc == MSG_OP_READ ? 0x10 /* READ RESPONSE ONLY */ : 0x11 /* ACKNOWLEDGE */;
+}
+
+uint8_t nic_port_opcode(int ub, int initiator, uint8_t opc)
+{
+    return ub ? ub_opcode(initiator, opc) : rc_opcode(initiator, opc);
+}
+
+/* The block's per-request inputs for request m (or the idle values). The
+ * Jetty is the one the request was posted on; the idle values are a read's
+ * of the configured length. */
 static void fill_block_inputs(nic_port_t *p, const msg_t *m)
 {
     uint64_t op = m ? m->op : 0;
+    uint32_t len = m ? m->len : (uint32_t)(p->use.payload >= 0 ? p->use.payload : 64);
+    uint8_t opc = m ? m->opc : MSG_OP_READ;
     p->bin_known = 1;
     p->bin_valid = m != NULL;
     p->bin_id = m ? m->id : 0;
     if (p->use.kind == NIC_BLOCK_UB_SEND) {
         ub_send_pipeline_in_t *in = &p->bin.ub;
         in->wr_valid = m != NULL;
-        in->wr_jetty = m ? jetty_of(&p->use, op) : p->idle_jetty;
+        in->wr_jetty = m ? m->jetty : p->idle_jetty;
         in->wr_addr = op * 64u;
         in->wr_tag = m ? m->id : 0;
+        in->wr_opcode = ub_opcode(p->use.initiator, opc);
+        in->wr_len = len;
     } else {
         rc_send_pipeline_in_t *in = &p->bin.rc;
         in->wr_valid = m != NULL;
         in->wr_addr = op * 64u;
         in->wr_tag = m ? m->id : 0;
+        in->wr_opcode = rc_opcode(p->use.initiator, opc);
+        in->wr_len = len;
     }
 }
 
@@ -380,7 +411,7 @@ static int edge(nic_port_t *p, tick_t now)
         }
         m.t = now + c->clk->period; /* a register: seen from the next edge */
         if (p->emit)
-            p->emit(p->emit_ctx, &m);
+            p->emit(p->emit_ctx, &m, now);
         if (chan_push(p->out, &m, now)) {
             kernel_fail(k, "internal: %s: no room in '%s'", c->name, p->out->name);
             return -1;
@@ -473,19 +504,30 @@ int nic_port_rx_accept(nic_port_t *p, msg_t *m)
     pkt_hdr_t h;
     memset(&h, 0, sizeof(h));
     h.proto = p->rx->cfg.proto;
+    /* what the sending NIC put in the header: at the target, the request
+     * (the initiator's transmit pipeline sent it), at the initiator its
+     * response or acknowledgement */
+    uint8_t op = nic_port_opcode(h.proto == PKT_UB, p->rx_at_target, m->opc);
     if (h.proto == PKT_UB) {
         h.tp_opcode = UB_TP_RELIABLE;
-        h.ta_opcode = p->rx_op;
+        h.ta_opcode = op;
         h.last = m->last;
         h.tassn = m->tassn;
         h.jetty = m->jetty;
     } else {
-        h.tp_opcode = p->rx_op;
-        h.len = m->len;
+        h.tp_opcode = op;
     }
+    h.len = m->len;
     h.dst_tpn = m->tpn;
     h.psn = m->psn;
-    if (rx_check_fields(p->rx, &h, !(m->flags & MSG_CORRUPT)) != RX_OK) {
+    if (p->hdr_fields)
+        p->hdr_fields(p->hdr_ctx, m, &h);
+    rx_reason_t why = rx_check_fields(p->rx, &h, !(m->flags & MSG_CORRUPT));
+    if (why == RX_TASSN || why == RX_BAD_TOKEN || why == RX_OUT_OF_SEGMENT || why == RX_NO_ACCESS) {
+        /* in sequence, but refused by the transaction layer: not executed;
+         * the target answers with a negative acknowledgement */
+        m->flags |= MSG_NAK;
+    } else if (why != RX_OK) {
         kernel_drop(p->c.k, m);
         return 0;
     }
@@ -506,7 +548,7 @@ tick_t nic_port_pass(nic_port_t *p, msg_t *m, tick_t t)
     tick_t leave = edge + (tick_t)p->pipe.depth * p->c.clk->period;
     kernel_probe(p->c.k, p->nic_point, id, leave);
     if (p->emit)
-        p->emit(p->emit_ctx, m);
+        p->emit(p->emit_ctx, m, leave);
     return leave;
 }
 
@@ -541,7 +583,7 @@ void nic_port_attach(nic_port_t *p, block_inst_t *blk, const nic_block_use_t *us
     p->blk_time = block_wants_time(blk);
     p->blk_jump = block_can_jump(blk);
     p->use = *use;
-    p->idle_jetty = jetty_of(use, 0);
+    p->idle_jetty = nic_jetty_of(0, use->jetties, use->seed);
     block_reset(blk);
     /* one idle edge gives the wires after reset (it changes nothing) */
     block_fixed_inputs(p);

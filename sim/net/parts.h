@@ -132,12 +132,16 @@ typedef struct nic_port {
     rx_checker_t *rx;    /* the receive checks on every packet taken, or NULL */
     /* called with every packet as it leaves (a target puts the bytes a
      * read returns into its response), or NULL */
-    void (*emit)(void *ctx, msg_t *m);
+    void (*emit)(void *ctx, msg_t *m, tick_t t); /* (t: when it leaves) */
     void *emit_ctx;
     uint64_t flag_drops; /* corrupted or duplicate packets refused without a
                             checker (a pipeline with no header fields) */
-    uint8_t rx_op;       /* what arrives here: the UB transaction opcode, or
-                            the RoCE BTH opcode */
+    int rx_at_target;    /* its packets are requests (the target's receive
+                            pipeline), else responses */
+    /* fills what the header carries beyond the packet's fields (the
+     * remote address and token of a request), or NULL */
+    void (*hdr_fields)(void *ctx, const msg_t *m, pkt_hdr_t *h);
+    void *hdr_ctx;
     int blk_time;        /* block_wants_time(blk), kept */
     int blk_jump;        /* block_can_jump(blk), kept */
     union {
@@ -197,6 +201,13 @@ tick_t nic_port_pass(nic_port_t *p, msg_t *m, tick_t t);
  * 0 when it is refused (and counted). Without a checker a corrupted packet
  * or a copy is refused all the same. */
 int nic_port_rx_accept(nic_port_t *p, msg_t *m);
+/* The packet opcode request m's packets carry through a NIC: at the
+ * initiator the request's (UB transaction opcode, or RoCE BTH opcode), at the
+ * target its response's or acknowledgement's. */
+uint8_t nic_port_opcode(int ub, int initiator, uint8_t opc);
+/* The Jetty a request of number op goes out on, of `jetties`, by a hash of
+ * op and seed (the scenarios spread their requests so). */
+uint32_t nic_jetty_of(uint64_t op, int jetties, uint64_t seed);
 /* Attaches a block (created by the caller) at the end of the stage pipeline. */
 void nic_port_attach(nic_port_t *p, block_inst_t *blk, const nic_block_use_t *use);
 /* Declares the port's waveform signals under `scope` (and the block's ports

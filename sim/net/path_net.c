@@ -102,6 +102,7 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                     .n_tpn = ub ? UBSP_NUM_CHANNELS : RC_SEND_NUM_QPS,
                     .tassn_ctx = ub ? UBSP_NUM_JETTY_CTX : 0,
                     .mtu = RC_SEND_MTU,
+                    .mem = st->node == NODE_TARGET ? o->target_mem : NULL,
                 };
                 char rerr[160];
                 if (rx_init(&net->rx[i], &rc, rerr, sizeof rerr)) {
@@ -110,9 +111,11 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                 }
                 net->has_rx[i] = 1;
                 pt->rx = &net->rx[i];
-                int at_target = st->node == NODE_TARGET;
-                pt->rx_op = ub ? (at_target ? UB_TA_READ : UB_TA_READ_RESP)
-                               : (at_target ? RC_OP_READ_REQUEST : 0x10 /* READ RESPONSE ONLY */);
+                pt->rx_at_target = st->node == NODE_TARGET;
+                if (pt->rx_at_target) {
+                    pt->hdr_fields = o->target_fields;
+                    pt->hdr_ctx = o->target_emit_ctx;
+                }
             }
             if (st->pipe == PIPE_TX && p->tx_block != NIC_BLOCK_NONE) {
                 const block_class_t *cls = p->tx_block == NIC_BLOCK_UB_SEND ? &ub_send_pipeline_class

@@ -36,9 +36,14 @@ typedef struct {
     const fault_spec_t *fault; /* faults on the wires, or NULL */
     int lossy;                 /* requests may be lost (faults, switches):
                                   channels hold whatever is in flight */
-    void (*target_emit)(void *ctx, msg_t *m); /* on every packet leaving the
+    void (*target_emit)(void *ctx, msg_t *m, tick_t t); /* on every packet leaving the
                                   target's transmit pipeline, or NULL */
     void *target_emit_ctx;
+    const node_mem_t *target_mem; /* the target's receive checks check the
+                                  memory a request names against it, or NULL */
+    void (*target_fields)(void *ctx, const msg_t *m, pkt_hdr_t *h); /* what a
+                                  request's header carries beyond msg_t (its
+                                  remote address, token), or NULL */
     int align_point[CFG_MAX_STAGES], end_point[CFG_MAX_STAGES];
     int queue_point[CFG_MAX_STAGES]; /* a switch stage: when the packet leaves
                                   (its end_point is when it may leave) */

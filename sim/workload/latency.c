@@ -1,8 +1,5 @@
 #include "latency.h"
 
-#include "mem.h"
-#include "payload.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,16 +8,9 @@
 #include "path_net.h"
 #include "path_topo.h"
 #include "topo_file.h"
+#include "urma_host.h"
 
 enum { POINT_POST = -1, POINT_DONE = -2 };
-
-/* The host: posts reads into the path and takes their completions. */
-typedef struct {
-    comp_t c;
-    struct latency_sim *s;
-    chan_t *out, *in;
-    int started;
-} host_t;
 
 struct latency_sim {
     const path_cfg_t *path;
@@ -28,26 +18,22 @@ struct latency_sim {
     latency_result_t *res;
     kernel_t k;
     path_net_t net;
-    host_t host;
+    urma_host_t *host;
     int64_t n_slots;
-    uint32_t *free_ids;
-    int64_t n_free;
-    uint64_t *op_of;         /* without faults: the read each slot holds */
-    /* the bytes reads return: the target's memory, the payloads in flight */
-    node_mem_t target_mem;
-    uint64_t seg_base, seg_len, stride;
-    uint32_t read_len;
-    payload_pool_t pool;
-    /* with faults: every read its own id (its number), its state, when it
-     * was posted; the oldest unresolved one times out first */
-    uint8_t *state;          /* READ_OUT, READ_DONE, READ_TIMED_OUT; NULL without faults */
-    tick_t *posted_at;
-    int64_t in_flight, oldest;
-    tick_t timeout;
-    int64_t payload;
+    /* the workload, written against the verbs: reads of `payload` bytes
+     * cycling through a segment of the target's memory, each into one of a
+     * ring of buffers at the initiator, checked against the target's bytes */
+    urma_context_t *ini, *tgt;
+    urma_jfc_t *jfc;
+    urma_jfs_t **jfs;         /* one per Jetty */
+    int n_jetties;
+    urma_target_seg_t *tseg;
+    uint64_t seg_base, seg_len, stride, buf_base, n_buf;
+    int64_t issued, in_flight;
+    int moves_data;
     int lossy;               /* reads may be lost (faults, or a switch that
                                 drops): each has an id and a deadline */
-    uint16_t from_node, to_node; /* the initiator and the target */
+    int64_t payload;
     /* the report, built from probe records */
     tick_t *t_post, *t_last; /* per request id */
     __int128 sum_total, sum_row[LAT_MAX_ROWS]; /* cannot overflow */
@@ -66,11 +52,9 @@ struct latency_sim {
 };
 typedef struct latency_sim sim_t;
 
-enum { READ_OUT = 0, READ_DONE = 1, READ_TIMED_OUT = 2 };
+/* ---- the workload -------------------------------------------------------------- */
 
-/* ---- the host -------------------------------------------------------------- */
-
-/* ---- the bytes a read returns ------------------------------------------------ */
+#define SEG_TOKEN 0x5eedu
 
 /* Where read `op` reads in the target's segment. */
 static uint64_t read_addr(const sim_t *s, uint64_t op)
@@ -78,175 +62,111 @@ static uint64_t read_addr(const sim_t *s, uint64_t op)
     return s->seg_base + (op % (s->seg_len / s->stride)) * s->stride;
 }
 
-/* The target's response leaves: it carries the bytes at its read's address. */
-static void target_emit(void *ctx, msg_t *m)
+/* A read may be posted: a slot is free and reads are left. */
+static int may_post(const sim_t *s)
 {
-    sim_t *s = ctx;
-    if (m->data)
-        return; /* (never: a response is made once) */
-    m->dst = s->from_node; /* the response goes back to the initiator */
-    m->data = payload_new(&s->pool, s->target_mem.bytes + read_addr(s, m->op), s->read_len);
-    if (!m->data)
-        kernel_fail(&s->k, "out of memory for the bytes of read %llu", (unsigned long long)m->op);
+    return s->issued < s->opts->ops && s->in_flight < s->n_slots;
 }
 
-/* The initiator checks that a completed read brought back the bytes stored
- * at the target; returns 0, or -1 after failing the run. */
-static int check_bytes(sim_t *s, const msg_t *m)
+static void post(sim_t *s)
 {
-    if (!s->net.target_emits)
-        return 0; /* a path with no target NIC to answer: no bytes to move */
-    uint64_t at = read_addr(s, m->op);
-    const char *why = NULL;
-    if (!m->data)
-        why = "brought no bytes back";
-    else if (payload_len(&s->pool, m->data) != s->read_len)
-        why = "brought back the wrong number of bytes";
-    else if (memcmp(payload_bytes(&s->pool, m->data), s->target_mem.bytes + at, s->read_len))
-        why = "brought back bytes other than those stored at the target";
-    payload_release(&s->pool, m->data);
-    if (!why) {
-        s->res->bytes_checked++;
-        return 0;
-    }
-    kernel_fail(&s->k, "read %llu of %u B at 0x%llx %s: a wrong result would have been reported "
-                       "as good",
-                (unsigned long long)m->op, s->read_len, (unsigned long long)at, why);
-    return -1;
+    uint64_t op = (uint64_t)s->issued++;
+    uint32_t j = nic_jetty_of(op, s->n_jetties, s->opts->seed);
+    uint64_t buf = s->buf_base + (op % s->n_buf) * s->stride;
+    s->in_flight++;
+    if (urma_read(s->jfs[j], s->tseg, buf, read_addr(s, op), (uint32_t)s->payload, op))
+        urma_fail(s->ini, "read %llu: %s", (unsigned long long)op, urma_last_error(s->ini));
 }
 
-/* The target's memory: one segment, filled with bytes that differ from
- * address to address, that reads cycle through. */
-static int setup_memory(sim_t *s, char *err, int errlen)
+/* Every completion: a read that brought back the bytes stored at the
+ * target (anything else fails the run: a wrong result would have been
+ * reported as good), or one that ended in an error. */
+static void on_completions(urma_jfc_t *jfc, void *arg)
 {
-    s->read_len = (uint32_t)s->payload;
-    s->stride = ((uint64_t)s->read_len + 63) / 64 * 64;
-    s->seg_len = s->stride * 64 > (1u << 20) ? s->stride * 64 : (1u << 20);
-    s->seg_base = 0x10000;
-    if (node_mem_init(&s->target_mem, s->seg_base + s->seg_len)) {
-        snprintf(err, (size_t)errlen, "out of memory for the target's %llu B segment",
-                 (unsigned long long)s->seg_len);
+    sim_t *s = arg;
+    latency_result_t *r = s->res;
+    urma_cr_t cr[16];
+    int n;
+    while ((n = urma_poll_jfc(jfc, 16, cr)) > 0) {
+        for (int i = 0; i < n; i++) {
+            uint64_t op = cr[i].user_ctx;
+            s->in_flight--;
+            if (cr[i].status != URMA_CR_SUCCESS) {
+                r->errors++;
+            } else {
+                if (s->moves_data) {
+                    uint64_t buf = s->buf_base + (op % s->n_buf) * s->stride, at = read_addr(s, op);
+                    const uint8_t *mine = urma_node_memory(s->ini, NULL) + buf;
+                    const uint8_t *theirs = urma_node_memory(s->tgt, NULL) + at;
+                    if (cr[i].completion_len != (uint32_t)s->payload ||
+                        memcmp(mine, theirs, (size_t)s->payload)) {
+                        urma_fail(s->ini, "read %llu of %lld B at 0x%llx brought back bytes other "
+                                          "than those stored at the target: a wrong result would "
+                                          "have been reported as good",
+                                  (unsigned long long)op, (long long)s->payload,
+                                  (unsigned long long)at);
+                        return;
+                    }
+                    r->bytes_checked++;
+                }
+                r->completed++;
+                if (s->opts->progress && (r->completed & 0xffff) == 0)
+                    s->opts->progress(s->opts->progress_ctx, s->path->name, r->completed,
+                                      s->opts->ops);
+            }
+        }
+        if (r->completed + r->errors == s->opts->ops) {
+            urma_stop(s->ini);
+            return;
+        }
+    }
+    while (may_post(s))
+        post(s);
+}
+
+/* At time 0: the target registers a segment filled with bytes that differ
+ * from address to address, the initiator imports it with its token, makes a
+ * completion queue and the Jetties, and posts its first reads. */
+static int start(void *arg, urma_context_t *const *nodes, int n_nodes)
+{
+    sim_t *s = arg;
+    (void)n_nodes;
+    s->ini = nodes[0];
+    s->tgt = nodes[1];
+    urma_seg_cfg_t sc = {.va = s->seg_base, .len = s->seg_len, .token = SEG_TOKEN,
+                         .access = URMA_ACCESS_READ | URMA_ACCESS_WRITE};
+    urma_seg_t *seg = urma_register_seg(s->tgt, &sc);
+    if (!seg) {
+        urma_fail(s->ini, "the target's segment: %s", urma_last_error(s->tgt));
         return -1;
     }
-    char e[160];
-    if (node_mem_register(&s->target_mem, s->seg_base, s->seg_len, 0x5eed, SEG_READ, e, sizeof e) < 0) {
-        snprintf(err, (size_t)errlen, "%s", e);
-        return -1;
-    }
+    uint8_t *tb = urma_node_memory(s->tgt, NULL);
     uint64_t x = 0x2545f4914f6cdd1dull;
     for (uint64_t i = 0; i < s->seg_len; i += 8) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        memcpy(s->target_mem.bytes + s->seg_base + i, &x, 8);
+        memcpy(tb + s->seg_base + i, &x, 8);
     }
-    payload_init(&s->pool);
-    s->k.payloads = &s->pool;
-    return 0;
-}
-
-/* A read may be posted: a slot is free and reads are left. */
-static int may_post(const sim_t *s)
-{
-    if (s->res->posted >= s->opts->ops)
-        return 0;
-    return s->state ? s->in_flight < s->n_slots : s->n_free > 0;
-}
-
-static void post(sim_t *s, tick_t t)
-{
-    uint32_t id;
-    if (s->state) {
-        id = (uint32_t)s->res->posted;
-        s->state[id] = READ_OUT;
-        s->posted_at[id] = t;
-        s->in_flight++;
-    } else {
-        id = s->free_ids[--s->n_free];
-        s->op_of[id] = (uint64_t)s->res->posted;
+    urma_seg_info_t info = urma_seg_info(seg);
+    s->tseg = urma_import_seg(s->ini, &info, SEG_TOKEN);
+    urma_jfc_cfg_t qc = {.depth = (uint32_t)(s->n_slots + 16), .notify = on_completions, .arg = s};
+    s->jfc = s->tseg ? urma_create_jfc(s->ini, &qc) : NULL;
+    for (int j = 0; s->jfc && j < s->n_jetties; j++) {
+        urma_jetty_cfg_t jc = {.jfs = {.depth = (uint32_t)s->n_slots, .jfc = s->jfc}};
+        urma_jetty_t *jt = urma_create_jetty(s->ini, &jc);
+        if (!jt)
+            break;
+        s->jfs[j] = urma_jetty_jfs(jt);
     }
-    msg_t m = {
-        .t = t,
-        .op = (uint64_t)s->res->posted,
-        .id = id,
-        .len = (uint32_t)s->payload,
-        .kind = MSG_REQUEST,
-        .dst = s->to_node,
-    };
-    kernel_probe(&s->k, POINT_POST, id, t);
-    if (chan_push(s->host.out, &m, t))
-        kernel_fail(&s->k, "internal: no room for a new request");
-}
-
-static tick_t host_commit(comp_t *c, tick_t now)
-{
-    host_t *h = (host_t *)c;
-    sim_t *s = h->s;
-    latency_result_t *r = s->res;
-    if (!h->started) {
-        h->started = 1;
-        while (may_post(s))
-            post(s, now);
-    }
-    while (chan_peek(h->in, now)) {
-        msg_t m = chan_pop(h->in, now);
-        if (m.flags & (MSG_CORRUPT | MSG_COPY)) {
-            /* a path with no receive pipeline to check it: the host does */
-            r->host_refused++;
-            payload_release(&s->pool, m.data);
-            continue;
-        }
-        /* the initiator checks that a completion is its read's */
-        if (m.op != (s->state ? (uint64_t)m.id : s->op_of[m.id])) {
-            kernel_fail(&s->k,
-                        "a completion for read %llu came back in the slot of read %llu: a wrong "
-                        "result would have been reported as good",
-                        (unsigned long long)m.op,
-                        (unsigned long long)(s->state ? (uint64_t)m.id : s->op_of[m.id]));
-            return TICK_NEVER;
-        }
-        if (s->state) {
-            if ((int64_t)m.id >= r->posted || s->state[m.id] != READ_OUT) {
-                r->stale++; /* after its timeout: it already ended in an error */
-                payload_release(&s->pool, m.data);
-                continue;
-            }
-            s->state[m.id] = READ_DONE;
-            s->in_flight--;
-        } else {
-            s->free_ids[s->n_free++] = m.id;
-        }
-        if (check_bytes(s, &m))
-            return TICK_NEVER;
-        kernel_probe(&s->k, POINT_DONE, m.id, now);
-        if (may_post(s))
-            post(s, now);
-    }
-    if (!s->state)
-        return chan_next_time(h->in, now);
-    /* reads with no completion within the timeout end in an error */
-    /* a completion at the very deadline still counts (whatever order the
-     * parts of that instant run in): a read fails after its deadline */
-    while (s->oldest < r->posted &&
-           (s->state[s->oldest] != READ_OUT || s->posted_at[s->oldest] + s->timeout < now)) {
-        if (s->state[s->oldest] == READ_OUT) {
-            s->state[s->oldest] = READ_TIMED_OUT;
-            s->in_flight--;
-            r->errors++;
-            if (r->completed + r->errors == s->opts->ops)
-                kernel_stop(&s->k);
-        }
-        s->oldest++;
+    if (!s->jfc || !s->jfs[s->n_jetties - 1]) {
+        urma_fail(s->ini, "the initiator's queues: %s", urma_last_error(s->ini));
+        return -1;
     }
     while (may_post(s))
-        post(s, now);
-    tick_t next = chan_next_time(h->in, now);
-    if (s->oldest < r->posted && s->posted_at[s->oldest] + s->timeout + 1 < next)
-        next = s->posted_at[s->oldest] + s->timeout + 1;
-    return next;
+        post(s);
+    return 0;
 }
-
-static const comp_ops_t host_ops = {.commit = host_commit};
 
 /* ---- the report: probe records in, rows out --------------------------------- */
 
@@ -279,8 +199,7 @@ static __attribute__((noinline)) void on_other_probe(sim_t *s, int point, uint32
     int waves = s->opts->wave && s->n_slots == 1;
     /* what is left of a read that has ended (or will end: a part running
      * ahead records probes before their time) in an error */
-    if (s->state && (s->state[id] == READ_TIMED_OUT ||
-                     (s->state[id] == READ_OUT && t > s->posted_at[id] + s->timeout)))
+    if (s->lossy && urma_host_ended(s->host, id, t))
         return;
     if (point == POINT_POST) {
         if (s->t_post)
@@ -293,15 +212,10 @@ static __attribute__((noinline)) void on_other_probe(sim_t *s, int point, uint32
         }
         return;
     }
-    if (point == POINT_DONE) {
+    if (point == POINT_DONE) { /* (the workload counts it) */
         if (s->t_post && hist_add(&s->totals, t - s->t_post[id]))
             kernel_fail(&s->k, "out of memory");
         r->end_time = t;
-        r->completed++;
-        if (s->opts->progress && (r->completed & 0xffff) == 0)
-            s->opts->progress(s->opts->progress_ctx, s->path->name, r->completed, s->opts->ops);
-        if (r->completed + r->errors == s->opts->ops)
-            kernel_stop(&s->k);
         return;
     }
     lat_row_t *row = &r->rows[point];
@@ -486,51 +400,61 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
     if (opts->payload > 0)
         s->payload = opts->payload;
     s->lossy = opts->fault != NULL || path_has_switch(path);
-    s->from_node = (uint16_t)(path->topo ? path->from_node : 0);
-    s->to_node = (uint16_t)(path->topo ? path->to_node : 1);
     s->n_slots = opts->slots > 0 ? opts->slots : 1;
     if (s->n_slots > opts->ops)
         s->n_slots = opts->ops;
     if (s->n_slots > UINT32_MAX) {
         snprintf(err, (size_t)errlen, "at most %u reads in flight", UINT32_MAX);
-        free(s);
-        return NULL;
-    }
-    setup_rows(s);
-    if (setup_memory(s, err, errlen)) {
         latency_destroy(s);
         return NULL;
     }
+    s->n_jetties = opts->jetties > 0 ? opts->jetties : 1;
+    s->jfs = calloc((size_t)s->n_jetties, sizeof(*s->jfs));
+    setup_rows(s);
     /* with faults a read may end in an error while its packets are still
      * on their way: every read gets an id of its own (its number) */
     int64_t n_ids = s->lossy ? opts->ops : s->n_slots;
     if (s->lossy && opts->ops > UINT32_MAX) {
         snprintf(err, (size_t)errlen, "at most %u reads with --fault or a switch", UINT32_MAX);
-        free(s);
+        latency_destroy(s);
         return NULL;
     }
     for (int i = 0; i < res->n_rows; i++)
         s->plain[i] = i != s->send_row && i != s->send_align_row && i != s->exec_row &&
                       !(opts->wave && s->n_slots == 1) && !s->lossy;
-    s->free_ids = malloc((size_t)s->n_slots * sizeof(uint32_t));
-    s->op_of = malloc((size_t)s->n_slots * sizeof(uint64_t));
     if (!opts->no_percentiles)
         s->t_post = malloc((size_t)n_ids * sizeof(tick_t));
     s->t_last = malloc((size_t)n_ids * sizeof(tick_t));
-    if (s->lossy) {
-        s->state = malloc((size_t)n_ids);
-        s->posted_at = malloc((size_t)n_ids * sizeof(tick_t));
-        s->timeout = tb_from_ps(&s->k.tb, opts->timeout_ps > 0 ? opts->timeout_ps : LAT_TIMEOUT_PS);
-    }
-    if (!s->free_ids || !s->op_of || (!opts->no_percentiles && !s->t_post) || !s->t_last ||
-        (s->lossy && (!s->state || !s->posted_at))) {
+    if ((!opts->no_percentiles && !s->t_post) || !s->t_last || !s->jfs) {
         snprintf(err, (size_t)errlen, "out of memory for %lld reads in flight", (long long)n_ids);
         latency_destroy(s);
         return NULL;
     }
-    for (int64_t k = 0; k < s->n_slots; k++)
-        s->free_ids[s->n_slots - 1 - k] = (uint32_t)k; /* id 0 first */
-    s->n_free = s->n_slots;
+    /* the memories: the target's segment (reads cycle through at least
+     * 1 MiB of it), the initiator's ring of buffers (a read's bytes are
+     * checked the moment they land) */
+    s->stride = ((uint64_t)s->payload + 63) / 64 * 64;
+    s->seg_len = s->stride * 64 > (1u << 20) ? s->stride * 64 : (1u << 20);
+    s->seg_base = 0x10000;
+    s->n_buf = s->n_slots < 256 ? (uint64_t)s->n_slots : 256;
+    s->buf_base = 0x10000;
+    urma_host_cfg_t hc = {
+        .max_outstanding = s->n_slots,
+        .lossy = s->lossy,
+        .timeout = tb_from_ps(&s->k.tb, opts->timeout_ps > 0 ? opts->timeout_ps : LAT_TIMEOUT_PS),
+        .post_point = POINT_POST,
+        .done_point = POINT_DONE,
+        .mem_bytes = {s->buf_base + s->n_buf * s->stride, s->seg_base + s->seg_len},
+        .node_id = {path->topo ? (uint32_t)path->from_node : 0, path->topo ? (uint32_t)path->to_node : 1},
+    };
+    urma_workload_t wl = {.name = "reads", .start = start, .arg = s};
+    char hn[80];
+    snprintf(hn, sizeof hn, "%s.host", path->name);
+    s->host = urma_host_new(&s->k, hn, &hc, &wl, err, errlen);
+    if (!s->host) {
+        latency_destroy(s);
+        return NULL;
+    }
 
     path_net_opts_t no = {
         .max_inside = s->n_slots,
@@ -544,8 +468,10 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
         .block_scope = opts->block_scope,
         .fault = opts->fault,
         .lossy = s->lossy,
-        .target_emit = target_emit,
-        .target_emit_ctx = s,
+        .target_emit = urma_host_emit,
+        .target_emit_ctx = s->host,
+        .target_mem = urma_host_mem(s->host, 1),
+        .target_fields = urma_host_fields,
     };
     for (int i = 0; i < path->n_stages; i++) {
         no.align_point[i] = s->align_row[i];
@@ -558,16 +484,10 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
         latency_destroy(s);
         return NULL;
     }
-    host_t *h = &s->host;
-    snprintf(h->c.name, sizeof(h->c.name), "%s.host", path->name);
-    h->c.ops = &host_ops;
-    h->s = s;
-    h->out = &s->net.ch[0];
-    h->in = &s->net.ch[s->net.n];
-    h->out->src = &h->c;
-    h->in->dst = &h->c;
-    if (kernel_add(&s->k, &h->c, 0)) {
-        snprintf(err, (size_t)errlen, "out of memory");
+    /* a path with no target NIC to answer moves no bytes */
+    s->moves_data = s->net.target_emits;
+    urma_host_set_moves_data(s->host, s->moves_data);
+    if (urma_host_connect(s->host, &s->net.ch[0], &s->net.ch[s->net.n], err, errlen)) {
         latency_destroy(s);
         return NULL;
     }
@@ -583,14 +503,10 @@ void latency_destroy(latency_sim_t *s)
     path_net_free(&s->net);
     kernel_free(&s->k);
     hist_free(&s->totals);
-    free(s->free_ids);
-    free(s->op_of);
     free(s->t_post);
     free(s->t_last);
-    free(s->state);
-    free(s->posted_at);
-    node_mem_free(&s->target_mem);
-    payload_free_all(&s->pool);
+    free(s->jfs);
+    urma_host_free(s->host); /* (after the path: it gives back payloads) */
     free(s);
 }
 
@@ -639,6 +555,9 @@ int latency_simulate(latency_sim_t *s)
     res->fx.timeout_ps = s->lossy ? (opts->timeout_ps > 0 ? opts->timeout_ps : LAT_TIMEOUT_PS) : 0;
     res->fx.completed = res->completed;
     res->fx.errors = res->errors;
+    const urma_host_stats_t *hs = urma_host_stats(s->host);
+    res->stale = hs->stale;
+    res->host_refused = hs->flagged;
     res->fx.stale = res->stale;
     res->fx.unchecked = res->host_refused + (int64_t)path_net_flag_drops(&s->net);
     if (res->errors && s->k.now > res->end_time)
