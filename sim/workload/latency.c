@@ -9,6 +9,7 @@
 #include "path_topo.h"
 #include "topo_file.h"
 #include "urma_host.h"
+#include "verbs_net.h"
 
 enum { POINT_POST = -1, POINT_DONE = -2 };
 
@@ -16,9 +17,7 @@ struct latency_sim {
     const path_cfg_t *path;
     const latency_opts_t *opts;
     latency_result_t *res;
-    kernel_t k;
-    path_net_t net;
-    urma_host_t *host;
+    verbs_net_t v;           /* the kernel, the path, the hosts */
     int64_t n_slots;
     /* the workload, written against the verbs: reads of `payload` bytes
      * cycling through a segment of the target's memory, each into one of a
@@ -173,7 +172,7 @@ static int start(void *arg, urma_context_t *const *nodes, int n_nodes)
 static void wave_stage(sim_t *s, int stage, tick_t t)
 {
     wave_t *w = s->opts->wave;
-    wave_time(w, s->opts->wave_offset_ps + (uint64_t)(t / s->k.tb.per_ps));
+    wave_time(w, s->opts->wave_offset_ps + (uint64_t)(t / s->v.k.tb.per_ps));
     wave_set_str(w, s->w_stage_name, stage >= s->path->n_stages ? "idle" : s->path->stages[stage].name);
 }
 
@@ -199,7 +198,7 @@ static __attribute__((noinline)) void on_other_probe(sim_t *s, int point, uint32
     int waves = s->opts->wave && s->n_slots == 1;
     /* what is left of a read that has ended (or will end: a part running
      * ahead records probes before their time) in an error */
-    if (s->lossy && urma_host_ended(s->host, id, t))
+    if (s->lossy && urma_host_ended(s->v.host, id, t))
         return;
     if (point == POINT_POST) {
         if (s->t_post)
@@ -214,7 +213,7 @@ static __attribute__((noinline)) void on_other_probe(sim_t *s, int point, uint32
     }
     if (point == POINT_DONE) { /* (the workload counts it) */
         if (s->t_post && hist_add(&s->totals, t - s->t_post[id]))
-            kernel_fail(&s->k, "out of memory");
+            kernel_fail(&s->v.k, "out of memory");
         r->end_time = t;
         return;
     }
@@ -290,12 +289,12 @@ static void setup_rows(sim_t *s)
         row->stage = i;
         switch (st->kind) {
         case STAGE_DELAY:
-            s->delay_ticks[i] = tb_from_ps(&s->k.tb, st->delay_ps);
+            s->delay_ticks[i] = tb_from_ps(&s->v.k.tb, st->delay_ps);
             row->calc = s->delay_ticks[i];
             break;
         case STAGE_SWITCH: {
             const topo_switch_t *ts = &p->topo->t.sw[st->sw];
-            row->calc = (tick_t)ts->fwd_cycles * tb_period(&s->k.tb, ts->clock_mhz);
+            row->calc = (tick_t)ts->fwd_cycles * tb_period(&s->v.k.tb, ts->clock_mhz);
             lat_row_t *q = &r->rows[r->n_rows];
             s->stage_of_row[r->n_rows] = i;
             s->queue_row[i] = r->n_rows++;
@@ -308,7 +307,7 @@ static void setup_rows(sim_t *s)
             break;
         }
         case STAGE_WIRE: {
-            row->calc = tb_from_ps(&s->k.tb, stage_one_way_ps(p, st));
+            row->calc = tb_from_ps(&s->v.k.tb, stage_one_way_ps(p, st));
             int64_t bytes = st->bytes;
             if (s->payload >= 0 && st->payload_bytes > 0) /* this packet carries the data */
                 bytes += s->payload - st->payload_bytes;
@@ -316,7 +315,7 @@ static void setup_rows(sim_t *s)
             snprintf(r->rows[s->align_row[i]].label, sizeof(r->rows[0].label),
                      "wire serialisation, %lld B at %g GB/s", (long long)bytes, gbps);
             /* bytes / (GB/s) = ns; ticks = ns * 1000 * ticks per ps, rounded up */
-            double t = (double)bytes / gbps * 1000.0 * (double)s->k.tb.per_ps;
+            double t = (double)bytes / gbps * 1000.0 * (double)s->v.k.tb.per_ps;
             tick_t ti = (tick_t)t;
             if ((double)ti < t)
                 ti++;
@@ -328,7 +327,7 @@ static void setup_rows(sim_t *s)
             int cycles = nic_pipe_depth(pc);
             if (st->pipe == PIPE_TX)
                 cycles += nic_block_latency(p->tx_block);
-            row->calc = (tick_t)cycles * s->k.tb.cycle;
+            row->calc = (tick_t)cycles * s->v.k.tb.cycle;
             break;
         }
         default:
@@ -351,7 +350,7 @@ static void setup_wave(sim_t *s)
         snprintf(name, sizeof(name), "%s.op.index", s->path->name);
         s->w_op = wave_add(w, name, 32);
     }
-    path_net_wave(&s->net, w, s->opts->wave_offset_ps, s->opts->block_scope);
+    path_net_wave(&s->v.net, w, s->opts->wave_offset_ps, s->opts->block_scope);
 }
 
 latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts,
@@ -373,24 +372,15 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
     s->res = res;
     s->err = err;
     s->errlen = errlen;
-    kernel_init(&s->k);
     hist_init(&s->totals);
-    /* the time base holds the NIC's clock and every switch's on the path */
-    int64_t sw_mhz[CFG_MAX_STAGES];
-    int n_sw = 0;
-    for (int i = 0; i < path->n_stages; i++)
-        if (path->stages[i].kind == STAGE_SWITCH && path->topo)
-            sw_mhz[n_sw++] = path->topo->t.sw[path->stages[i].sw].clock_mhz;
-    if (tb_init(&s->k.tb, path->nic_mhz, sw_mhz, n_sw)) {
-        snprintf(err, (size_t)errlen, "path '%s': bad NIC clock %lld MHz", path->name,
-                 (long long)path->nic_mhz);
-        free(s);
+    if (verbs_net_time(&s->v, path, err, errlen)) {
+        latency_destroy(s);
         return NULL;
     }
-    res->tb = s->k.tb;
-    s->k.step_all = opts->step_every_cycle;
-    s->k.probe = on_probe;
-    s->k.probe_ctx = s;
+    res->tb = s->v.k.tb;
+    s->v.k.step_all = opts->step_every_cycle;
+    s->v.k.probe = on_probe;
+    s->v.k.probe_ctx = s;
     /* a read moves the payload asked for, or what the path's configured
      * response carries (64 B if it names none) */
     s->payload = 64;
@@ -399,7 +389,7 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
             s->payload = path->stages[i].payload_bytes;
     if (opts->payload > 0)
         s->payload = opts->payload;
-    s->lossy = opts->fault != NULL || path_has_switch(path);
+    s->lossy = verbs_net_lossy(path, opts->fault);
     s->n_slots = opts->slots > 0 ? opts->slots : 1;
     if (s->n_slots > opts->ops)
         s->n_slots = opts->ops;
@@ -438,59 +428,37 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
     s->seg_base = 0x10000;
     s->n_buf = s->n_slots < 256 ? (uint64_t)s->n_slots : 256;
     s->buf_base = 0x10000;
-    urma_host_cfg_t hc = {
+    verbs_net_opts_t vo = {
         .max_outstanding = s->n_slots,
-        .lossy = s->lossy,
-        .timeout = tb_from_ps(&s->k.tb, opts->timeout_ps > 0 ? opts->timeout_ps : LAT_TIMEOUT_PS),
+        .timeout_ps = opts->timeout_ps,
         .post_point = POINT_POST,
         .done_point = POINT_DONE,
         .mem_bytes = {s->buf_base + s->n_buf * s->stride, s->seg_base + s->seg_len},
-        .node_id = {path->topo ? (uint32_t)path->from_node : 0, path->topo ? (uint32_t)path->to_node : 1},
-    };
-    urma_workload_t wl = {.name = "reads", .start = start, .arg = s};
-    char hn[80];
-    snprintf(hn, sizeof hn, "%s.host", path->name);
-    s->host = urma_host_new(&s->k, hn, &hc, &wl, err, errlen);
-    if (!s->host) {
-        latency_destroy(s);
-        return NULL;
-    }
-
-    path_net_opts_t no = {
-        .max_inside = s->n_slots,
-        .in_time_order = opts->wave != NULL || opts->in_time_order,
-        .payload = s->payload,
-        .jetties = opts->jetties,
-        .seed = opts->seed,
-        .backend = opts->backend,
-        .tx_class = opts->tx_class,
-        .rtl_wave = opts->rtl_wave,
-        .block_scope = opts->block_scope,
-        .fault = opts->fault,
-        .lossy = s->lossy,
-        .target_emit = urma_host_emit,
-        .target_emit_ctx = s->host,
-        .target_mem = urma_host_mem(s->host, 1),
-        .target_fields = urma_host_fields,
+        .net = {
+            .in_time_order = opts->wave != NULL || opts->in_time_order,
+            .payload = s->payload,
+            .jetties = opts->jetties,
+            .seed = opts->seed,
+            .backend = opts->backend,
+            .tx_class = opts->tx_class,
+            .rtl_wave = opts->rtl_wave,
+            .block_scope = opts->block_scope,
+            .fault = opts->fault,
+        },
     };
     for (int i = 0; i < path->n_stages; i++) {
-        no.align_point[i] = s->align_row[i];
-        no.end_point[i] = s->row_of_stage[i];
-        no.queue_point[i] = s->queue_row[i] >= 0 ? s->queue_row[i] : CHAN_NO_PROBE;
-        no.delay_ticks[i] = s->delay_ticks[i];
-        no.ser_ticks[i] = s->ser_ticks[i];
+        vo.net.align_point[i] = s->align_row[i];
+        vo.net.end_point[i] = s->row_of_stage[i];
+        vo.net.queue_point[i] = s->queue_row[i] >= 0 ? s->queue_row[i] : CHAN_NO_PROBE;
+        vo.net.delay_ticks[i] = s->delay_ticks[i];
+        vo.net.ser_ticks[i] = s->ser_ticks[i];
     }
-    if (path_net_build(&s->net, &s->k, path, &no, err, errlen)) {
+    urma_workload_t wl = {.name = "reads", .start = start, .arg = s};
+    if (verbs_net_build(&s->v, path, &vo, &wl, err, errlen)) {
         latency_destroy(s);
         return NULL;
     }
-    /* a path with no target NIC to answer moves no bytes */
-    s->moves_data = s->net.target_emits;
-    urma_host_set_moves_data(s->host, s->moves_data);
-    if (urma_host_connect(s->host, &s->net.ch[0], &s->net.ch[s->net.n], err, errlen)) {
-        latency_destroy(s);
-        return NULL;
-    }
+    s->moves_data = s->v.net.target_emits;
     if (opts->wave)
         setup_wave(s); /* every signal is declared before any path runs */
     return s;
@@ -500,13 +468,11 @@ void latency_destroy(latency_sim_t *s)
 {
     if (!s)
         return;
-    path_net_free(&s->net);
-    kernel_free(&s->k);
+    verbs_net_free(&s->v);
     hist_free(&s->totals);
     free(s->t_post);
     free(s->t_last);
     free(s->jfs);
-    urma_host_free(s->host); /* (after the path: it gives back payloads) */
     free(s);
 }
 
@@ -518,11 +484,11 @@ int latency_simulate(latency_sim_t *s)
     latency_result_t *res = s->res;
     if (opts->wave) {
         wave_time(opts->wave, opts->wave_offset_ps);
-        for (int i = 0; i < s->net.n; i++)
-            if (s->net.kind[i] == STAGE_NIC)
-                nic_port_wave_now(&s->net.port[i], 0);
+        for (int i = 0; i < s->v.net.n; i++)
+            if (s->v.net.kind[i] == STAGE_NIC)
+                nic_port_wave_now(&s->v.net.port[i], 0);
     }
-    int rc = kernel_run(&s->k);
+    int rc = kernel_run(&s->v.k);
     for (int i = 0; i < res->n_rows; i++) {
         res->rows[i].sim_sum = clamp_ticks(s->sum_row[i]);
         res->rows[i].sim_sum_f = (double)s->sum_row[i];
@@ -530,38 +496,24 @@ int latency_simulate(latency_sim_t *s)
     }
     res->sim_sum = clamp_ticks(s->sum_total);
     res->sim_sum_f = (double)s->sum_total;
-    res->edges_stepped = s->k.instants;
-    res->lockstep_mismatches = path_net_mismatches(&s->net);
-    for (int node = 0; node < 2; node++)
-        res->fx.rx_checked[node] = path_net_rx_counts(&s->net, node == 0 ? NODE_INITIATOR : NODE_TARGET,
-                                                   res->fx.rx_counts[node]);
-    for (int dir = 0; dir < 2; dir++)
-        res->fx.faulted[dir] = path_net_fault_counts(&s->net, dir, &res->fx.faults[dir]);
-    for (int i = 0; s->path->topo && i < s->path->topo->t.n_switches; i++) {
-        if (res->n_switches == LAT_MAX_SWITCHES)
-            break;
-        lat_switch_t *w = &res->sw[res->n_switches];
-        if (!path_net_switch_counts(&s->net, i, &w->received, &w->forwarded, &w->dropped,
-                                    &w->unroutable, &w->peak_queue_bytes))
-            continue;
-        snprintf(w->name, sizeof w->name, "%s", s->path->topo->t.sw[i].name);
-        res->n_switches++;
-    }
+    res->edges_stepped = s->v.k.instants;
+    res->lockstep_mismatches = path_net_mismatches(&s->v.net);
+    verbs_net_counts(&s->v, &res->fx, res->sw, &res->n_switches);
     if (rc) {
-        snprintf(s->err, (size_t)s->errlen, "path '%s': %s", s->path->name, s->k.err);
+        snprintf(s->err, (size_t)s->errlen, "path '%s': %s", s->path->name, s->v.k.err);
         return -1;
     }
     res->fx.on = s->lossy;
     res->fx.timeout_ps = s->lossy ? (opts->timeout_ps > 0 ? opts->timeout_ps : LAT_TIMEOUT_PS) : 0;
     res->fx.completed = res->completed;
     res->fx.errors = res->errors;
-    const urma_host_stats_t *hs = urma_host_stats(s->host);
+    const urma_host_stats_t *hs = urma_host_stats(s->v.host);
     res->stale = hs->stale;
     res->host_refused = hs->flagged;
     res->fx.stale = res->stale;
-    res->fx.unchecked = res->host_refused + (int64_t)path_net_flag_drops(&s->net);
-    if (res->errors && s->k.now > res->end_time)
-        res->end_time = s->k.now; /* the last read ended in an error */
+    res->fx.unchecked = res->host_refused + (int64_t)path_net_flag_drops(&s->v.net);
+    if (res->errors && s->v.k.now > res->end_time)
+        res->end_time = s->v.k.now; /* the last read ended in an error */
     if (res->completed + res->errors != opts->ops) {
         snprintf(s->err, (size_t)s->errlen,
                  "path '%s': only %lld of %lld reads completed (posted %lld, sent %lld, "

@@ -1,0 +1,92 @@
+#include "verbs_net.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "path_topo.h"
+#include "topo_file.h"
+
+int verbs_net_time(verbs_net_t *v, const path_cfg_t *path, char *err, int errlen)
+{
+    memset(v, 0, sizeof(*v));
+    kernel_init(&v->k);
+    int64_t sw_mhz[CFG_MAX_STAGES];
+    int n_sw = 0;
+    for (int i = 0; i < path->n_stages; i++)
+        if (path->stages[i].kind == STAGE_SWITCH && path->topo)
+            sw_mhz[n_sw++] = path->topo->t.sw[path->stages[i].sw].clock_mhz;
+    if (tb_init(&v->k.tb, path->nic_mhz, sw_mhz, n_sw)) {
+        snprintf(err, (size_t)errlen, "path '%s': no common time base for the NIC clock of %lld MHz "
+                                      "and the switches' clocks",
+                 path->name, (long long)path->nic_mhz);
+        return -1;
+    }
+    return 0;
+}
+
+int verbs_net_lossy(const path_cfg_t *path, const fault_spec_t *fault)
+{
+    return fault != NULL || path_has_switch(path);
+}
+
+int verbs_net_build(verbs_net_t *v, const path_cfg_t *path, verbs_net_opts_t *o,
+                    const urma_workload_t *wl, char *err, int errlen)
+{
+    v->lossy = verbs_net_lossy(path, o->net.fault);
+    urma_host_cfg_t hc = {
+        .max_outstanding = o->max_outstanding,
+        .lossy = v->lossy,
+        .timeout = tb_from_ps(&v->k.tb, o->timeout_ps > 0 ? o->timeout_ps : LAT_TIMEOUT_PS),
+        .post_point = o->post_point,
+        .done_point = o->done_point,
+        .mem_bytes = {o->mem_bytes[0], o->mem_bytes[1]},
+        .node_id = {path->topo ? (uint32_t)path->from_node : 0,
+                    path->topo ? (uint32_t)path->to_node : 1},
+    };
+    char hn[80];
+    snprintf(hn, sizeof hn, "%s.host", path->name);
+    v->host = urma_host_new(&v->k, hn, &hc, wl, err, errlen);
+    if (!v->host)
+        return -1;
+    o->net.max_inside = o->max_outstanding;
+    o->net.lossy = v->lossy;
+    o->net.target_emit = urma_host_emit;
+    o->net.target_emit_ctx = v->host;
+    o->net.target_mem = urma_host_mem(v->host, 1);
+    o->net.target_fields = urma_host_fields;
+    v->built = 1; /* (path_net_free takes a netlist built part way) */
+    if (path_net_build(&v->net, &v->k, path, &o->net, err, errlen))
+        return -1;
+    /* a path with no target NIC to answer moves no bytes */
+    urma_host_set_moves_data(v->host, v->net.target_emits);
+    return urma_host_connect(v->host, &v->net.ch[0], &v->net.ch[v->net.n], err, errlen);
+}
+
+void verbs_net_counts(const verbs_net_t *v, lat_faults_t *fx, lat_switch_t *sw, int *n_sw)
+{
+    for (int node = 0; node < 2; node++)
+        fx->rx_checked[node] = path_net_rx_counts(&v->net, node == 0 ? NODE_INITIATOR : NODE_TARGET,
+                                                  fx->rx_counts[node]);
+    for (int dir = 0; dir < 2; dir++)
+        fx->faulted[dir] = path_net_fault_counts(&v->net, dir, &fx->faults[dir]);
+    const path_cfg_t *p = v->net.path;
+    *n_sw = 0;
+    for (int i = 0; p && p->topo && i < p->topo->t.n_switches && *n_sw < LAT_MAX_SWITCHES; i++) {
+        lat_switch_t *w = &sw[*n_sw];
+        if (!path_net_switch_counts(&v->net, i, &w->received, &w->forwarded, &w->dropped,
+                                    &w->unroutable, &w->peak_queue_bytes))
+            continue;
+        snprintf(w->name, sizeof w->name, "%s", p->topo->t.sw[i].name);
+        (*n_sw)++;
+    }
+}
+
+void verbs_net_free(verbs_net_t *v)
+{
+    if (v->built)
+        path_net_free(&v->net);
+    kernel_free(&v->k);
+    urma_host_free(v->host); /* (after the path: it gives back payloads) */
+    v->host = NULL;
+    v->built = 0;
+}
