@@ -52,11 +52,12 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
         net->kind[i] = st->kind;
         switch (st->kind) {
         case STAGE_DELAY:
-            delay_init(&net->delay[i], name, in, out, o->delay_ticks[i], o->end_point[i], deep);
+            delay_init(&net->delay[i], name, in, out, tb_from_ps(&k->tb, st->delay_ps),
+                       o->end_point[i], deep);
             break;
         case STAGE_WIRE: {
             wire_comp_t *w = &net->wire[i];
-            wire_init(w, name, in, out, in_clk, o->ser_ticks[i],
+            wire_init(w, name, in, out, in_clk, 0 /* (sized per packet below) */,
                       tb_from_ps(&k->tb, stage_one_way_ps(p, st)), o->align_point[i],
                       o->end_point[i], deep);
             /* each packet sized by what it carries: the stage's bytes are
@@ -103,6 +104,7 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                     .tassn_ctx = ub ? UBSP_NUM_JETTY_CTX : 0,
                     .mtu = RC_SEND_MTU,
                     .mem = st->node == NODE_TARGET ? o->target_mem : NULL,
+                    .acks_numbered = !ub && st->node == NODE_INITIATOR,
                 };
                 char rerr[160];
                 if (rx_init(&net->rx[i], &rc, rerr, sizeof rerr)) {

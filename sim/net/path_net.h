@@ -47,9 +47,6 @@ typedef struct {
     int align_point[CFG_MAX_STAGES], end_point[CFG_MAX_STAGES];
     int queue_point[CFG_MAX_STAGES]; /* a switch stage: when the packet leaves
                                   (its end_point is when it may leave) */
-    tick_t delay_ticks[CFG_MAX_STAGES];
-    tick_t ser_ticks[CFG_MAX_STAGES]; /* a wire's serialisation of its configured
-                                  size (each packet is sized by what it carries) */
 } path_net_opts_t;
 
 typedef struct {

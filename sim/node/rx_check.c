@@ -112,7 +112,7 @@ static rx_reason_t field_verdict(rx_checker_t *c, const pkt_hdr_t *h)
     if (h->dst_tpn < cfg->tpn_base || h->dst_tpn - cfg->tpn_base >= cfg->n_tpn)
         return RX_WRONG_TPN;
     uint32_t ch = h->dst_tpn - cfg->tpn_base;
-    if (!data_packet(cfg->proto, h))
+    if (!data_packet(cfg->proto, h) && !cfg->acks_numbered)
         return RX_OK;
     uint32_t bits = cfg->proto == PKT_UB ? UB_PSN_BITS : RC_PSN_BITS;
     uint32_t mask = UB_BITS_MASK(bits);

@@ -54,6 +54,10 @@ typedef struct {
     const node_mem_t *mem;     /* the node's memory (NULL: no memory checks) */
     uint32_t mtu;              /* RoCE: a READ request uses one PSN per MTU of
                                   its response (0: 4096) */
+    int acks_numbered;         /* RoCE responses: the responder numbers its
+                                  acknowledgements in the same sequence as its
+                                  read responses (as the simulated one does),
+                                  so they are checked too */
 } rx_cfg_t;
 
 typedef struct {

@@ -624,8 +624,10 @@ static void due_add(urma_host_t *h, tick_t t, urma_jfc_t *jfc, const urma_cr_t *
         h->due = nd;
         h->cap_due = n;
     }
-    h->due[h->n_due++] = (due_cr_t){t, jfc, *cr};
-    kernel_wake(&h->c, t);
+    /* seen by the target's host the instant after (a clocked part may not
+     * wake another in its own instant) */
+    h->due[h->n_due++] = (due_cr_t){t + 1, jfc, *cr};
+    kernel_wake(&h->c, t + 1);
 }
 
 /* A send lands in the next receive buffer of the target Jetty; 0, or -1

@@ -44,7 +44,6 @@ struct latency_sim {
     int send_row, send_align_row, exec_row;
     uint8_t plain[LAT_MAX_ROWS];       /* a row's probe only adds to the sums */
     int64_t row_n[LAT_MAX_ROWS];       /* probes of each row (kept with faults) */
-    tick_t delay_ticks[CFG_MAX_STAGES], ser_ticks[CFG_MAX_STAGES];
     char *err;
     int errlen;
     wave_sig_t w_stage_name, w_op;
@@ -289,8 +288,7 @@ static void setup_rows(sim_t *s)
         row->stage = i;
         switch (st->kind) {
         case STAGE_DELAY:
-            s->delay_ticks[i] = tb_from_ps(&s->v.k.tb, st->delay_ps);
-            row->calc = s->delay_ticks[i];
+            row->calc = tb_from_ps(&s->v.k.tb, st->delay_ps);
             break;
         case STAGE_SWITCH: {
             const topo_switch_t *ts = &p->topo->t.sw[st->sw];
@@ -314,12 +312,6 @@ static void setup_rows(sim_t *s)
             double gbps = stage_gbytes_per_s(p, st);
             snprintf(r->rows[s->align_row[i]].label, sizeof(r->rows[0].label),
                      "wire serialisation, %lld B at %g GB/s", (long long)bytes, gbps);
-            /* bytes / (GB/s) = ns; ticks = ns * 1000 * ticks per ps, rounded up */
-            double t = (double)bytes / gbps * 1000.0 * (double)s->v.k.tb.per_ps;
-            tick_t ti = (tick_t)t;
-            if ((double)ti < t)
-                ti++;
-            s->ser_ticks[i] = ti;
             break;
         }
         case STAGE_NIC: {
@@ -450,8 +442,6 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
         vo.net.align_point[i] = s->align_row[i];
         vo.net.end_point[i] = s->row_of_stage[i];
         vo.net.queue_point[i] = s->queue_row[i] >= 0 ? s->queue_row[i] : CHAN_NO_PROBE;
-        vo.net.delay_ticks[i] = s->delay_ticks[i];
-        vo.net.ser_ticks[i] = s->ser_ticks[i];
     }
     urma_workload_t wl = {.name = "reads", .start = start, .arg = s};
     if (verbs_net_build(&s->v, path, &vo, &wl, err, errlen)) {
