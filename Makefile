@@ -7,6 +7,7 @@
 #   make lint      Verilator -Wall lint and yosys synthesis of every RTL block
 #   make cmodel-alone  build the C models with nothing but cmodel/ and run them
 #   make bench     simulation speed figures
+#   make example   build and run the example workload of docs/verbs.md
 #   make waves     example waveform dumps under waves/
 #   make clean
 #
@@ -69,13 +70,14 @@ LIB       := $(BUILD)/libubsim.a
 UBSIM     := $(BUILD)/ubsim
 TESTS     := $(BUILD)/ubsim_tests
 CMODEL_ALONE := $(BUILD)/cmodel_alone
+EXAMPLE   := $(BUILD)/verbs_example
 
 LINK_LIBS  = $(LIB) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
 
-.PHONY: all deps run test test-asan lint bench waves clean help cmodel-alone
+.PHONY: all deps run test test-asan lint bench waves clean help cmodel-alone example
 .DEFAULT_GOAL := all
 
-all: $(UBSIM) $(TESTS) $(CMODEL_ALONE).ok
+all: $(UBSIM) $(TESTS) $(EXAMPLE) $(CMODEL_ALONE).ok
 
 help:
 	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
@@ -154,6 +156,14 @@ $(BUILD)/obj/sim/app/main.o: sim/app/main.c
 $(UBSIM): $(BUILD)/obj/sim/app/main.o $(LIB) $(VL_LIBS) $(VL_RT)
 	$(CXX) $< $(LINK_LIBS) -o $@
 
+# The example workload of docs/verbs.md, a program of its own on the library.
+$(EXAMPLE): $(BUILD)/obj/docs/examples/verbs_example.o $(LIB) $(VL_LIBS) $(VL_RT)
+	$(CXX) $< $(LINK_LIBS) -o $@
+
+example: deps
+	@$(MAKE) --no-print-directory $(EXAMPLE)
+	$(EXAMPLE)
+
 # --- the C models alone -----------------------------------------------------
 # cmodel/ must build with nothing but itself: every cmodel/*.c plus
 # testbench/cmodel_alone.c, compiled with -Icmodel only (no sim/, no
@@ -187,12 +197,12 @@ $(TESTS): $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT)
 	  $(shell pkg-config --libs gtest 2>/dev/null) -o $@
 
 test: deps
-	@$(MAKE) --no-print-directory $(UBSIM) $(TESTS)
+	@$(MAKE) --no-print-directory $(UBSIM) $(TESTS) $(EXAMPLE)
 	@$(MAKE) --no-print-directory cmodel-alone
 	$(TESTS)
 
 test-asan: deps
-	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/ubsim build/asan/ubsim_tests
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/ubsim build/asan/ubsim_tests build/asan/verbs_example
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/ubsim_tests
 
 # --- running ---------------------------------------------------------------

@@ -454,4 +454,16 @@ TEST(Verbs, AnOverflowingCompletionQueueFailsTheRunClearly)
     EXPECT_NE(std::string(err).find("JFC of depth 2 overflowed"), std::string::npos) << err;
 }
 
+TEST(VerbsExample, TheExampleProgramRunsAndItsChecksPass)
+{
+    std::string exe = std::string(UBSIM_BUILD_DIR) + "/verbs_example", out;
+    ASSERT_EQ(testutil::run(exe, &out, true), 0) << out;
+    EXPECT_NE(out.find("the read brought back the bytes written"), std::string::npos) << out;
+    EXPECT_NE(out.find("all checks passed"), std::string::npos) << out;
+    ASSERT_EQ(testutil::run(exe + " pcie_nic --backend lockstep", &out, true), 0) << out;
+    EXPECT_NE(out.find("all checks passed"), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(exe + " no_such_path", &out, true), 2) << out;
+    EXPECT_NE(out.find("no path 'no_such_path'"), std::string::npos) << out;
+}
+
 } // namespace
