@@ -176,6 +176,8 @@ static void fill_block_inputs(nic_port_t *p, const msg_t *m)
         in->wr_tag = m ? m->id : 0;
         in->wr_opcode = ub_opcode(p->use.initiator, opc);
         in->wr_len = len;
+        /* the channel is the destination's: the target's, or the requester's */
+        in->wr_dst = m ? (p->use.initiator ? m->dst : m->src) : (p->use.initiator ? 1 : 0);
     } else {
         rc_send_pipeline_in_t *in = &p->bin.rc;
         in->wr_valid = m != NULL;
@@ -183,6 +185,9 @@ static void fill_block_inputs(nic_port_t *p, const msg_t *m)
         in->wr_tag = m ? m->id : 0;
         in->wr_opcode = rc_opcode(p->use.initiator, opc);
         in->wr_len = len;
+        /* one queue pair per connection: the target answers each requester
+         * on a queue pair of its own */
+        in->wr_qpn = 1 + (m && !p->use.initiator ? m->src : 0);
     }
 }
 
@@ -522,7 +527,7 @@ int nic_port_rx_accept(nic_port_t *p, msg_t *m)
     h.psn = m->psn;
     if (p->hdr_fields)
         p->hdr_fields(p->hdr_ctx, m, &h);
-    rx_reason_t why = rx_check_fields(p->rx, &h, !(m->flags & MSG_CORRUPT));
+    rx_reason_t why = rx_check_fields_from(p->rx, &h, !(m->flags & MSG_CORRUPT), m->src);
     if (why == RX_TASSN || why == RX_BAD_TOKEN || why == RX_OUT_OF_SEGMENT || why == RX_NO_ACCESS) {
         /* in sequence, but refused by the transaction layer: not executed;
          * the target answers with a negative acknowledgement */

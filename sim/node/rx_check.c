@@ -37,16 +37,23 @@ int rx_init(rx_checker_t *c, const rx_cfg_t *cfg, char *err, int errlen)
         snprintf(err, (size_t)errlen, "first PSN 0x%x is wider than a PSN", cfg->psn_init);
         return -1;
     }
+    if (cfg->n_src > 4096) {
+        snprintf(err, (size_t)errlen, "a receiver keeps 1 to 4096 senders apart, not %u", cfg->n_src);
+        return -1;
+    }
     c->cfg = *cfg;
-    c->expect_psn = malloc(cfg->n_tpn * sizeof(*c->expect_psn));
-    size_t nt = (size_t)cfg->n_tpn * (cfg->tassn_ctx ? cfg->tassn_ctx : 1);
+    if (c->cfg.n_src == 0)
+        c->cfg.n_src = 1;
+    size_t nch = (size_t)cfg->n_tpn * c->cfg.n_src;
+    c->expect_psn = malloc(nch * sizeof(*c->expect_psn));
+    size_t nt = nch * (cfg->tassn_ctx ? cfg->tassn_ctx : 1);
     c->expect_tassn = calloc(nt, sizeof(*c->expect_tassn));
     if (!c->expect_psn || !c->expect_tassn) {
         rx_free(c);
         snprintf(err, (size_t)errlen, "out of memory for %u channels", cfg->n_tpn);
         return -1;
     }
-    for (uint32_t i = 0; i < cfg->n_tpn; i++)
+    for (size_t i = 0; i < nch; i++)
         c->expect_psn[i] = cfg->psn_init;
     return 0;
 }
@@ -104,14 +111,14 @@ static int data_packet(pkt_proto_t proto, const pkt_hdr_t *h)
 }
 
 
-/* Checks 2-5 on decoded fields. */
-static rx_reason_t field_verdict(rx_checker_t *c, const pkt_hdr_t *h)
+/* Checks 2-5 on decoded fields, of a packet from node src. */
+static rx_reason_t field_verdict(rx_checker_t *c, const pkt_hdr_t *h, uint32_t src)
 {
     const rx_cfg_t *cfg = &c->cfg;
     /* transport: the channel and the sequence */
     if (h->dst_tpn < cfg->tpn_base || h->dst_tpn - cfg->tpn_base >= cfg->n_tpn)
         return RX_WRONG_TPN;
-    uint32_t ch = h->dst_tpn - cfg->tpn_base;
+    uint32_t ch = h->dst_tpn - cfg->tpn_base + (src % cfg->n_src) * cfg->n_tpn;
     if (!data_packet(cfg->proto, h) && !cfg->acks_numbered)
         return RX_OK;
     uint32_t bits = cfg->proto == PKT_UB ? UB_PSN_BITS : RC_PSN_BITS;
@@ -164,7 +171,7 @@ static rx_reason_t verdict(rx_checker_t *c, const uint8_t *bytes, size_t n, pkt_
 {
     switch (pkt_decode(bytes, n, c->cfg.proto, h, payload)) {
     case PKT_OK:
-        return field_verdict(c, h);
+        return field_verdict(c, h, 0);
     case PKT_BAD_CRC:
         return RX_BAD_CHECKSUM;
     default:
@@ -172,11 +179,16 @@ static rx_reason_t verdict(rx_checker_t *c, const uint8_t *bytes, size_t n, pkt_
     }
 }
 
-rx_reason_t rx_check_fields(rx_checker_t *c, const pkt_hdr_t *h, int checksum_ok)
+rx_reason_t rx_check_fields_from(rx_checker_t *c, const pkt_hdr_t *h, int checksum_ok, uint32_t src)
 {
-    rx_reason_t r = checksum_ok ? field_verdict(c, h) : RX_BAD_CHECKSUM;
+    rx_reason_t r = checksum_ok ? field_verdict(c, h, src) : RX_BAD_CHECKSUM;
     c->count[r]++;
     return r;
+}
+
+rx_reason_t rx_check_fields(rx_checker_t *c, const pkt_hdr_t *h, int checksum_ok)
+{
+    return rx_check_fields_from(c, h, checksum_ok, 0);
 }
 
 rx_reason_t rx_check(rx_checker_t *c, const uint8_t *bytes, size_t n, pkt_hdr_t *h,

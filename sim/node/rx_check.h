@@ -54,6 +54,9 @@ typedef struct {
     const node_mem_t *mem;     /* the node's memory (NULL: no memory checks) */
     uint32_t mtu;              /* RoCE: a READ request uses one PSN per MTU of
                                   its response (0: 4096) */
+    uint32_t n_src;            /* senders it keeps channel state apart for (a
+                                  channel is a TPN of one sender; 0 means 1);
+                                  a packet from node s uses set s % n_src */
     int acks_numbered;         /* RoCE responses: the responder numbers its
                                   acknowledgements in the same sequence as its
                                   read responses (as the simulated one does),
@@ -79,5 +82,7 @@ rx_reason_t rx_check(rx_checker_t *c, const uint8_t *bytes, size_t n, pkt_hdr_t 
  * carries header fields rather than bytes): checks 2-5, or a bad checksum
  * when checksum_ok is 0 (the packet was corrupted on its way). */
 rx_reason_t rx_check_fields(rx_checker_t *c, const pkt_hdr_t *h, int checksum_ok);
+/* The same for a packet from node `src` (its channels kept apart). */
+rx_reason_t rx_check_fields_from(rx_checker_t *c, const pkt_hdr_t *h, int checksum_ok, uint32_t src);
 
 #endif

@@ -100,8 +100,10 @@ struct urma_host {
     urma_workload_t wl;
     urma_context_t ctx[NODES];
     urma_context_t *ctxp[NODES];
+    urma_context_t *tgt;      /* the target: ctx[TARGET], or another host's */
     chan_t *out, *in;
     payload_pool_t pool;
+    payload_pool_t *pool_p;   /* its own, or the sharing owner's */
     int started, moves_data;
     tick_t now;
     /* ids */
@@ -118,6 +120,20 @@ struct urma_host {
 };
 
 /* ---- small helpers ------------------------------------------------------------ */
+
+/* A request's message id from its record's index, and back (hosts sharing a
+ * target number their requests apart: id = index * stride + offset). */
+static inline uint32_t msg_id(const urma_host_t *h, int64_t idx)
+{
+    return (uint32_t)(idx * h->cfg.id_stride + h->cfg.id_offset);
+}
+
+static inline int64_t rec_index(const urma_host_t *h, uint32_t id)
+{
+    if (id < h->cfg.id_offset)
+        return -1;
+    return (int64_t)((id - h->cfg.id_offset) / h->cfg.id_stride);
+}
 
 static int ctx_fail(urma_context_t *ctx, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -166,7 +182,7 @@ uint8_t *urma_node_memory(urma_context_t *ctx, uint64_t *size)
 
 uint64_t urma_now_ps(const urma_context_t *ctx)
 {
-    return (uint64_t)(ctx->h->now / ctx->h->k->tb.per_ps);
+    return (uint64_t)(ctx->h->k->now / ctx->h->k->tb.per_ps);
 }
 
 void urma_stop(urma_context_t *ctx) { kernel_stop(ctx->h->k); }
@@ -440,7 +456,7 @@ static int post_one(urma_jfs_t *jfs, const urma_jfs_wr_t *wr)
                         (unsigned long long)wr->local_va, wr->len, ctx->node,
                         (unsigned long long)ctx->mem.size);
     uint64_t remote_va = 0;
-    uint32_t token = 0, tjetty = 0, peer = h->ctx[TARGET].node;
+    uint32_t token = 0, tjetty = 0, peer = h->tgt->node;
     uint8_t opc;
     switch (wr->opcode) {
     case URMA_OPC_READ:
@@ -501,7 +517,7 @@ static int post_one(urma_jfs_t *jfs, const urma_jfs_wr_t *wr)
     msg_t m = {
         .t = h->now,
         .op = r->op,
-        .id = id,
+        .id = msg_id(h, id),
         .len = wr->len,
         .jetty = jfs->id,
         .kind = MSG_REQUEST,
@@ -510,11 +526,11 @@ static int post_one(urma_jfs_t *jfs, const urma_jfs_wr_t *wr)
         .opc = opc,
     };
     if (opc != MSG_OP_READ && h->moves_data) {
-        m.data = payload_new(&h->pool, ctx->mem.bytes + wr->local_va, wr->len);
+        m.data = payload_new(h->pool_p, ctx->mem.bytes + wr->local_va, wr->len);
         if (!m.data)
             return ctx_fail(ctx, URMA_ENOMEM, "post: out of memory for %u B of data", wr->len);
     }
-    kernel_probe(h->k, h->cfg.post_point, id, h->now);
+    kernel_probe(h->k, h->cfg.post_point, m.id, h->now);
     if (chan_push(h->out, &m, h->now))
         kernel_fail(h->k, "internal: no room for a new request");
     return 0;
@@ -605,9 +621,10 @@ int urma_send(urma_jfs_t *jfs, urma_target_jetty_t *tjetty, uint64_t src_va, uin
 void urma_host_fields(void *host, const msg_t *m, pkt_hdr_t *hd)
 {
     urma_host_t *h = host;
-    if (m->id >= h->n_rec)
+    int64_t i = rec_index(h, m->id);
+    if (i < 0 || i >= h->n_rec)
         return;
-    const wr_rec_t *r = &h->rec[m->id];
+    const wr_rec_t *r = &h->rec[i];
     hd->addr = r->remote_va;
     hd->token = r->token;
 }
@@ -634,7 +651,7 @@ static void due_add(urma_host_t *h, tick_t t, urma_jfc_t *jfc, const urma_cr_t *
  * when it is refused. */
 static int land_send(urma_host_t *h, const wr_rec_t *r, uint32_t data, uint32_t len, tick_t t)
 {
-    urma_context_t *tc = &h->ctx[TARGET];
+    urma_context_t *tc = h->tgt;
     urma_jetty_t *j = r->tjetty < tc->n_jetties ? tc->jetties[r->tjetty] : NULL;
     urma_jfr_t *q = j ? j->jfr : NULL;
     if (!q || q->count == 0) {
@@ -651,7 +668,7 @@ static int land_send(urma_host_t *h, const wr_rec_t *r, uint32_t data, uint32_t 
         cr.status = URMA_CR_LOC_LEN_ERR;
     } else {
         if (data)
-            node_mem_write(&tc->mem, b.local_va, payload_bytes(&h->pool, data), len);
+            node_mem_write(&tc->mem, b.local_va, payload_bytes(h->pool_p, data), len);
         cr.completion_len = len;
     }
     due_add(h, t, q->cfg.jfc, &cr);
@@ -661,26 +678,27 @@ static int land_send(urma_host_t *h, const wr_rec_t *r, uint32_t data, uint32_t 
 void urma_host_emit(void *host, msg_t *m, tick_t t)
 {
     urma_host_t *h = host;
-    if (m->id >= h->n_rec)
+    int64_t i = rec_index(h, m->id);
+    if (i < 0 || i >= h->n_rec)
         return;
-    const wr_rec_t *r = &h->rec[m->id];
+    const wr_rec_t *r = &h->rec[i];
     m->dst = (uint16_t)h->cfg.node_id[INITIATOR]; /* the answer goes back */
-    m->src = (uint16_t)h->cfg.node_id[TARGET];
+    m->src = (uint16_t)h->tgt->node;
     uint32_t data = m->data;
     m->data = 0;
     if (!(m->flags & MSG_NAK) && h->moves_data) {
-        node_mem_t *tm = &h->ctx[TARGET].mem;
+        node_mem_t *tm = &h->tgt->mem;
         h->st.executed++;
         switch (m->opc) {
         case MSG_OP_READ:
-            m->data = payload_new(&h->pool, tm->bytes + r->remote_va, m->len);
+            m->data = payload_new(h->pool_p, tm->bytes + r->remote_va, m->len);
             if (!m->data)
                 kernel_fail(h->k, "out of memory for the bytes of request %llu",
                             (unsigned long long)m->op);
             break;
         case MSG_OP_WRITE:
             if (data)
-                node_mem_write(tm, r->remote_va, payload_bytes(&h->pool, data), m->len);
+                node_mem_write(tm, r->remote_va, payload_bytes(h->pool_p, data), m->len);
             break;
         case MSG_OP_SEND:
             if (land_send(h, r, data, m->len, t)) /* refused: a negative answer */
@@ -688,7 +706,7 @@ void urma_host_emit(void *host, msg_t *m, tick_t t)
             break;
         }
     }
-    payload_release(&h->pool, data);
+    payload_release(h->pool_p, data);
 }
 
 /* ---- the host component -------------------------------------------------------------- */
@@ -727,13 +745,14 @@ static int arrive(urma_host_t *h, msg_t *m)
     if (m->flags & (MSG_CORRUPT | MSG_COPY)) {
         /* a path with no receive pipeline to check it: the host does */
         h->st.flagged++;
-        payload_release(&h->pool, m->data);
+        payload_release(h->pool_p, m->data);
         return 0;
     }
-    wr_rec_t *r = m->id < h->n_rec ? &h->rec[m->id] : NULL;
+    int64_t idx = rec_index(h, m->id);
+    wr_rec_t *r = idx >= 0 && idx < h->n_rec ? &h->rec[idx] : NULL;
     if (h->cfg.lossy && (!r || m->op >= h->next_op || r->state != WR_OUT || r->op != m->op)) {
         h->st.stale++; /* after its deadline: it ended in an error already */
-        payload_release(&h->pool, m->data);
+        payload_release(h->pool_p, m->data);
         return 0;
     }
     if (!r || r->state != WR_OUT || r->op != m->op) {
@@ -750,7 +769,7 @@ static int arrive(urma_host_t *h, msg_t *m)
         const char *why = NULL;
         if (!m->data)
             why = "brought no bytes back";
-        else if (payload_len(&h->pool, m->data) != r->len)
+        else if (payload_len(h->pool_p, m->data) != r->len)
             why = "brought back the wrong number of bytes";
         if (why) {
             kernel_fail(h->k, "read %llu of %u B %s: a wrong result would have been reported as "
@@ -758,12 +777,12 @@ static int arrive(urma_host_t *h, msg_t *m)
                         (unsigned long long)m->op, r->len, why);
             return -1;
         }
-        node_mem_write(&h->ctx[INITIATOR].mem, r->local_va, payload_bytes(&h->pool, m->data),
+        node_mem_write(&h->ctx[INITIATOR].mem, r->local_va, payload_bytes(h->pool_p, m->data),
                        r->len);
     }
-    payload_release(&h->pool, m->data);
+    payload_release(h->pool_p, m->data);
     kernel_probe(h->k, h->cfg.done_point, m->id, h->now);
-    complete(h, m->id, status, r->len);
+    complete(h, (uint32_t)idx, status, r->len);
     return 0;
 }
 
@@ -840,16 +859,27 @@ urma_host_t *urma_host_new(kernel_t *k, const char *name, const urma_host_cfg_t 
     h->c.ops = &host_ops;
     h->k = k;
     h->cfg = *cfg;
+    if (h->cfg.id_stride == 0)
+        h->cfg.id_stride = 1;
     h->wl = *wl;
     h->moves_data = 1;
-    payload_init(&h->pool);
-    k->payloads = &h->pool;
+    urma_host_t *owner = cfg->share_target;
+    if (owner) {
+        h->pool_p = owner->pool_p;
+    } else {
+        payload_init(&h->pool);
+        h->pool_p = &h->pool;
+        k->payloads = h->pool_p;
+    }
+    h->tgt = owner ? owner->tgt : &h->ctx[TARGET];
     for (int i = 0; i < NODES; i++) {
         urma_context_t *x = &h->ctx[i];
         x->h = h;
         x->idx = i;
         x->node = cfg->node_id[i];
-        h->ctxp[i] = x;
+        h->ctxp[i] = i == TARGET ? h->tgt : x;
+        if (i == TARGET && owner)
+            continue; /* (another host's) */
         if (node_mem_init(&x->mem, cfg->mem_bytes[i])) {
             snprintf(err, (size_t)errlen, "out of memory for node %u's %llu B memory", x->node,
                      (unsigned long long)cfg->mem_bytes[i]);
@@ -887,15 +917,16 @@ int urma_host_connect(urma_host_t *h, chan_t *out, chan_t *in, char *err, int er
 
 node_mem_t *urma_host_mem(urma_host_t *h, int node) { return &h->ctx[node].mem; }
 urma_context_t *urma_host_context(urma_host_t *h, int node) { return &h->ctx[node]; }
-payload_pool_t *urma_host_pool(urma_host_t *h) { return &h->pool; }
+payload_pool_t *urma_host_pool(urma_host_t *h) { return h->pool_p; }
 const urma_host_stats_t *urma_host_stats(const urma_host_t *h) { return &h->st; }
 void urma_host_set_moves_data(urma_host_t *h, int yes) { h->moves_data = yes; }
 
 int urma_host_ended(const urma_host_t *h, uint32_t id, tick_t t)
 {
-    if (!h->cfg.lossy || id >= h->n_rec)
+    int64_t i = rec_index(h, id);
+    if (!h->cfg.lossy || i < 0 || i >= h->n_rec)
         return 0;
-    const wr_rec_t *r = &h->rec[id];
+    const wr_rec_t *r = &h->rec[i];
     return r->state == WR_TIMED_OUT || (r->state == WR_OUT && t > r->posted_at + h->cfg.timeout);
 }
 
@@ -911,7 +942,8 @@ void urma_host_free(urma_host_t *h)
         free(x->owned.v);
         free(x->jetties);
     }
-    payload_free_all(&h->pool);
+    if (!h->cfg.share_target)
+        payload_free_all(&h->pool);
     free(h->rec);
     free(h->free_ids);
     free(h->due);

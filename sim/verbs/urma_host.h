@@ -37,6 +37,11 @@ typedef struct {
     int post_point, done_point; /* probes when a request is posted, completes */
     uint64_t mem_bytes[2];    /* the initiator's and the target's memory */
     uint32_t node_id[2];      /* their node numbers (packets are routed by them) */
+    /* several initiators of one target (incast): every host but the first
+     * shares the first's target (its context, memory and payloads), and each
+     * numbers its requests apart: message id = index * id_stride + id_offset */
+    struct urma_host *share_target;
+    uint32_t id_offset, id_stride; /* (stride 0 means 1) */
 } urma_host_cfg_t;
 
 /* What the hosts counted. */
