@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "incast.h"
 #include "config.h"
 #include "latency.h"
 #include "rate.h"
@@ -23,6 +24,9 @@ static const char *const usage_top =
     "  rate      request issue rate of bursts of reads through the UB and the\n"
     "            RoCE RC send pipelines, with a conservation check, and the\n"
     "            throughput limit of a finite number of request slots\n"
+    "  incast    N initiators write to (or read from) one target through a\n"
+    "            switch: per-sender goodput and errors, the switch's drops and\n"
+    "            peak queue\n"
     "  topology  check a topology file (nodes, switches, links) and show its\n"
     "            routes\n"
     "  help      this text; 'ubsim <command> --help' describes a command\n"
@@ -248,8 +252,11 @@ int main(int argc, char **argv)
         return cmd_rate(argc - 1, argv + 1);
     if (strcmp(argv[1], "topology") == 0)
         return cmd_topology(argc - 1, argv + 1);
+    if (strcmp(argv[1], "incast") == 0)
+        return cmd_incast(argc - 1, argv + 1);
     fprintf(stderr,
-            "ubsim: unknown command '%s' (expected latency, rate or topology; see 'ubsim help')\n",
+            "ubsim: unknown command '%s' (expected latency, rate, incast or topology; see 'ubsim "
+            "help')\n",
             argv[1]);
     return 2;
 }

@@ -27,6 +27,8 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
     net->path = p;
     net->n = p->n_stages;
     clock_init(&net->nic_clk, "nic", &k->tb, p->nic_mhz, 0);
+    /* several netlists of one simulation share one NIC clock */
+    const clockdom_t *nclk = o->nic_clk ? o->nic_clk : &net->nic_clk;
     /* without faults a channel never holds more than the reads in flight;
      * with them duplicates, and packets of reads that already failed, add
      * to that: then only memory bounds it (storage grows on demand) */
@@ -39,16 +41,19 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
         int from_sw = i > 0 && p->stages[i - 1].kind == STAGE_SWITCH;
         char name[64];
         snprintf(name, sizeof(name), "%s.ch%d", p->name, i);
-        chan_init(&net->ch[i], name, from_nic || from_sw ? 1 : deep, 0);
+        int clocked_in = i == 0 && o->first_clk; /* fed by a switch outside this netlist */
+        chan_init(&net->ch[i], name, from_nic || from_sw || clocked_in ? 1 : deep, 0);
+        if (clocked_in)
+            net->ch[i].src_clk = o->first_clk;
         if (from_nic)
-            net->ch[i].src_clk = &net->nic_clk;
+            net->ch[i].src_clk = nclk;
     }
     for (int i = 0; i < net->n; i++) {
         const stage_cfg_t *st = &p->stages[i];
         char name[96];
         snprintf(name, sizeof(name), "%s.%s", p->name, st->name);
         chan_t *in = &net->ch[i], *out = &net->ch[i + 1];
-        const clockdom_t *in_clk = i > 0 && p->stages[i - 1].kind == STAGE_NIC ? &net->nic_clk : NULL;
+        const clockdom_t *in_clk = i > 0 && p->stages[i - 1].kind == STAGE_NIC ? nclk : NULL;
         net->kind[i] = st->kind;
         switch (st->kind) {
         case STAGE_DELAY:
@@ -82,7 +87,7 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
             }
             nic_port_t *pt = &net->port[i];
             const nic_pipe_cfg_t *pc = st->pipe == PIPE_TX ? &p->tx : &p->rx;
-            if (nic_port_init(pt, name, &net->nic_clk, pc, in, out, o->align_point[i],
+            if (nic_port_init(pt, name, nclk, pc, in, out, o->align_point[i],
                               o->end_point[i], where(st->node, st->pipe))) {
                 snprintf(err, (size_t)errlen, "out of memory");
                 return -1;
@@ -105,6 +110,7 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                     .mtu = RC_SEND_MTU,
                     .mem = st->node == NODE_TARGET ? o->target_mem : NULL,
                     .acks_numbered = !ub && st->node == NODE_INITIATOR,
+                    .n_src = st->node == NODE_TARGET ? o->rx_sources : 1,
                 };
                 char rerr[160];
                 if (rx_init(&net->rx[i], &rc, rerr, sizeof rerr)) {
@@ -129,7 +135,7 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                          node_name(st->node), cls->name);
                 block_opts_t bo = {
                     .kind = o->backend,
-                    .period_ps = (uint64_t)(net->nic_clk.period / k->tb.per_ps),
+                    .period_ps = (uint64_t)(nclk->period / k->tb.per_ps),
                     .rtl_fst_path = st->node == NODE_INITIATOR ? o->rtl_wave : NULL,
                     .mismatch_wave = mismatch,
                 };

@@ -44,6 +44,12 @@ typedef struct {
     void (*target_fields)(void *ctx, const msg_t *m, pkt_hdr_t *h); /* what a
                                   request's header carries beyond msg_t (its
                                   remote address, token), or NULL */
+    /* several netlists in one simulation (incast): */
+    const clockdom_t *nic_clk; /* the NIC clock they share, or NULL: its own */
+    const clockdom_t *first_clk; /* ch[0] is fed by a clocked part outside
+                                  (a switch's output register), or NULL */
+    uint32_t rx_sources;       /* the target's receive checks keep this many
+                                  senders apart (0: 1) */
     int align_point[CFG_MAX_STAGES], end_point[CFG_MAX_STAGES];
     int queue_point[CFG_MAX_STAGES]; /* a switch stage: when the packet leaves
                                   (its end_point is when it may leave) */

@@ -1,0 +1,176 @@
+// Incast: N senders write to (or read from) one target through a switch.
+// Nothing assumes two nodes: every sender completes with its own bytes in
+// the target's memory; a switch whose buffer overflows drops and counts, and
+// the requests it dropped end in errors; C, RTL and lockstep agree; the same
+// command gives the same output.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "test_util.h"
+
+extern "C" {
+#include "config.h"
+#include "incast.h"
+}
+
+namespace {
+
+struct Paths {
+    config_t cfg;
+    Paths()
+    {
+        char err[512];
+        config_init(&cfg);
+        EXPECT_EQ(config_load_defaults(&cfg, err, sizeof err), 0) << err;
+        EXPECT_EQ(config_validate(&cfg, err, sizeof err), 0) << err;
+    }
+};
+
+struct Star {
+    topo_file_t *tf = new topo_file_t;
+    int senders[INCAST_MAX_SENDERS];
+    int n, target;
+    explicit Star(int k)
+    {
+        char err[256];
+        EXPECT_EQ(incast_default_topology(tf, k, err, sizeof err), 0) << err;
+        n = k;
+        target = k; // T comes last
+        for (int i = 0; i < k; i++)
+            senders[i] = i;
+    }
+    ~Star() { delete tf; }
+};
+
+incast_result_t *run(const path_cfg_t *p, const Star &s, incast_opts_t o)
+{
+    static incast_result_t r;
+    char err[512];
+    EXPECT_EQ(incast_run(p, s.tf, s.target, s.senders, s.n, &o, &r, err, sizeof err), 0) << err;
+    return &r;
+}
+
+incast_opts_t opts(int64_t payload, int64_t ops, int window, int write)
+{
+    incast_opts_t o{};
+    o.payload = payload;
+    o.ops = ops;
+    o.window = window;
+    o.write = write;
+    o.backend = BACKEND_C;
+    return o;
+}
+
+TEST(Incast, EverySenderWritesItsBytesIntoTheTargetAndTheLinkIsShared)
+{
+    Paths P;
+    for (const char *name : {"ub_async", "pcie_nic"}) {
+        SCOPED_TRACE(name);
+        Star s(6);
+        incast_opts_t o = opts(2048, 40, 4, 1);
+        incast_result_t r = *run(config_find(&P.cfg, name), s, o);
+        ASSERT_EQ(r.n, 6);
+        double sum = 0, lo = 1e9, hi = 0;
+        for (int i = 0; i < r.n; i++) {
+            EXPECT_EQ(r.s[i].completed, o.ops) << r.s[i].node;
+            EXPECT_EQ(r.s[i].errors, 0);
+            sum += r.s[i].goodput_gbps;
+            lo = std::min(lo, r.s[i].goodput_gbps);
+            hi = std::max(hi, r.s[i].goodput_gbps);
+        }
+        EXPECT_EQ(r.sw.dropped, 0u);
+        EXPECT_EQ(r.executed, 6 * o.ops);
+        // what the successful writes put in the target's memory was checked
+        EXPECT_EQ(r.bytes_checked, 6 * o.window * o.payload);
+        // they share the target's link: together no more than its rate
+        EXPECT_LE(r.goodput_gbps, 50.0);
+        EXPECT_LE(sum, 6 * 50.0);
+        EXPECT_GT(lo, 0.8 * hi); // and fairly
+        EXPECT_EQ(r.rx_target[RX_OK], (uint64_t)(6 * o.ops));
+        EXPECT_EQ(r.rx_initiators[RX_OK], (uint64_t)(6 * o.ops));
+        EXPECT_GT(r.sw.peak_queue_bytes, 0);
+    }
+}
+
+TEST(Incast, ReadsFromOneTargetCompleteWithTheTargetsBytes)
+{
+    Paths P;
+    Star s(4);
+    incast_opts_t o = opts(512, 50, 8, 0);
+    incast_result_t r = *run(config_find(&P.cfg, "ub_async"), s, o);
+    for (int i = 0; i < r.n; i++)
+        EXPECT_EQ(r.s[i].completed, o.ops);
+    EXPECT_EQ(r.bytes_checked, 4 * o.ops * o.payload);
+}
+
+TEST(Incast, AFullSwitchBufferDropsCountsAndEndsThoseRequestsInErrors)
+{
+    Paths P;
+    Star s(8);
+    incast_opts_t o = opts(4096, 64, 16, 1); // 8 x 16 x 4 KiB in flight > 256 KiB
+    o.timeout_ps = 100000000;               // 100 us
+    incast_result_t r = *run(config_find(&P.cfg, "ub_async"), s, o);
+    EXPECT_GT(r.sw.dropped, 0u);
+    EXPECT_LE(r.sw.peak_queue_bytes, 262144);
+    EXPECT_EQ(r.sw.received, r.sw.forwarded + r.sw.dropped + r.sw.unroutable);
+    int64_t errors = 0;
+    for (int i = 0; i < r.n; i++) {
+        EXPECT_EQ(r.s[i].completed + r.s[i].errors, o.ops);
+        errors += r.s[i].errors;
+    }
+    EXPECT_GE(errors, (int64_t)r.sw.dropped);
+    EXPECT_GT(r.rx_target[RX_PSN_GAP], 0u); // the packets behind a drop meet its gap
+}
+
+TEST(Incast, TheBackendsAgree)
+{
+    Paths P;
+    for (const char *name : {"ub_async", "pcie_nic"}) {
+        SCOPED_TRACE(name);
+        Star s(3);
+        incast_opts_t o = opts(256, 20, 4, 1);
+        incast_result_t c = *run(config_find(&P.cfg, name), s, o);
+        for (backend_kind_t be : {BACKEND_RTL, BACKEND_LOCKSTEP}) {
+            o.backend = be;
+            incast_result_t x = *run(config_find(&P.cfg, name), s, o);
+            EXPECT_EQ(x.end_ns, c.end_ns) << backend_name(be);
+            EXPECT_EQ(x.lockstep_mismatches, 0u);
+            for (int i = 0; i < c.n; i++) {
+                EXPECT_EQ(x.s[i].completed, c.s[i].completed);
+                EXPECT_EQ(x.s[i].mean_ns, c.s[i].mean_ns);
+            }
+        }
+    }
+}
+
+TEST(IncastCli, PrintsPerSenderAndSwitchFiguresAndRepeatsItself)
+{
+    std::string out, again;
+    const std::string cmd = testutil::ubsim() + " incast --quiet --senders 3 --ops 16 --format json";
+    ASSERT_EQ(testutil::run(cmd, &out), 0) << out;
+    for (const char *key : {"\"senders\"", "\"node\":\t\"s0\"", "\"completed\":\t16", "\"errors\":\t0",
+                            "\"goodput_gbps\"", "\"switch\"", "\"drops\":\t0", "\"peak_queue_bytes\""})
+        EXPECT_NE(out.find(key), std::string::npos) << key << "\n" << out;
+    ASSERT_EQ(testutil::run(cmd, &again), 0);
+    EXPECT_EQ(out, again);
+    std::string star3 = std::string(UBSIM_CONFIG_DIR) + "/topo/star3.ini";
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " incast --quiet --ops 8 --topology " + star3, &out), 0)
+        << out;
+    EXPECT_NE(out.find("2 senders write 4096 B each to T through switch S"), std::string::npos) << out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " incast --quiet --ops 8 --format csv", &out), 0);
+    EXPECT_NE(out.find("sender,completed,errors,goodput_gbps,mean_ns"), std::string::npos) << out;
+    // mistakes say what was expected
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " incast --senders 5 --topology " + star3, &out, true), 2);
+    EXPECT_NE(out.find("has 2 nodes besides the target T, not 5"), std::string::npos) << out;
+    std::string line4 = std::string(UBSIM_CONFIG_DIR) + "/topo/line4.ini";
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " incast --quiet --topology " + line4, &out, true), 1);
+    EXPECT_NE(out.find("through exactly one switch"), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " incast --op swap", &out, true), 2);
+    EXPECT_NE(out.find("--op: expected write or read, got 'swap'"), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " incast --help", &out), 0);
+    EXPECT_NE(out.find("--senders N"), std::string::npos);
+}
+
+} // namespace
