@@ -50,21 +50,30 @@ static void write_outputs(const ub_send_pipeline_state_t *s,
         return;
     }
     const ubsp_item_t *it = &s->out[0];
+    /* packet s->seg of the request: MTU-sized, the last one what is left */
+    const unsigned mtu = s->mtu_q & 31u;
+    const int last = s->seg == it->nseg;
+    const uint32_t psn = ub_psn_add(it->psn, s->seg);
+    const int rel = it->tp_opcode == UB_TP_RELIABLE;
     o->pkt_valid = 1;
     o->pkt_tp_opcode = it->tp_opcode;
-    o->pkt_last = 1;
+    o->pkt_last = (uint8_t)last;
     o->pkt_src_tpn = it->tpn;
     o->pkt_dst_tpn = it->tpn;
-    o->pkt_psn = it->psn;
+    o->pkt_psn = psn;
     o->pkt_tpmsn = it->tpmsn;
-    o->pkt_ack_req = it->ack_req;
+    /* an acknowledgement is asked for every 16th PSN, and (ROL) at the end of
+     * each message */
+    o->pkt_ack_req = (uint8_t)(rel && ((it->mode == URMA_OL && last) || (psn & 0xFu) == 0xFu));
     o->pkt_ta_opcode = it->opcode;
     o->pkt_order = it->wire_order;
     o->pkt_tassn = it->tassn;
     o->pkt_jetty = it->jetty;
     o->pkt_token = it->token;
-    o->pkt_len = it->len;
-    o->pkt_addr = it->addr;
+    o->pkt_len = it->nseg == 0 ? it->len
+                 : last     ? it->len - (s->seg << mtu)
+                            : (uint32_t)1u << mtu;
+    o->pkt_addr = it->addr + ((uint64_t)s->seg << mtu);
     o->pkt_tag = it->tag;
     o->pkt_dst = it->dst;
     o->pkt_mode = it->mode;
@@ -99,17 +108,15 @@ static void stage_work(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t 
             it->tpmsn = in->cfg_psn_init & UB_PSN_MASK;
         }
         break;
-    case UBSP_ST_PSN_WR: /* channel state write-back: PSN and TPMSN + 1 modulo 2^24 */
-        s->psn[it->ch] = ub_psn_add(it->psn, 1);
+    case UBSP_ST_PSN_WR: /* channel state write-back: PSN + packets, TPMSN + 1, modulo 2^24 */
+        it->nseg = ub_ta_has_payload(it->opcode) ? ub_send_nseg(it->len, in->cfg_mtu_log2) : 0;
+        s->psn[it->ch] = ub_psn_add(it->psn, 1u + it->nseg);
         s->tpmsn[it->ch] = (it->tpmsn + 1u) & UB_TPMSN_MASK;
         s->ch_init |= 1u << it->ch;
         break;
-    case UBSP_ST_RTPH: { /* RTPH: transport opcode and ack request */
-        int rel = ub_mode_reliable(it->mode);
-        it->tp_opcode = rel ? UB_TP_RELIABLE : UB_TP_UNRELIABLE;
-        it->ack_req = (uint8_t)(rel && (it->mode == URMA_OL || (it->psn & 0xFu) == 0xFu));
+    case UBSP_ST_RTPH: /* RTPH: transport opcode (the ack request is the output's, per packet) */
+        it->tp_opcode = ub_mode_reliable(it->mode) ? UB_TP_RELIABLE : UB_TP_UNRELIABLE;
         break;
-    }
     default:
         break;
     }
@@ -145,7 +152,8 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
                            ub_send_pipeline_out_t *out)
 {
     if (!in->wr_valid && !ub_send_pipeline_busy(s)) {
-        /* Idle: nothing can change. */
+        /* Idle: nothing else can change. */
+        s->mtu_q = in->cfg_mtu_log2 & 31u;
         memset(out, 0, sizeof *out);
         out->wr_ready = 1;
         return;
@@ -159,10 +167,16 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
     const int drain = s->in_valid && s->q_cnt[iq] < QD;
     const int accept = in->wr_valid && (!s->in_valid || drain);
 
-    /* Output skid buffer: pop first; the back end pushes behind. */
+    /* Output skid buffer: the head's next packet, or pop it after its last;
+     * the back end pushes behind. */
     if (pop_out) {
-        s->out[0] = s->out[1];
-        s->out_cnt--;
+        if (s->seg != s->out[0].nseg) {
+            s->seg = (s->seg + 1u) & 0xFFFFFFu;
+        } else {
+            s->seg = 0;
+            s->out[0] = s->out[1];
+            s->out_cnt--;
+        }
     }
 
     if (en) {
@@ -204,6 +218,7 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
         it->tag = in->wr_tag;
         s->in_valid = 1;
     }
+    s->mtu_q = in->cfg_mtu_log2 & 31u;
 
     write_outputs(s, out);
 }

@@ -59,9 +59,10 @@ typedef struct {
     uint32_t len, token, tag, jetty, dst;
     uint8_t opcode, mode, order, fence, comp_order;
     /* computed */
-    uint8_t ch, tp_opcode, ack_req, wire_order;
+    uint8_t ch, tp_opcode, wire_order;
     uint16_t tassn;
     uint32_t tpn, psn, tpmsn;
+    uint32_t nseg;         /* its packets less one (MTU segments, 24 bits) */
 } ubsp_item_t;
 
 typedef struct {
@@ -86,7 +87,25 @@ typedef struct {
     /* output skid buffer */
     uint8_t out_cnt;
     ubsp_item_t out[UBSP_OUT_DEPTH];
+    uint32_t seg;          /* packets of out[0] sent already */
+    uint8_t mtu_q;         /* cfg_mtu_log2, registered (the outputs use it) */
 } ub_send_pipeline_state_t;
+
+/* Whether a transaction carries its length in payload (sends, writes, read
+ * and atomic responses): only those are split into MTU segments. */
+static inline int ub_ta_has_payload(uint8_t opcode)
+{
+    return opcode <= UB_TA_WRITE_NOTIFY || opcode == UB_TA_READ_RESP || opcode == UB_TA_ATOMIC_RESP;
+}
+
+/* The packets a request of len bytes becomes, less one, with an MTU of
+ * 2^mtu_log2 bytes (0: one packet), as the 24-bit field the RTL keeps. */
+static inline uint32_t ub_send_nseg(uint32_t len, unsigned mtu_log2)
+{
+    if (mtu_log2 == 0 || len == 0)
+        return 0;
+    return ((len - 1u) >> (mtu_log2 & 31u)) & 0xFFFFFFu;
+}
 
 void ub_send_pipeline_reset(ub_send_pipeline_state_t *s);
 void ub_send_pipeline_step(ub_send_pipeline_state_t *s,

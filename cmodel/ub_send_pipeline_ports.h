@@ -23,6 +23,7 @@
     /* configuration */                                                         \
     X(IN, cfg_psn_init, 24, uint32_t) /* first PSN/TPMSN of a channel */        \
     X(IN, cfg_tpn_base, 24, uint32_t) /* TPN of channel k: base + k */          \
+    X(IN, cfg_mtu_log2, 5, uint8_t)   /* MTU 2^n B; 0: a packet per request */  \
     X(OUT, wr_ready, 1, uint8_t)                                                \
     X(OUT, pkt_valid, 1, uint8_t)                                               \
     /* RTPH */                                                                  \
@@ -40,8 +41,8 @@
     X(OUT, pkt_jetty, 20, uint32_t)                                             \
     X(OUT, pkt_token, 32, uint32_t)                                             \
     /* payload descriptor and sideband (not on the wire) */                     \
-    X(OUT, pkt_len, 32, uint32_t)                                               \
-    X(OUT, pkt_addr, 64, uint64_t)                                              \
+    X(OUT, pkt_len, 32, uint32_t)     /* this packet's payload bytes */         \
+    X(OUT, pkt_addr, 64, uint64_t)    /* where they start */                    \
     X(OUT, pkt_tag, 32, uint32_t)                                               \
     X(OUT, pkt_dst, 20, uint32_t)     /* destination compact EID, routing */    \
     X(OUT, pkt_mode, 3, uint8_t)      /* service mode */                        \

@@ -12,10 +12,13 @@
 //        -> S11      transport channel index (dst % NumChannels)
 //        -> S12      channel TPN
 //        -> S13      channel state read (PSN, TPMSN)
-//        -> S14      channel state write-back (+1 mod 2^24)
-//        -> S15..S17 framing (RTPH opcode / ack request, TAH, descriptor)
+//        -> S14      channel state write-back (+ packets mod 2^24; the
+//                    request's MTU segments are counted here)
+//        -> S15..S17 framing (RTPH opcode, TAH, descriptor)
 //        -> S18..S20 egress
-//        -> 2-entry output skid buffer -> pkt_*_o
+//        -> 2-entry output skid buffer -> pkt_*_o, one packet per MTU
+//           segment of the head request (PSN, length, address and ack
+//           request per packet; the last is marked)
 //
 // Storage: a request is copied once, when the scheduler picks it, into a
 // slot of the packet memory (slot_*), and stays there until the MAC takes
@@ -63,6 +66,7 @@ module ub_send_pipeline #(
   // configuration
   input  logic [23:0] cfg_psn_init_i,
   input  logic [23:0] cfg_tpn_base_i,
+  input  logic [4:0]  cfg_mtu_log2_i,   // MTU 2^n bytes; 0: one packet per request
   // packets
   input  logic        pkt_ready_i,
   output logic        pkt_valid_o,
@@ -174,7 +178,6 @@ module ub_send_pipeline #(
   // S13 -> S14 -> S15: the PSN / TPMSN read at S13 travel two stages in
   // their own registers (the write-back needs them, S15 needs PSN bits 3:0).
   logic [PsnW-1:0] psn13_q, tpmsn13_q;
-  logic [3:0]  psn14_lo_q;
 
   // ---------------------------------------------------------------------
   // Packet memory (no reset: a slot is read only after it was written)
@@ -184,12 +187,17 @@ module ub_send_pipeline #(
   logic [TpnW-1:0]   slot_tpn_q   [NumSlots];  // written at S12
   logic [PsnW-1:0]   slot_psn_q   [NumSlots];  // written at S13
   logic [PsnW-1:0]   slot_tpmsn_q [NumSlots];  // written at S13
-  logic [1:0]      slot_rtph_q  [NumSlots];  // written at S15: {ack, reliable}
+  logic [PsnW-1:0] slot_nseg_q  [NumSlots];  // written at S14: packets - 1
+  logic            slot_rel_q   [NumSlots];  // written at S15: reliable
   logic [SW-1:0]   sl_wr_q;                  // next slot to allocate
   logic [SW-1:0]   sl_rd_q;                  // head of the output buffer
 
-  // Output skid buffer: its entries are slots sl_rd_q and sl_rd_q + 1.
+  // Output skid buffer: its entries are slots sl_rd_q and sl_rd_q + 1; the
+  // head has sent seg_q of its packets. mtu_q is cfg_mtu_log2_i, registered.
   logic [1:0]      out_cnt_q;
+  logic [PsnW-1:0] seg_q;
+  logic [4:0]      mtu_q;
+  logic            pkt_last;
 
   // ---------------------------------------------------------------------
   // Intake and queues
@@ -259,7 +267,12 @@ module ub_send_pipeline #(
   // Work of the stages, from the stage words of the items entering them.
   logic [JW-1:0] tassn_idx;
   logic [TassnW-1:0] tassn_rd;
-  logic          tassn_we, ch_we, rtph_rel, rtph_ack;
+  logic          tassn_we, ch_we, rtph_rel;
+  /* verilator lint_off UNUSEDSIGNAL */
+  ub_pkg::ub_req_t wr_req;  // (S14 reads only its length)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [PsnW-1:0] wr_nseg;
+  logic            wr_payload;
   logic [CW-1:0] rd_ch, wr_ch;
   logic [ModeW-1:0] rtph_mode;
 
@@ -272,7 +285,15 @@ module ub_send_pipeline #(
   assign rtph_mode = mode_sr_q[(StRtph-1)*ModeW +: ModeW];
   assign rtph_rel  = (rtph_mode == ub_pkg::UrmaOt) || (rtph_mode == ub_pkg::UrmaOi) ||
                      (rtph_mode == ub_pkg::UrmaOl);
-  assign rtph_ack  = rtph_rel && ((rtph_mode == ub_pkg::UrmaOl) || (psn14_lo_q == 4'hf));
+  // S14: the request's packets less one (MTU segments; 0 without an MTU)
+  assign wr_req    = slot_req_q[id_sr_q[(StPsnWr-1)*SW +: SW]];
+  // (only transactions whose length is payload: sends, writes, read and
+  // atomic responses)
+  assign wr_payload = (wr_req.opcode <= ub_pkg::UbTaWriteNotify) ||
+                      (wr_req.opcode == ub_pkg::UbTaReadResp) ||
+                      (wr_req.opcode == ub_pkg::UbTaAtomicResp);
+  assign wr_nseg   = (!wr_payload || cfg_mtu_log2_i == 5'd0 || wr_req.len == 32'd0) ? '0
+                   : PsnW'((wr_req.len - 32'd1) >> cfg_mtu_log2_i);
 
   // Valid bits, slot allocation, per-context valid bits, output buffer.
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -281,6 +302,8 @@ module ub_send_pipeline #(
       sl_wr_q      <= '0;
       sl_rd_q      <= '0;
       out_cnt_q    <= '0;
+      seg_q        <= '0;
+      mtu_q        <= '0;
       tassn_init_q <= '0;
       ch_init_q    <= '0;
     end else begin
@@ -290,8 +313,13 @@ module ub_send_pipeline #(
       if (pick) begin
         sl_wr_q <= (sl_wr_q == LastSlot) ? '0 : sl_wr_q + 1'b1;
       end
-      // Pop (the MAC takes the head) and push (S20 moves in).
+      mtu_q <= cfg_mtu_log2_i;
+      // The MAC takes a packet: the head's next one, or after its last the
+      // head is popped; S20 moves in behind.
       if ((out_cnt_q != 2'd0) && pkt_ready_i) begin
+        seg_q <= pkt_last ? '0 : seg_q + 1'b1;
+      end
+      if ((out_cnt_q != 2'd0) && pkt_ready_i && pkt_last) begin
         sl_rd_q   <= (sl_rd_q == LastSlot) ? '0 : sl_rd_q + 1'b1;
         out_cnt_q <= out_cnt_q - 2'd1 + {1'b0, be_en && sv_q[NumStages-1]};
       end else begin
@@ -318,7 +346,6 @@ module ub_send_pipeline #(
       // cfg_psn_init_i.
       psn13_q    <= ch_init_q[rd_ch] ? psn_mem_q[rd_ch] : cfg_psn_init_i;
       tpmsn13_q  <= ch_init_q[rd_ch] ? tpmsn_mem_q[rd_ch] : cfg_psn_init_i;
-      psn14_lo_q <= psn13_q[3:0];
     end
     // S0: the picked request moves into its slot.
     if (pick) begin
@@ -341,14 +368,15 @@ module ub_send_pipeline #(
       slot_tpmsn_q[id_sr_q[(StPsnRd-1)*SW +: SW]] <= ch_init_q[rd_ch] ? tpmsn_mem_q[rd_ch]
                                                                     : cfg_psn_init_i;
     end
-    // S14: channel state write-back (+1 modulo 2^24).
+    // S14: channel state write-back (+ packets, TPMSN + 1, modulo 2^24).
     if (ch_we) begin
-      psn_mem_q[wr_ch]   <= psn13_q + 1'b1;
+      psn_mem_q[wr_ch]   <= psn13_q + wr_nseg + 1'b1;
       tpmsn_mem_q[wr_ch] <= tpmsn13_q + 1'b1;
+      slot_nseg_q[id_sr_q[(StPsnWr-1)*SW +: SW]] <= wr_nseg;
     end
-    // S15: RTPH transport opcode (reliable or not) and ack request.
+    // S15: RTPH transport opcode (reliable or not).
     if (be_en && sv_q[StRtph-1]) begin
-      slot_rtph_q[id_sr_q[(StRtph-1)*SW +: SW]] <= {rtph_ack, rtph_rel};
+      slot_rel_q[id_sr_q[(StRtph-1)*SW +: SW]] <= rtph_rel;
     end
   end
 
@@ -356,24 +384,33 @@ module ub_send_pipeline #(
   // Outputs: the head of the output buffer, zero while it is empty
   // ---------------------------------------------------------------------
   ub_pkg::ub_req_t pkt;
-  logic [1:0]      pkt_rtph;
+  logic            pkt_rel;
+  logic [PsnW-1:0] pkt_nseg, pkt_psn;
   assign pkt_valid_o      = (out_cnt_q != 2'd0);
   assign pkt              = pkt_valid_o ? slot_req_q[sl_rd_q] : '0;
-  assign pkt_rtph         = pkt_valid_o ? slot_rtph_q[sl_rd_q] : 2'b0;
-  assign pkt_tp_opcode_o  = pkt_rtph[0] ? ub_pkg::UbTpReliable : ub_pkg::UbTpUnreliable;
-  assign pkt_last_o       = pkt_valid_o;  // one packet per request
+  assign pkt_rel          = pkt_valid_o && slot_rel_q[sl_rd_q];
+  assign pkt_nseg         = pkt_valid_o ? slot_nseg_q[sl_rd_q] : '0;
+  assign pkt_last         = (seg_q == pkt_nseg);
+  assign pkt_psn          = pkt_valid_o ? slot_psn_q[sl_rd_q] + seg_q : '0;
+  assign pkt_tp_opcode_o  = pkt_rel ? ub_pkg::UbTpReliable : ub_pkg::UbTpUnreliable;
+  assign pkt_last_o       = pkt_valid_o && pkt_last;
   assign pkt_src_tpn_o    = pkt_valid_o ? slot_tpn_q[sl_rd_q] : '0;
   assign pkt_dst_tpn_o    = pkt_src_tpn_o;
-  assign pkt_psn_o        = pkt_valid_o ? slot_psn_q[sl_rd_q] : '0;
+  assign pkt_psn_o        = pkt_psn;
   assign pkt_tpmsn_o      = pkt_valid_o ? slot_tpmsn_q[sl_rd_q] : '0;
-  assign pkt_ack_req_o    = pkt_rtph[1];
+  // an acknowledgement every 16th PSN, and (ROL) at the end of each message
+  assign pkt_ack_req_o    = pkt_rel && (((pkt.mode == ub_pkg::UrmaOl) && pkt_last) ||
+                                        (pkt_psn[3:0] == 4'hf));
   assign pkt_ta_opcode_o  = pkt.opcode;
   assign pkt_order_o      = {pkt.fence, pkt.order};  // wire order field
   assign pkt_tassn_o      = pkt_valid_o ? slot_tassn_q[sl_rd_q] : '0;
   assign pkt_jetty_o      = pkt.jetty;
   assign pkt_token_o      = pkt.token;
-  assign pkt_len_o        = pkt.len;
-  assign pkt_addr_o       = pkt.addr;
+  // the head's packet seg_q: MTU-sized, the last what is left
+  assign pkt_len_o        = (pkt_nseg == '0) ? pkt.len
+                          : pkt_last ? pkt.len - (32'(seg_q) << mtu_q)
+                                     : (32'd1 << mtu_q);
+  assign pkt_addr_o       = pkt.addr + (64'(seg_q) << mtu_q);
   assign pkt_tag_o        = pkt.tag;
   assign pkt_dst_o        = pkt.dst;
   assign pkt_mode_o       = pkt.mode;

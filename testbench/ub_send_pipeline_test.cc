@@ -436,6 +436,54 @@ TEST(UbSendPipeline, StallsFillThePipelineLockstep)
     EXPECT_EQ(h.rc_any, 0);
 }
 
+// A request longer than the MTU leaves as one packet per MTU segment, one a
+// cycle while the MAC takes them: consecutive PSNs, MTU-sized but the last,
+// the address moving on, only the last marked (and, ROL, asking for the
+// acknowledgement); the channel's next request starts after them. A read
+// request and an acknowledgement stay one packet whatever length they name,
+// and a request of exactly one MTU is one packet.
+TEST(UbSendPipeline, LongRequestsLeaveAsMtuPackets)
+{
+    for (backend_kind_t be : {BACKEND_C, BACKEND_RTL, BACKEND_LOCKSTEP}) {
+        SCOPED_TRACE(backend_name(be));
+        Harness h(be);
+        h.in.cfg_mtu_log2 = 12;
+        Req w;
+        w.len = 10000;
+        w.dst = 3;
+        w.mode = URMA_OL;
+        w.addr = 0x10000;
+        h.add(w);
+        Req r = w;
+        r.opcode = UB_TA_READ;
+        h.add(r);
+        Req a = w;
+        a.opcode = UB_TA_TAACK;
+        h.add(a);
+        Req x = w;
+        x.len = 4096;
+        h.add(x);
+        h.run(200);
+        ASSERT_EQ(h.pkts.size(), 6u);
+        const uint32_t lens[6] = {4096, 4096, 1808, 10000, 10000, 4096};
+        const uint8_t last[6] = {0, 0, 1, 1, 1, 1};
+        for (int i = 0; i < 6; i++) {
+            const ub_send_pipeline_out_t &o = h.pkts[i].o;
+            EXPECT_EQ(o.pkt_psn, (uint32_t)i) << i; // each packet its PSN
+            EXPECT_EQ(o.pkt_len, lens[i]) << i;
+            EXPECT_EQ(o.pkt_last, last[i]) << i;
+            EXPECT_EQ(o.pkt_ack_req, last[i]) << i; // ROL: at each message's end
+            EXPECT_EQ(o.pkt_tag, i < 3 ? 0u : (uint32_t)(i - 2)) << i;
+            EXPECT_EQ(o.pkt_tpmsn, i < 3 ? 0u : (uint32_t)(i - 2)) << i; // one per message
+        }
+        EXPECT_EQ(h.pkts[1].o.pkt_addr, 0x10000u + 4096);
+        EXPECT_EQ(h.pkts[2].o.pkt_addr, 0x10000u + 8192);
+        EXPECT_EQ(h.pkts[1].taken, h.pkts[0].taken + 1); // one a cycle
+        EXPECT_EQ(h.pkts[2].taken, h.pkts[1].taken + 1);
+        EXPECT_EQ(h.pkts[0].taken, (uint64_t)h.accepted[0] + 24); // the first as soon as ever
+    }
+}
+
 // --- lockstep ----------------------------------------------------------------
 
 TEST(UbSendPipeline, RandomLockstepZeroMismatches)
@@ -452,6 +500,7 @@ TEST(UbSendPipeline, RandomLockstepZeroMismatches)
         if (rng() % 8 == 0) {
             in.cfg_psn_init = rng() & 0xFFFFFF;
             in.cfg_tpn_base = rng() & 0xFFF000;
+            in.cfg_mtu_log2 = rng() % 3 ? (uint8_t)(8 + rng() % 9) : 0; /* MTU 256 B..64 KiB */
         }
     };
     spec.payload = [](std::mt19937_64 &rng, uint64_t c, ub_send_pipeline_in_t &in) {
@@ -464,7 +513,8 @@ TEST(UbSendPipeline, RandomLockstepZeroMismatches)
         in.wr_jetty = (uint32_t)(((r >> 23) & 1) ? (r >> 24) & 0xFFFFF : (r >> 24) & 15);
         in.wr_dst = (uint32_t)(r >> 44) & 0xFFFFF;
         uint64_t r2 = rng();
-        in.wr_len = (uint32_t)r2;
+        /* with an MTU, lengths of up to 16 packets of 256 B (or one of 64 KiB) */
+        in.wr_len = in.cfg_mtu_log2 ? (uint32_t)r2 % 4097 : (uint32_t)r2;
         in.wr_token = (uint32_t)(r2 >> 32);
         in.wr_addr = rng();
         in.wr_tag = (uint32_t)c;

@@ -312,8 +312,13 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
             else if (strcmp(val, "rc_send_pipeline") == 0) p->tx_block = NIC_BLOCK_RC_SEND;
             else if (strcmp(val, "none") == 0) p->tx_block = NIC_BLOCK_NONE;
             else FAIL("[nic] tx_block: expected ub_send_pipeline, rc_send_pipeline or none, got '%s'", val);
+        } else if (strcmp(key, "mtu_bytes") == 0) {
+            int64_t m;
+            if (config_parse_whole(val, &m) || m < 256 || m > 65536 || (m & (m - 1)))
+                FAIL("[nic] mtu_bytes: expected a power of two from 256 to 65536, got '%s'", val);
+            p->mtu_bytes = m;
         } else {
-            FAIL("[nic]: unknown key '%s' (expected tx_stages, rx_stages, tx_block)", key);
+            FAIL("[nic]: unknown key '%s' (expected tx_stages, rx_stages, tx_block, mtu_bytes)", key);
         }
     } else {
         FAIL("unknown section [%s] (expected path, clock, wire, nic or stage.NAME)", section);
@@ -343,6 +348,7 @@ static int handler(void *user, const char *section, const char *key, const char 
             p->nic_mhz = -1;
             p->wire_one_way_ps = -1;
             p->wire_gbytes_per_s = -1;
+            p->mtu_bytes = 4096;
         }
         L->cur = p;
         return 1;

@@ -9,6 +9,8 @@
  *   [nic]             tx_stages = name:cycles ...   rx_stages = ...
  *                     tx_block = ub_send_pipeline | rc_send_pipeline (optional:
  *                       the transmit pipeline ends in that block)
+ *                     mtu_bytes = 4096 (a power of two, 256..65536: a request
+ *                       becomes packets of at most that much payload)
  *   [stage.NAME]      one section per stage, in critical-path order:
  *                     label, category and exactly one of
  *                       delay_ns = N               a fixed delay
@@ -95,6 +97,8 @@ typedef struct {
     int have_tx, have_rx;
     nic_pipe_cfg_t tx, rx;
     nic_block_t tx_block;  /* block after the tx stages, or NIC_BLOCK_NONE */
+    int64_t mtu_bytes;     /* [nic] mtu_bytes: a request becomes packets of at
+                              most this many payload bytes (default 4096) */
     int n_stages;
     stage_cfg_t stages[CFG_MAX_STAGES];
     /* on a topology (path_on_topology), or NULL: two nodes back to back */

@@ -33,6 +33,8 @@ typedef struct {
                           (a burst costs one entry); 0 everywhere else */
     uint32_t bytes;    /* packet: bytes on the wire (0: not known here) */
     uint32_t data;     /* the bytes it carries (payload.h), or 0 */
+    uint32_t seg_len;  /* packet: its payload bytes when its request is split
+                          into MTU-sized packets; 0: the request's len */
     uint16_t tassn;    /* packet: transaction sequence number */
     uint16_t dst;      /* packet: the destination node (switches route by it) */
     uint16_t src;      /* packet: the node that sent it */
@@ -47,6 +49,9 @@ enum {
     MSG_COPY = 2,    /* a link's duplicate: it records no probes until a
                         receiver accepts it (only if the original was refused) */
     MSG_NAK = 4,     /* a response: the target refused the request (access) */
+    MSG_SEG = 8,     /* a packet of a multi-packet message, not its last: it
+                        records no probes, carries no bytes (its last does)
+                        and ends at the receiving NIC, which counts it */
 };
 
 /* What a request does at the target. A read's response carries its data;

@@ -125,6 +125,7 @@ static void block_fixed_inputs(nic_port_t *p)
         in->wr_len = len;
         in->wr_token = 0x5eed;
         in->cfg_tpn_base = 0x100;
+        in->cfg_mtu_log2 = (uint8_t)u->mtu_log2;
     } else {
         rc_send_pipeline_in_t *in = &p->bin.rc;
         in->wr_qpn = 1; /* one connection */
@@ -163,8 +164,11 @@ uint8_t nic_port_opcode(int ub, int initiator, uint8_t opc)
 static void fill_block_inputs(nic_port_t *p, const msg_t *m)
 {
     uint64_t op = m ? m->op : 0;
-    uint32_t len = m ? m->len : (uint32_t)(p->use.payload >= 0 ? p->use.payload : 64);
     uint8_t opc = m ? m->opc : MSG_OP_READ;
+    /* the length the packet header names: the request's (a read's, or the
+     * data a write or a send carries), a read response's data; an
+     * acknowledgement of a write or a send names the request's too */
+    uint32_t len = m ? m->len : (uint32_t)(p->use.payload >= 0 ? p->use.payload : 64);
     p->bin_known = 1;
     p->bin_valid = m != NULL;
     p->bin_id = m ? m->id : 0;
@@ -290,7 +294,7 @@ static tick_t next_wake(nic_port_t *p, tick_t now)
     tick_t in_t = chan_next_time(p->in, now);
     if (p->inside == 0)
         return in_t == TICK_NEVER ? TICK_NEVER : (in_t > now ? in_t : now + period);
-    if (p->offer && p->inside == 1 && p->fast_forward && !p->blk_time &&
+    if (p->offer && p->offer_last && p->inside == 1 && p->fast_forward && !p->blk_time &&
         p->out->dst && !p->out->dst->clk && p->out->ready_at <= now + period &&
         (in_t == TICK_NEVER || in_t > now + period)) {
         /* its only request is offered to an event-timed part that is sure to
@@ -346,8 +350,8 @@ static int edge(nic_port_t *p, tick_t now)
         uint32_t id;
         out_valid(p, &id);
         nic_slot_t *s = tab_find(p, id); /* the take was recorded by the channel */
-        if (s)
-            tab_del(p, s);
+        if (s && p->offer_last)
+            tab_del(p, s); /* (a multi-packet message stays for its next packet) */
         p->offer = 0;
         taken = 1;
     }
@@ -401,6 +405,7 @@ static int edge(nic_port_t *p, tick_t now)
             return -1;
         }
         msg_t m = s->m;
+        p->offer_last = 1;
         if (p->use.kind == NIC_BLOCK_UB_SEND) {
             m.kind = MSG_PACKET;
             m.psn = p->bout.ub.pkt_psn;
@@ -408,14 +413,30 @@ static int edge(nic_port_t *p, tick_t now)
             m.tassn = p->bout.ub.pkt_tassn;
             m.jetty = p->bout.ub.pkt_jetty;
             m.last = p->bout.ub.pkt_last;
+            uint32_t plen = p->bout.ub.pkt_len;
+            if (!m.last) {
+                /* one MTU segment of the message: it carries no bytes (the
+                 * last does) and ends at the receiving NIC */
+                m.flags |= MSG_SEG;
+                m.data = 0;
+                m.seg_len = plen;
+                p->offer_last = 0;
+            } else if (plen != m.len) {
+                m.seg_len = plen; /* the last segment of several */
+            }
         } else if (p->use.kind == NIC_BLOCK_RC_SEND) {
             m.kind = MSG_PACKET;
             m.psn = p->bout.rc.pkt_psn;
             m.tpn = p->bout.rc.pkt_dqpn;
             m.last = 1;
         }
+        if (p->blk && !p->use.initiator) {
+            /* a response goes back where its request came from */
+            m.dst = s->m.src;
+            m.src = s->m.dst;
+        }
         m.t = now + c->clk->period; /* a register: seen from the next edge */
-        if (p->emit)
+        if (p->emit && p->offer_last)
             p->emit(p->emit_ctx, &m, now);
         if (chan_push(p->out, &m, now)) {
             kernel_fail(k, "internal: %s: no room in '%s'", c->name, p->out->name);
@@ -500,6 +521,10 @@ tick_t nic_port_take(const nic_port_t *p, tick_t t)
 int nic_port_rx_accept(nic_port_t *p, msg_t *m)
 {
     if (!p->rx) {
+        if (m->flags & MSG_SEG) {
+            p->segments++;
+            return 0;
+        }
         if (!(m->flags & (MSG_CORRUPT | MSG_COPY)))
             return 1;
         kernel_drop(p->c.k, m); /* nothing to tell them apart by */
@@ -537,6 +562,11 @@ int nic_port_rx_accept(nic_port_t *p, msg_t *m)
         return 0;
     }
     m->flags &= (uint8_t)~MSG_COPY; /* its original was refused: this one goes on */
+    if (m->flags & MSG_SEG) {
+        p->segments++; /* in sequence: its message goes on with its last packet */
+        return 0;
+    }
+    m->seg_len = 0;
     return 1;
 }
 

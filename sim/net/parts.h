@@ -120,6 +120,7 @@ typedef struct {
     int64_t payload;     /* bytes per request, or < 0 for 64 */
     int jetties;         /* requests spread over this many Jetties (>= 1) */
     uint64_t seed;
+    unsigned mtu_log2;   /* packets of at most 2^mtu_log2 payload bytes */
 } nic_block_use_t;
 
 typedef struct nic_port {
@@ -161,6 +162,10 @@ typedef struct nic_port {
     uint32_t tab_mask;
     int64_t inside;
     int offer;           /* the output register is offered on `out` */
+    int offer_last;      /* ... and it is its message's last packet */
+    uint64_t segments;   /* packets of multi-packet messages, not their last,
+                            that arrived in sequence (their message goes on
+                            with its last) */
     int align_point, nic_point;
     /* stepping */
     tick_t last_edge;    /* the last edge it ran (-1: none) */

@@ -151,6 +151,7 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                     .payload = o->payload,
                     .jetties = o->jetties > 0 ? o->jetties : 1,
                     .seed = o->seed,
+                    .mtu_log2 = (unsigned)__builtin_ctzll((unsigned long long)(p->mtu_bytes > 0 ? p->mtu_bytes : 4096)),
                 };
                 nic_port_attach(pt, b, &use);
             }

@@ -74,8 +74,9 @@ static tick_t switch_commit(comp_t *c, tick_t now)
         msg_t m = s->taken[i].m;
         s->received++;
         const switch_port_t *ip = &s->port[s->taken[i].port];
-        kernel_probe(c->k, ip->take_point != CHAN_NO_PROBE ? ip->take_point : s->take_point, m.id,
-                     now);
+        if (!(m.flags & MSG_SEG))
+            kernel_probe(c->k, ip->take_point != CHAN_NO_PROBE ? ip->take_point : s->take_point,
+                         m.id, now);
         int p = m.dst < SW_MAX_NODES ? s->route[m.dst] : -1;
         if (p < 0 || !s->port[p].out) {
             s->unroutable++; /* no route, or a route to a port with no link */
@@ -91,7 +92,7 @@ static tick_t switch_commit(comp_t *c, tick_t now)
             continue;
         }
         m.t = now + (tick_t)s->cfg.fwd_cycles * period;
-        if (ip->ready_point != CHAN_NO_PROBE)
+        if (ip->ready_point != CHAN_NO_PROBE && !(m.flags & MSG_SEG))
             kernel_probe(c->k, ip->ready_point, m.id, m.t);
         if (chan_push(&o->q, &m, now)) {
             kernel_fail(c->k, "internal: %s: queue of port %d", c->name, p);

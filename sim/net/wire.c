@@ -56,7 +56,7 @@ tick_t wire_ser(wire_comp_t *w, msg_t *m)
         return w->ser;
     }
     int data = m->opc == MSG_OP_READ ? w->read_data && !(m->flags & MSG_NAK) : w->fwd;
-    uint32_t bytes = w->hdr_bytes + (data ? m->len : 0);
+    uint32_t bytes = w->hdr_bytes + (data ? (m->seg_len ? m->seg_len : m->len) : 0);
     m->bytes = bytes;
     if (bytes != w->memo_bytes || !w->memo_bytes) {
         /* bytes / (GB/s) = ns; ticks = ns * 1000 * ticks per ps, rounded up */
@@ -105,9 +105,11 @@ tick_t wire_pass(wire_comp_t *w, msg_t *m, tick_t t)
     tick_t end = (t > w->link_free ? t : w->link_free) + ser;
     w->link_free = end;
     w->in->ready_at = end;
-    kernel_probe(w->c.k, w->ser_point, m->id, end);
+    int probes = !(m->flags & MSG_SEG);
+    if (probes)
+        kernel_probe(w->c.k, w->ser_point, m->id, end);
     tick_t at = faulty_arrival(w, m, end, ser);
-    if (at != TICK_NEVER)
+    if (at != TICK_NEVER && probes)
         kernel_probe(w->c.k, w->arrive_point, m->id, at);
     else
         kernel_drop(w->c.k, m);
@@ -120,7 +122,7 @@ static tick_t wire_commit(comp_t *c, tick_t now)
     /* deliver what has arrived */
     while (chan_peek(&w->flight, now)) {
         msg_t m = chan_pop(&w->flight, now);
-        if (!(m.flags & MSG_COPY))
+        if (!(m.flags & (MSG_COPY | MSG_SEG)))
             kernel_probe(c->k, w->arrive_point, m.id, now);
         m.t = now;
         if (chan_push(w->out, &m, now)) {
@@ -136,7 +138,8 @@ static tick_t wire_commit(comp_t *c, tick_t now)
         tick_t end = begin + ser;
         w->link_free = end;
         w->in->ready_at = end;
-        kernel_probe(c->k, w->ser_point, m.id, end);
+        if (!(m.flags & MSG_SEG))
+            kernel_probe(c->k, w->ser_point, m.id, end);
         tick_t at = faulty_arrival(w, &m, end, ser);
         if (at == TICK_NEVER) {
             kernel_drop(c->k, &m); /* lost */
