@@ -8,12 +8,53 @@ _Static_assert((RC_SEND_NUM_QPS & (RC_SEND_NUM_QPS - 1)) == 0 && RC_SEND_NUM_QPS
                "RC_SEND_NUM_QPS must be a power of two >= 2");
 _Static_assert((1u << RC_SEND_MTU_LOG2) == RC_SEND_MTU, "MTU_LOG2 mismatch");
 
-uint32_t rc_send_psn_count(uint8_t opcode, uint32_t len)
+/* ceil(len / MTU) - 1 as 24 bits (0 for no MTU or no bytes) */
+static uint32_t segs_less_one(uint32_t len, unsigned mtu_log2)
 {
-    if (opcode != RC_OP_READ_REQUEST)
-        return 1;
-    uint32_t n = (len >> RC_SEND_MTU_LOG2) + ((len & (RC_SEND_MTU - 1)) != 0);
-    return n ? n : 1;
+    if ((mtu_log2 & 31u) == 0 || len == 0)
+        return 0;
+    return ((len - 1u) >> (mtu_log2 & 31u)) & RC_SEND_PSN_MASK;
+}
+
+static int payload_only(uint8_t opcode)
+{
+    return opcode == RC_OP_SEND_ONLY || opcode == RC_OP_WRITE_ONLY || opcode == RC_OP_READ_RESP_ONLY;
+}
+
+uint32_t rc_send_nseg(uint8_t opcode, uint32_t len, unsigned mtu_log2)
+{
+    return payload_only(opcode) ? segs_less_one(len, mtu_log2) : 0;
+}
+
+uint32_t rc_send_psn_count(uint8_t opcode, uint32_t len, unsigned mtu_log2)
+{
+    if (opcode == RC_OP_READ_REQUEST)
+        return (segs_less_one(len, mtu_log2) + 1u) & RC_SEND_PSN_MASK;
+    return (rc_send_nseg(opcode, len, mtu_log2) + 1u) & RC_SEND_PSN_MASK;
+}
+
+uint8_t rc_send_seg_opcode(uint8_t opcode, uint32_t seg, uint32_t nseg)
+{
+    if (nseg == 0)
+        return opcode;
+    unsigned k = seg == 0 ? 0 : seg == nseg ? 2 : 1; /* FIRST, MIDDLE, LAST */
+    switch (opcode) {
+    case RC_OP_SEND_ONLY:
+        return (uint8_t)(RC_OP_SEND_FIRST + k);
+    case RC_OP_WRITE_ONLY:
+        return (uint8_t)(RC_OP_WRITE_FIRST + k);
+    default:
+        return (uint8_t)(RC_OP_READ_RESP_FIRST + k);
+    }
+}
+
+/* OUT shows packet out_seg of its message. */
+static void out_packet(rc_send_pipeline_state_t *s, unsigned mtu)
+{
+    const uint32_t seg = s->out_seg, n = s->out_nseg;
+    s->out.pkt_opcode = rc_send_seg_opcode(s->out_opcode, seg, n);
+    s->out.pkt_ack_req = rc_send_ack_req(s->out.pkt_opcode);
+    s->out.pkt_len = n == 0 ? s->out_len : seg == n ? s->out_len - (seg << mtu) : (uint32_t)1u << mtu;
 }
 
 uint8_t rc_send_ack_req(uint8_t opcode)
@@ -73,9 +114,12 @@ void rc_send_pipeline_step(rc_send_pipeline_state_t *s,
 
     const uint8_t stage = s->eng_stage;
     const int pkt_ready = in->pkt_ready & 1u;
-    /* OUT refills from C6 at any edge where it is empty or its packet is
-     * taken (a plain valid/ready output register): no lost cycle. */
-    const int out_free = !s->out.pkt_valid || pkt_ready;
+    const unsigned mtu = in->cfg_mtu_log2 & 31u;
+    const int out_last = s->out_seg == s->out_nseg;
+    /* OUT refills from C6 at any edge where it is empty or the last packet of
+     * its message is taken (a plain valid/ready output register): no lost
+     * cycle. */
+    const int out_free = !s->out.pkt_valid || (pkt_ready && out_last);
     const int eng_leave = stage == RC_SEND_LOOP_CYCLES && out_free;
     const int eng_load = s->s0_valid && (stage == 0 || eng_leave);
     const int wr_accept = (in->wr_valid & 1u) && s->out.wr_ready;
@@ -83,16 +127,25 @@ void rc_send_pipeline_step(rc_send_pipeline_state_t *s,
     /* OUT register */
     if (eng_leave) {
         s->out.pkt_valid = 1;
-        s->out.pkt_opcode = s->eng.opcode;
-        s->out.pkt_ack_req = rc_send_ack_req(s->eng.opcode);
         s->out.pkt_dqpn = s->eng.qpn;
         s->out.pkt_psn = s->eng_psn;
-        s->out.pkt_len = s->eng.len;
         s->out.pkt_addr = s->eng.addr;
         s->out.pkt_rkey = s->eng.rkey;
         s->out.pkt_tag = s->eng.tag;
+        s->out_opcode = s->eng.opcode;
+        s->out_len = s->eng.len;
+        s->out_seg = 0;
+        s->out_nseg = s->eng_nseg;
+        out_packet(s, mtu);
     } else if (s->out.pkt_valid && pkt_ready) {
-        s->out.pkt_valid = 0;
+        if (out_last) {
+            s->out.pkt_valid = 0;
+        } else { /* the message's next packet */
+            s->out_seg++;
+            s->out.pkt_psn = (s->out.pkt_psn + 1u) & RC_SEND_PSN_MASK;
+            s->out.pkt_addr += (uint64_t)1u << mtu;
+            out_packet(s, mtu);
+        }
     }
 
     /* QP-context engine */
@@ -104,7 +157,8 @@ void rc_send_pipeline_step(rc_send_pipeline_state_t *s,
     }
     if (eng_load) {
         s->eng = s->s0;
-        s->eng_npsn = rc_send_psn_count(s->s0.opcode, s->s0.len);
+        s->eng_npsn = rc_send_psn_count(s->s0.opcode, s->s0.len, mtu);
+        s->eng_nseg = rc_send_nseg(s->s0.opcode, s->s0.len, mtu);
         s->eng_stage = 1;
     }
 

@@ -71,6 +71,7 @@ typedef struct {
     uint8_t eng_stage;
     rc_send_wr_t eng;
     uint32_t eng_npsn;   /* PSNs this transaction consumes (>= 1) */
+    uint32_t eng_nseg;   /* packets it leaves as, less one */
     uint32_t eng_ctx;    /* context read data: the QP's next PSN */
     uint32_t eng_psn;    /* PSN assigned to this transaction */
     uint32_t eng_next;   /* next PSN written back to the context */
@@ -80,6 +81,10 @@ typedef struct {
     uint8_t ctx_valid[RC_SEND_NUM_QPS];
     /* output registers (wr_ready and the packet) */
     rc_send_pipeline_out_t out;
+    /* the message OUT is sending, packet out_seg of out_nseg + 1 */
+    uint8_t out_opcode;  /* its opcode as requested (an ONLY opcode) */
+    uint32_t out_len;    /* its length */
+    uint32_t out_seg, out_nseg;
 } rc_send_pipeline_state_t;
 
 void rc_send_pipeline_reset(rc_send_pipeline_state_t *s);
@@ -99,9 +104,16 @@ int rc_send_pipeline_busy(const rc_send_pipeline_state_t *s);
 int rc_send_pipeline_quiet(const rc_send_pipeline_state_t *s, const rc_send_pipeline_in_t *in);
 void rc_send_pipeline_advance(rc_send_pipeline_state_t *s, const rc_send_pipeline_in_t *in, int n);
 
+/* Packets less one a request leaves as: a SEND ONLY, RDMA WRITE ONLY or READ
+ * RESPONSE ONLY longer than the MTU (2^mtu_log2 bytes; 0: no MTU) becomes
+ * FIRST, MIDDLE... and LAST packets, one per MTU segment (24 bits). */
+uint32_t rc_send_nseg(uint8_t opcode, uint32_t len, unsigned mtu_log2);
 /* PSNs a work request consumes: ceil(len / MTU) (at least 1) for an RDMA READ
- * request, 1 for everything else. */
-uint32_t rc_send_psn_count(uint8_t opcode, uint32_t len);
+ * request (one per packet of its response), one per packet for everything
+ * else. */
+uint32_t rc_send_psn_count(uint8_t opcode, uint32_t len, unsigned mtu_log2);
+/* The opcode of packet seg of nseg + 1 of a message requested as `opcode`. */
+uint8_t rc_send_seg_opcode(uint8_t opcode, uint32_t seg, uint32_t nseg);
 /* AckReq bit of the BTH: set on the packet that ends a request message
  * (SEND/WRITE LAST or ONLY, RDMA READ request, atomics), clear otherwise. */
 uint8_t rc_send_ack_req(uint8_t opcode);

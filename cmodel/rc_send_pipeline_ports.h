@@ -16,6 +16,7 @@
     X(IN, wr_tag, 32, uint32_t)       /* opaque id, carried to the packet */    \
     X(IN, pkt_ready, 1, uint8_t)      /* downstream back-pressure */            \
     X(IN, cfg_psn_init, 24, uint32_t) /* first PSN of every QP after reset */   \
+    X(IN, cfg_mtu_log2, 5, uint8_t)   /* MTU 2^n B; 0: a packet per request */  \
     /* packets */                                                               \
     X(OUT, wr_ready, 1, uint8_t)                                                \
     X(OUT, pkt_valid, 1, uint8_t)                                               \
@@ -23,8 +24,8 @@
     X(OUT, pkt_ack_req, 1, uint8_t)                                             \
     X(OUT, pkt_dqpn, 24, uint32_t)                                              \
     X(OUT, pkt_psn, 24, uint32_t)                                               \
-    X(OUT, pkt_len, 32, uint32_t)                                               \
-    X(OUT, pkt_addr, 64, uint64_t)                                              \
+    X(OUT, pkt_len, 32, uint32_t)     /* this packet's payload bytes */         \
+    X(OUT, pkt_addr, 64, uint64_t)    /* where they start */                    \
     X(OUT, pkt_rkey, 32, uint32_t)                                              \
     X(OUT, pkt_tag, 32, uint32_t)
 

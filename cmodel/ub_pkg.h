@@ -75,7 +75,7 @@
     X(UBSP_ST_RTPH, 15)                                                         \
     /* RC send pipeline: module parameter defaults */                           \
     X(RC_SEND_NUM_QPS, 16)    /* QP-context table entries; qpn % NumQps */      \
-    X(RC_SEND_MTU, 4096)      /* path MTU in bytes (power of two) */
+    X(RC_SEND_MTU, 4096)      /* the usual path MTU in bytes (cfg_mtu_log2 12) */
 
 /* --- enumerations (SV: typedef enum logic [..] {..} <type>_e) -------------- */
 
@@ -143,7 +143,12 @@
     X(RC_OP_WRITE_MIDDLE, 0x07)                                                 \
     X(RC_OP_WRITE_LAST, 0x08)                                                   \
     X(RC_OP_WRITE_ONLY, 0x0A)                                                   \
-    X(RC_OP_READ_REQUEST, 0x0C)
+    X(RC_OP_READ_REQUEST, 0x0C)                                                 \
+    X(RC_OP_READ_RESP_FIRST, 0x0D)                                              \
+    X(RC_OP_READ_RESP_MIDDLE, 0x0E)                                             \
+    X(RC_OP_READ_RESP_LAST, 0x0F)                                               \
+    X(RC_OP_READ_RESP_ONLY, 0x10)                                               \
+    X(RC_OP_ACKNOWLEDGE, 0x11)
 
 /* E(type, LIST) for every enumeration above. */
 #define UB_PKG_ENUMS(E)                                                         \

@@ -9,7 +9,10 @@
 //   C1..C6   QP-context engine, one transaction at a time (eng_stage_q):
 //            C1 context address, C2 context read, C3 PSN compute,
 //            C4 context write-back, C5 write commit, C6 header done
-//   OUT      output register, held until pkt_ready_i
+//   OUT      output register, held until pkt_ready_i; a SEND ONLY, RDMA WRITE
+//            ONLY or READ RESPONSE ONLY longer than the MTU leaves from it
+//            as FIRST, MIDDLE... and LAST packets, one per MTU segment, each
+//            with the next PSN (the engine allocated them all)
 //
 // Idle latency: a request accepted at edge n shows pkt_valid_o after edge
 // n + 7. Every output comes from a flip-flop. The C twin is
@@ -17,8 +20,7 @@
 // Constants come from rtl/ub_pkg.sv; the port list is
 // cmodel/rc_send_pipeline_ports.h.
 module rc_send_pipeline #(
-  parameter int unsigned NumQps = ub_pkg::RcSendNumQps,  // QP-context entries, power of two >= 2
-  parameter int unsigned Mtu    = ub_pkg::RcSendMtu      // path MTU in bytes, power of two
+  parameter int NumQps = ub_pkg::RcSendNumQps  // QP-context entries, power of two >= 2
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -45,13 +47,13 @@ module rc_send_pipeline #(
   output logic [31:0] pkt_rkey_o,
   output logic [31:0] pkt_tag_o,
 
-  // configuration: first PSN of every QP after reset
-  input  logic [23:0] cfg_psn_init_i
+  // configuration: first PSN of every QP after reset; the MTU, 2^n bytes
+  // (0: every request one packet)
+  input  logic [23:0] cfg_psn_init_i,
+  input  logic [4:0]  cfg_mtu_log2_i
 );
 
-  localparam int unsigned IdxW    = $clog2(NumQps);
-  localparam int unsigned MtuLog2 = $clog2(Mtu);
-  localparam int unsigned CntW    = 33 - MtuLog2;  // ceil(len / Mtu) fits
+  localparam int IdxW = $clog2(NumQps);
 
   // Message-ending RC request opcodes (bit k = opcode k < 0x20).
   localparam logic [31:0] AckReqMask = ub_pkg::RcAckReqMask;
@@ -85,6 +87,7 @@ module rc_send_pipeline #(
   logic [31:0] eng_rkey_q;
   logic [31:0] eng_tag_q;
   logic [23:0] eng_npsn_q;
+  logic [23:0] eng_nseg_q;   // packets it leaves as, less one
   logic [23:0] eng_psn_q;
   logic [23:0] eng_next_q;
 
@@ -103,6 +106,10 @@ module rc_send_pipeline #(
   logic [63:0] pkt_addr_q;
   logic [31:0] pkt_rkey_q;
   logic [31:0] pkt_tag_q;
+  // the message OUT is sending: packet out_seg_q of out_nseg_q + 1
+  logic [7:0]  out_opcode_q;
+  logic [31:0] out_len_q;
+  logic [23:0] out_seg_q, out_nseg_q;
 
   // ---------------------------------------------------------------------------
   // Control
@@ -111,14 +118,18 @@ module rc_send_pipeline #(
   logic            rd_en, cmp_en, wb_en;
   logic [IdxW-1:0] eng_idx;
   logic [23:0]     ctx_rdata;
-  logic [23:0]     s0_npsn;
-  logic [CntW-1:0] s0_npkts;
-  logic            ack_req;
+  logic [23:0]     s0_npsn, s0_segs, s0_nseg;
+  logic            s0_payload_only;
+  logic            out_last;
+  logic [7:0]      first_op, next_op;
+  logic [23:0]     next_seg;
+  logic [31:0]     mtu_bytes;
 
   // OUT is a plain valid/ready output register: it takes C6's header at any
   // edge where it is empty or its packet is taken (pkt_ready_i only steers
   // flop enables, never an output), so a back-pressured stream loses no cycle.
-  assign out_free  = !pkt_valid_q || pkt_ready_i;
+  assign out_last  = (out_seg_q == out_nseg_q);
+  assign out_free  = !pkt_valid_q || (pkt_ready_i && out_last);
   assign eng_leave = (eng_stage_q == StDone) && out_free;
   assign eng_load  = s0_valid_q && ((eng_stage_q == StIdle) || eng_leave);
   assign wr_accept = wr_valid_i && wr_ready_q;
@@ -130,16 +141,32 @@ module rc_send_pipeline #(
   assign eng_idx   = eng_qpn_q[IdxW-1:0];
   assign ctx_rdata = ctx_valid_q[eng_idx] ? ctx_psn_q[eng_idx] : cfg_psn_init_i;
 
-  // PSNs consumed: ceil(len / Mtu) (at least 1) for a READ request, else 1.
-  assign s0_npkts = {1'b0, s0_len_q[31:MtuLog2]} + CntW'(|s0_len_q[MtuLog2-1:0]);
-  always_comb begin
-    s0_npsn = 24'd1;
-    if (s0_opcode_q == ub_pkg::RcOpReadRequest && s0_npkts != '0) begin
-      s0_npsn = 24'(s0_npkts);
-    end
-  end
+  // MTU segments less one: ceil(len / MTU) - 1 (0 without an MTU or bytes).
+  // A READ request consumes one PSN per packet of its response; a SEND,
+  // WRITE or READ RESPONSE ONLY one per packet it leaves as; the rest one.
+  assign s0_segs = (cfg_mtu_log2_i == 5'd0 || s0_len_q == 32'd0) ? '0
+                 : 24'((s0_len_q - 32'd1) >> cfg_mtu_log2_i);
+  assign s0_payload_only = (s0_opcode_q == ub_pkg::RcOpSendOnly) ||
+                           (s0_opcode_q == ub_pkg::RcOpWriteOnly) ||
+                           (s0_opcode_q == ub_pkg::RcOpReadRespOnly);
+  assign s0_nseg = s0_payload_only ? s0_segs : '0;
+  assign s0_npsn = ((s0_opcode_q == ub_pkg::RcOpReadRequest) ? s0_segs : s0_nseg) + 24'd1;
 
-  assign ack_req = (eng_opcode_q[7:5] == 3'b000) ? AckReqMask[eng_opcode_q[4:0]] : 1'b0;
+  // Opcodes of a message's packets: its own alone, else FIRST, MIDDLE, LAST.
+  function automatic logic [7:0] seg_op(input logic [7:0] op, input logic [1:0] k);
+    unique case (op)
+      ub_pkg::RcOpSendOnly:  seg_op = ub_pkg::RcOpSendFirst + {6'd0, k};
+      ub_pkg::RcOpWriteOnly: seg_op = ub_pkg::RcOpWriteFirst + {6'd0, k};
+      default:               seg_op = ub_pkg::RcOpReadRespFirst + {6'd0, k};
+    endcase
+  endfunction
+  function automatic logic ack_of(input logic [7:0] op);
+    ack_of = (op[7:5] == 3'b000) ? AckReqMask[op[4:0]] : 1'b0;
+  endfunction
+  assign mtu_bytes = 32'd1 << cfg_mtu_log2_i;
+  assign first_op  = (eng_nseg_q == '0) ? eng_opcode_q : seg_op(eng_opcode_q, 2'd0);
+  assign next_seg  = out_seg_q + 24'd1;
+  assign next_op   = seg_op(out_opcode_q, (next_seg == out_nseg_q) ? 2'd2 : 2'd1);
 
   always_comb begin
     eng_stage_d = eng_stage_q;
@@ -155,7 +182,7 @@ module rc_send_pipeline #(
 
   assign s0_valid_d  = (s0_valid_q && !eng_load) || wr_accept;
   assign wr_ready_d  = !s0_valid_d;
-  assign pkt_valid_d = eng_leave || (pkt_valid_q && !pkt_ready_i);
+  assign pkt_valid_d = eng_leave || (pkt_valid_q && !(pkt_ready_i && out_last));
 
   // ---------------------------------------------------------------------------
   // Flip-flops
@@ -176,6 +203,8 @@ module rc_send_pipeline #(
       pkt_addr_q    <= '0;
       pkt_rkey_q    <= '0;
       pkt_tag_q     <= '0;
+      out_seg_q     <= '0;
+      out_nseg_q    <= '0;
     end else begin
       s0_valid_q  <= s0_valid_d;
       eng_stage_q <= eng_stage_d;
@@ -185,14 +214,25 @@ module rc_send_pipeline #(
         ctx_valid_q[eng_idx] <= 1'b1;
       end
       if (eng_leave) begin
-        pkt_opcode_q  <= eng_opcode_q;
+        pkt_opcode_q  <= first_op;
         pkt_dqpn_q    <= eng_qpn_q;
         pkt_psn_q     <= eng_psn_q;
-        pkt_ack_req_q <= ack_req;
-        pkt_len_q     <= eng_len_q;
+        pkt_ack_req_q <= ack_of(first_op);
+        pkt_len_q     <= (eng_nseg_q == '0) ? eng_len_q : mtu_bytes;
         pkt_addr_q    <= eng_addr_q;
         pkt_rkey_q    <= eng_rkey_q;
         pkt_tag_q     <= eng_tag_q;
+        out_seg_q     <= '0;
+        out_nseg_q    <= eng_nseg_q;
+      end else if (pkt_valid_q && pkt_ready_i && !out_last) begin
+        // the message's next packet
+        pkt_opcode_q  <= next_op;
+        pkt_psn_q     <= pkt_psn_q + 24'd1;
+        pkt_ack_req_q <= ack_of(next_op);
+        pkt_len_q     <= (next_seg == out_nseg_q) ? out_len_q - (32'(next_seg) << cfg_mtu_log2_i)
+                                                  : mtu_bytes;
+        pkt_addr_q    <= pkt_addr_q + 64'(mtu_bytes);
+        out_seg_q     <= next_seg;
       end
     end
   end
@@ -207,7 +247,12 @@ module rc_send_pipeline #(
       s0_rkey_q   <= wr_rkey_i;
       s0_tag_q    <= wr_tag_i;
     end
+    if (eng_leave) begin
+      out_opcode_q <= eng_opcode_q;
+      out_len_q    <= eng_len_q;
+    end
     if (eng_load) begin
+      eng_nseg_q   <= s0_nseg;
       eng_qpn_q    <= s0_qpn_q;
       eng_opcode_q <= s0_opcode_q;
       eng_len_q    <= s0_len_q;

@@ -67,7 +67,7 @@ package ub_pkg;
 
   // RC send pipeline: module parameter defaults.
   localparam int RcSendNumQps     = 16;   // QP-context entries; qpn % NumQps
-  localparam int RcSendMtu        = 4096; // path MTU in bytes
+  localparam int RcSendMtu        = 4096; // the usual path MTU in bytes (cfg_mtu_log2_i 12)
 
   /* verilator lint_on UNUSEDPARAM */
 
@@ -140,7 +140,12 @@ package ub_pkg;
     RcOpWriteMiddle  = 8'h07,
     RcOpWriteLast    = 8'h08,
     RcOpWriteOnly    = 8'h0A,
-    RcOpReadRequest  = 8'h0C
+    RcOpReadRequest  = 8'h0C,
+    RcOpReadRespFirst  = 8'h0D,
+    RcOpReadRespMiddle = 8'h0E,
+    RcOpReadRespLast   = 8'h0F,
+    RcOpReadRespOnly   = 8'h10,
+    RcOpAcknowledge    = 8'h11
   } rc_opcode_e;
 
   // One work request as the UB send pipeline stores it (intake register,

@@ -60,6 +60,7 @@ static int rc_send(void)
     in.wr_tag = 5;
     in.pkt_ready = 1;
     in.cfg_psn_init = 100;
+    in.cfg_mtu_log2 = RC_SEND_MTU_LOG2;
     for (int c = 0; c < 3 * RC_SEND_LATENCY; c++) {
         rc_send_pipeline_step(&s, &in, &out);
         in.wr_valid = 0;
@@ -67,7 +68,7 @@ static int rc_send(void)
             if (c != RC_SEND_LATENCY - 1 || out.pkt_tag != 5 || out.pkt_psn != 100 ||
                 out.pkt_dqpn != 9 || !out.pkt_ack_req)
                 return fail("rc_send_pipeline: wrong packet");
-            return rc_send_psn_count(RC_OP_READ_REQUEST, 3 * RC_SEND_MTU) == 3
+            return rc_send_psn_count(RC_OP_READ_REQUEST, 3 * RC_SEND_MTU, RC_SEND_MTU_LOG2) == 3
                        ? 0
                        : fail("rc_send_pipeline: PSN count");
         }

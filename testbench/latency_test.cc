@@ -228,15 +228,18 @@ TEST(Latency, ChainsRunningAheadGiveTheSameResultsAsPartsInTimeOrder)
     }
 }
 
-// A UB read of several MTUs comes back in MTU-sized packets: each is
-// checked on arrival, the read completes with all its bytes, and it takes
-// longer than as one packet by at least the extra headers' serialisation.
+// A read of several MTUs comes back in MTU-sized packets (UB and RoCE):
+// each is checked on arrival, the read completes with all its bytes, and it
+// takes longer than as one packet by at least the extra headers'
+// serialisation.
 TEST(Latency, ALargeReadIsSplitIntoMtuPackets)
 {
-    for (backend_kind_t be : {BACKEND_C, BACKEND_RTL, BACKEND_LOCKSTEP}) {
+    for (backend_kind_t be : {BACKEND_C, BACKEND_RTL, BACKEND_LOCKSTEP})
+    for (const char *name : {"ub_async", "pcie_nic"}) {
+        SCOPED_TRACE(name);
         Paths P, Big({"nic.mtu_bytes=65536"});
         char err[512];
-        const path_cfg_t *p = P.get("ub_async"), *one = Big.get("ub_async");
+        const path_cfg_t *p = P.get(name), *one = Big.get(name);
         latency_opts_t o{};
         o.ops = 50;
         o.slots = 1;
@@ -281,11 +284,10 @@ TEST(Latency, EveryPacketPassesTheReceiveChecks)
                 EXPECT_EQ(r.bytes_checked, 400) << name << ": every read's bytes, compared";
                 for (int node = 0; node < 2; node++) {
                     ASSERT_TRUE(r.fx.rx_checked[node]) << name;
-                    // UB responses come in MTU-sized packets, each checked
+                    // responses come in MTU-sized packets, each checked
                     const path_cfg_t *p = P.get(name);
-                    uint64_t packets = node == 0 && p->tx_block == NIC_BLOCK_UB_SEND
-                                           ? (uint64_t)((payload + p->mtu_bytes - 1) / p->mtu_bytes)
-                                           : 1;
+                    uint64_t packets =
+                        node == 0 ? (uint64_t)((payload + p->mtu_bytes - 1) / p->mtu_bytes) : 1;
                     EXPECT_EQ(r.fx.rx_counts[node][RX_OK], 400u * packets) << name << " node " << node;
                     uint64_t bad = 0;
                     for (int k = 1; k < RX_N_REASONS; k++)

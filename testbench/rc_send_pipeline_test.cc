@@ -46,6 +46,7 @@ struct Pkt {
 // work-request source and a packet sink.
 class Dut : public harness::Stream<rc_send_pipeline_in_t, rc_send_pipeline_out_t> {
 public:
+    // (no MTU unless a test sets one: every request one packet)
     explicit Dut(backend_kind_t kind) : Stream(&rc_send_pipeline_class, kind, kPeriodPs) { reset(); }
 
     // Applies one edge. `offer` (may be null) is the request on the wr_*
@@ -89,7 +90,7 @@ struct PsnRef {
     uint32_t alloc(const Wr &w) {
         uint32_t &n = next_[w.qpn % RC_SEND_NUM_QPS];
         const uint32_t psn = n;
-        n = (n + rc_send_psn_count(w.opcode, w.len)) & RC_SEND_PSN_MASK;
+        n = (n + rc_send_psn_count(w.opcode, w.len, 0)) & RC_SEND_PSN_MASK;
         return psn;
     }
     uint32_t init_;
@@ -194,35 +195,61 @@ TEST_P(RcSendBackend, PsnWrapsPerQp) {
     EXPECT_TRUE(wrapped);
 }
 
-// An RDMA READ request consumes ceil(len / MTU) PSNs (at least one).
-TEST_P(RcSendBackend, ReadAdvancesPsnByPacketCount) {
+// An RDMA READ request consumes ceil(len / MTU) PSNs (at least one), one for
+// each packet of its response; a WRITE ONLY longer than the MTU leaves as
+// FIRST, MIDDLE... and LAST packets, one per MTU segment, each with the next
+// PSN, only the last asking for an acknowledgement.
+TEST_P(RcSendBackend, PsnsFollowThePackets) {
     Dut d(GetParam());
     const uint32_t init = 0xFFFF00;
     d.in.cfg_psn_init = init;
+    d.in.cfg_mtu_log2 = RC_SEND_MTU_LOG2;
     const uint32_t lens[] = {0, 1, 4095, 4096, 4097, 8192, 65536, 65537, 1u << 31, 0xFFFFFFFFu, 64};
     std::vector<Wr> wrs;
     uint32_t tag = 0;
+    size_t want = 0;
+    auto packets = [](uint32_t len) { return len == 0 ? 1u : (uint32_t)(((uint64_t)len + 4095) / 4096); };
     for (uint32_t len : lens) {
         wrs.push_back(make_wr(9, RC_OP_READ_REQUEST, len, tag++));
-        wrs.push_back(make_wr(9, RC_OP_WRITE_ONLY, len, tag++));
+        want += 1;
+        if (len <= 70000) {
+            wrs.push_back(make_wr(9, RC_OP_WRITE_ONLY, len, tag++));
+            want += packets(len);
+        }
     }
     std::vector<Pkt> got;
     size_t next = 0;
-    while (got.size() < wrs.size()) {
+    while (got.size() < want) {
         if (d.step(next < wrs.size() ? &wrs[next] : nullptr, true, &got)) ++next;
         ASSERT_LT(d.steps, 10000u);
     }
     uint32_t exp = init;
-    for (size_t i = 0; i < got.size(); ++i) {
-        EXPECT_EQ(got[i].o.pkt_psn, exp) << "len " << wrs[i].len;
-        uint32_t adv = 1;
-        if (wrs[i].opcode == RC_OP_READ_REQUEST)
-            adv = wrs[i].len == 0 ? 1 : (uint32_t)(((uint64_t)wrs[i].len + 4095) / 4096);
-        EXPECT_EQ(rc_send_psn_count(wrs[i].opcode, wrs[i].len), adv);
+    size_t k = 0;
+    for (const Wr &w : wrs) {
+        const uint32_t n = w.opcode == RC_OP_READ_REQUEST ? 1 : packets(w.len);
+        for (uint32_t i = 0; i < n; i++, k++) {
+            const rc_send_pipeline_out_t &o = got[k].o;
+            EXPECT_EQ(o.pkt_tag, w.tag);
+            EXPECT_EQ(o.pkt_psn, (exp + i) & RC_SEND_PSN_MASK) << "len " << w.len;
+            uint8_t op = w.opcode;
+            if (n > 1)
+                op = i == 0 ? RC_OP_WRITE_FIRST : i + 1 == n ? RC_OP_WRITE_LAST : RC_OP_WRITE_MIDDLE;
+            EXPECT_EQ(o.pkt_opcode, op);
+            EXPECT_EQ(o.pkt_ack_req, i + 1 == n ? 1 : 0);
+            EXPECT_EQ(o.pkt_len, n == 1 ? w.len : i + 1 < n ? 4096u : w.len - i * 4096u);
+            EXPECT_EQ(o.pkt_addr, w.addr + (uint64_t)i * 4096u);
+            if (i > 0) { // one a cycle
+                EXPECT_EQ(got[k].step, got[k - 1].step + 1);
+            }
+        }
+        const uint32_t adv = w.opcode == RC_OP_READ_REQUEST ? packets(w.len) : n;
+        EXPECT_EQ(rc_send_psn_count(w.opcode, w.len, RC_SEND_MTU_LOG2), adv);
         exp = (exp + adv) & RC_SEND_PSN_MASK;
     }
-    EXPECT_EQ(rc_send_psn_count(RC_OP_READ_REQUEST, 4097), 2u);
-    EXPECT_EQ(rc_send_psn_count(RC_OP_READ_REQUEST, 0xFFFFFFFFu), 1u << 20);
+    EXPECT_EQ(rc_send_psn_count(RC_OP_READ_REQUEST, 4097, RC_SEND_MTU_LOG2), 2u);
+    EXPECT_EQ(rc_send_psn_count(RC_OP_READ_REQUEST, 0xFFFFFFFFu, RC_SEND_MTU_LOG2), 1u << 20);
+    EXPECT_EQ(rc_send_psn_count(RC_OP_READ_REQUEST, 0xFFFFFFFFu, 0), 1u); // no MTU
+    EXPECT_EQ(rc_send_psn_count(RC_OP_WRITE_ONLY, 8193, RC_SEND_MTU_LOG2), 3u);
     EXPECT_EQ(rc_send_ack_req(RC_OP_SEND_FIRST), 0);
     EXPECT_EQ(rc_send_ack_req(RC_OP_WRITE_MIDDLE), 0);
     EXPECT_EQ(rc_send_ack_req(RC_OP_SEND_ONLY), 1);
@@ -511,15 +538,17 @@ TEST(RcSendLockstep, RandomStimulusMillionCycles) {
     spec.reset_every = 150000;
     spec.new_phase = [](std::mt19937_64 &rng, rc_send_pipeline_in_t &in) {
         if (rng() % 4 == 0) in.cfg_psn_init = (uint32_t)rng() & 0xFFFFFF;
+        if (rng() % 4 == 0) in.cfg_mtu_log2 = rng() % 3 ? (uint8_t)(8 + rng() % 9) : 0;
     };
     spec.payload = [](std::mt19937_64 &rng, uint64_t c, rc_send_pipeline_in_t &in) {
         static const uint8_t ops[] = {RC_OP_SEND_ONLY, RC_OP_WRITE_ONLY, RC_OP_READ_REQUEST,
-                                      RC_OP_READ_REQUEST, RC_OP_SEND_FIRST, RC_OP_WRITE_MIDDLE};
+                                      RC_OP_READ_RESP_ONLY, RC_OP_SEND_FIRST, RC_OP_WRITE_MIDDLE};
         const uint64_t r = rng();
         in.wr_opcode = (r >> 16) % 8 < 6 ? ops[(r >> 16) % 8] : (uint8_t)(r >> 20);
         in.wr_qpn = (uint32_t)(r >> 28) & 0xFFFFFF;
         const uint64_t r2 = rng();
-        in.wr_len = (r2 & 3) ? (uint32_t)((r2 >> 2) % 70000) : (uint32_t)(r2 >> 32);
+        /* with an MTU, lengths of up to 64 packets of 256 B */
+        in.wr_len = (r2 & 3) || in.cfg_mtu_log2 ? (uint32_t)((r2 >> 2) % 16385) : (uint32_t)(r2 >> 32);
         in.wr_addr = rng();
         in.wr_rkey = (uint32_t)r2 ^ 0x5a5a5a5a;
         in.wr_tag = (uint32_t)c;

@@ -132,6 +132,7 @@ static void block_fixed_inputs(nic_port_t *p)
         in->wr_opcode = u->initiator ? RC_OP_READ_REQUEST : 0x10 /* READ RESPONSE ONLY */;
         in->wr_len = len;
         in->wr_rkey = 0x5eed;
+        in->cfg_mtu_log2 = (uint8_t)u->mtu_log2;
     }
 }
 
@@ -428,7 +429,20 @@ static int edge(nic_port_t *p, tick_t now)
             m.kind = MSG_PACKET;
             m.psn = p->bout.rc.pkt_psn;
             m.tpn = p->bout.rc.pkt_dqpn;
-            m.last = 1;
+            uint8_t op = p->bout.rc.pkt_opcode;
+            /* a FIRST or MIDDLE packet of a SEND, WRITE or READ RESPONSE */
+            m.last = !(op == RC_OP_SEND_FIRST || op == RC_OP_SEND_MIDDLE ||
+                       op == RC_OP_WRITE_FIRST || op == RC_OP_WRITE_MIDDLE ||
+                       op == RC_OP_READ_RESP_FIRST || op == RC_OP_READ_RESP_MIDDLE);
+            uint32_t plen = p->bout.rc.pkt_len;
+            if (!m.last) {
+                m.flags |= MSG_SEG;
+                m.data = 0;
+                m.seg_len = plen;
+                p->offer_last = 0;
+            } else if (plen != m.len) {
+                m.seg_len = plen; /* the last segment of several */
+            }
         }
         if (p->blk && !p->use.initiator) {
             /* a response goes back where its request came from */

@@ -107,7 +107,7 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                     .tpn_base = ub ? 0x100 : 0,
                     .n_tpn = ub ? UBSP_NUM_CHANNELS : RC_SEND_NUM_QPS,
                     .tassn_ctx = ub ? UBSP_NUM_JETTY_CTX : 0,
-                    .mtu = RC_SEND_MTU,
+                    .mtu = (uint32_t)(p->mtu_bytes > 0 ? p->mtu_bytes : 4096),
                     .mem = st->node == NODE_TARGET ? o->target_mem : NULL,
                     .acks_numbered = !ub && st->node == NODE_INITIATOR,
                     .n_src = st->node == NODE_TARGET ? o->rx_sources : 1,
