@@ -21,8 +21,8 @@
  * the inputs) are both 1. Every output comes from a register.
  *
  * The RTL twin is rtl/rc_send_pipeline.sv with the ports of
- * rc_send_pipeline_ports.h (RTL names add _i/_o), NumQps = RC_SEND_NUM_QPS
- * and Mtu = RC_SEND_MTU. This model needs nothing outside cmodel/; the block
+ * rc_send_pipeline_ports.h (RTL names add _i/_o), NumQps = RC_SEND_NUM_QPS;
+ * the MTU is the cfg_mtu_log2 input. This model needs nothing outside cmodel/; the block
  * class that runs it next to the RTL is sim/core/blocks.c.
  */
 #ifndef UB_RC_SEND_PIPELINE_H
