@@ -102,7 +102,7 @@ static inline int ub_ta_has_payload(uint8_t opcode)
  * 2^mtu_log2 bytes (0: one packet), as the 24-bit field the RTL keeps. */
 static inline uint32_t ub_send_nseg(uint32_t len, unsigned mtu_log2)
 {
-    if (mtu_log2 == 0 || len == 0)
+    if ((mtu_log2 & 31u) == 0 || len == 0)
         return 0;
     return ((len - 1u) >> (mtu_log2 & 31u)) & 0xFFFFFFu;
 }

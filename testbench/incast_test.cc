@@ -30,7 +30,7 @@ struct Paths {
 
 struct Star {
     topo_file_t *tf = new topo_file_t;
-    int senders[INCAST_MAX_SENDERS];
+    int senders[64];
     int n, target;
     explicit Star(int k)
     {
@@ -92,6 +92,33 @@ TEST(Incast, EverySenderWritesItsBytesIntoTheTargetAndTheLinkIsShared)
         EXPECT_EQ(r.rx_initiators[RX_OK], (uint64_t)(6 * o.ops));
         EXPECT_GT(r.sw.peak_queue_bytes, 0);
     }
+}
+
+// Sixteen senders, each on a channel (UB) or queue pair (RoCE) of its own at
+// the target: every response sequence is whole. Two senders whose node
+// numbers are equal modulo 16 would share one: refused, saying why.
+TEST(Incast, SixteenSendersEachKeepTheirOwnSequence)
+{
+    Paths P;
+    for (const char *name : {"ub_async", "pcie_nic"}) {
+        SCOPED_TRACE(name);
+        Star s(16);
+        incast_opts_t o = opts(256, 10, 2, 1);
+        incast_result_t r = *run(config_find(&P.cfg, name), s, o);
+        for (int i = 0; i < r.n; i++)
+            EXPECT_EQ(r.s[i].completed, o.ops) << r.s[i].node;
+        for (int q = 1; q < RX_N_REASONS; q++) {
+            EXPECT_EQ(r.rx_target[q], 0u) << rx_reason_name((rx_reason_t)q);
+            EXPECT_EQ(r.rx_initiators[q], 0u) << rx_reason_name((rx_reason_t)q);
+        }
+    }
+    Star big(17);
+    char err[512];
+    big.senders[16] = 16; // s16 collides with s0
+    EXPECT_EQ(incast_check(config_find(&P.cfg, "ub_async"), big.tf, big.senders, 17, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("senders s0 and s16 would share one of the target's 16"),
+              std::string::npos)
+        << err;
 }
 
 TEST(Incast, ReadsFromOneTargetCompleteWithTheTargetsBytes)
@@ -167,6 +194,8 @@ TEST(IncastCli, PrintsPerSenderAndSwitchFiguresAndRepeatsItself)
     std::string line4 = std::string(UBSIM_CONFIG_DIR) + "/topo/line4.ini";
     EXPECT_EQ(testutil::run(testutil::ubsim() + " incast --quiet --topology " + line4, &out, true), 1);
     EXPECT_NE(out.find("through exactly one switch"), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " incast --senders 17", &out, true), 2);
+    EXPECT_NE(out.find("--senders: expected 1 to 16"), std::string::npos) << out;
     EXPECT_EQ(testutil::run(testutil::ubsim() + " incast --op swap", &out, true), 2);
     EXPECT_NE(out.find("--op: expected write or read, got 'swap'"), std::string::npos) << out;
     EXPECT_EQ(testutil::run(testutil::ubsim() + " incast --help", &out), 0);

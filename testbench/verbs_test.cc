@@ -177,6 +177,65 @@ TEST(Verbs, AReadReturnsTheBytesWrittenBeforeIt)
     }
 }
 
+// Several MiB in one request: 4 MiB written and read back, as 1024 packets
+// of the default MTU each way.
+struct Big {
+    urma_context_t *a = nullptr;
+    urma_jfs_t *jfs = nullptr;
+    urma_target_seg_t *t = nullptr;
+    int done = 0;
+    bool same = false;
+    static constexpr uint32_t kLen = 4u << 20;
+    static void notify(urma_jfc_t *jfc, void *arg)
+    {
+        Big *g = (Big *)arg;
+        urma_cr_t cr;
+        while (urma_poll_jfc(jfc, 1, &cr) == 1) {
+            EXPECT_EQ(cr.status, URMA_CR_SUCCESS);
+            EXPECT_EQ(cr.completion_len, kLen);
+            if (++g->done == 1) {
+                urma_read(g->jfs, g->t, 8u << 20, SEG, kLen, 2);
+            } else {
+                const uint8_t *m = urma_node_memory(g->a, nullptr);
+                g->same = memcmp(m + (8u << 20), m, kLen) == 0;
+                urma_stop(g->a);
+            }
+        }
+    }
+    static int start(void *arg, urma_context_t *const *nodes, int)
+    {
+        Big *g = (Big *)arg;
+        g->a = nodes[0];
+        urma_seg_cfg_t sc = {SEG, kLen, TOKEN, URMA_ACCESS_READ | URMA_ACCESS_WRITE};
+        urma_seg_t *seg = urma_register_seg(nodes[1], &sc);
+        urma_seg_info_t info = urma_seg_info(seg);
+        g->t = urma_import_seg(g->a, &info, TOKEN);
+        urma_jfc_cfg_t qc = {4, notify, g};
+        urma_jfs_cfg_t jc = {2, urma_create_jfc(g->a, &qc)};
+        g->jfs = urma_create_jfs(g->a, &jc);
+        uint8_t *m = urma_node_memory(g->a, nullptr);
+        for (uint32_t i = 0; i < kLen; i++)
+            m[i] = (uint8_t)(i * 2654435761u >> 24);
+        return urma_write(g->jfs, g->t, SEG, 0, kLen, 1);
+    }
+};
+
+TEST(Verbs, SeveralMebibytesInOneRequest)
+{
+    Paths P;
+    for (const char *name : {"ub_async", "pcie_nic"}) {
+        SCOPED_TRACE(name);
+        Big g;
+        urma_workload_t wl = {"big", Big::start, &g};
+        verbs_run_result_t r = run_wl(P.get(name), wl);
+        EXPECT_EQ(g.done, 2);
+        EXPECT_TRUE(g.same);
+        uint64_t packets = Big::kLen / (uint64_t)P.get(name)->mtu_bytes;
+        EXPECT_EQ(r.fx.rx_counts[1][RX_OK], packets + 1);  // the write's, the read request
+        EXPECT_EQ(r.fx.rx_counts[0][RX_OK], 1 + packets);  // its acknowledgement, the response's
+    }
+}
+
 TEST(Verbs, UnderFaultsEveryRequestEndsRightOrInAnError)
 {
     Paths P;

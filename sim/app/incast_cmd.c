@@ -24,8 +24,10 @@ static const char *const usage_incast =
     "the target's); any difference fails the run.\n"
     "\n"
     "options:\n"
-    "  --senders N          initiators (default: 8 on the built-in topology,\n"
-    "                       every node but the target on a --topology)\n"
+    "  --senders N          initiators, 1 to 16 (default: 8 on the built-in\n"
+    "                       topology, every node but the target on a --topology;\n"
+    "                       the target keeps a channel per sender, so their node\n"
+    "                       numbers must differ modulo 16)\n"
     "  --payload BYTES      bytes per request (default 4096)\n"
     "  --ops K              requests per sender (default 64)\n"
     "  --window W           requests in flight per sender (default 4)\n"
@@ -283,6 +285,10 @@ int cmd_incast(int argc, char **argv)
         .timeout_ps = ro.timeout_us * 1000000,
         .progress = ro.show_progress ? progress : NULL,
     };
+    if (incast_check(path, &tf, list, n, err, sizeof err)) {
+        fprintf(stderr, "ubsim incast: %s\n", err);
+        return 2;
+    }
     static incast_result_t r;
     if (incast_run(path, &tf, target, list, n, &o, &r, err, sizeof err)) {
         fprintf(stderr, "ubsim incast: %s\n", err);

@@ -44,7 +44,8 @@ static int joins(const msg_t *e, const msg_t *m, tick_t t)
     return e->t == t && e->id + e->more + 1 == m->id && e->op + e->more + 1 == m->op &&
            e->len == m->len && e->jetty == m->jetty && e->kind == m->kind && e->last == m->last &&
            e->tassn == m->tassn && e->psn == m->psn && e->tpn == m->tpn && e->bytes == m->bytes &&
-           e->dst == m->dst && e->flags == m->flags && !e->data && !m->data &&
+           e->dst == m->dst && e->src == m->src && e->opc == m->opc && e->seg_len == m->seg_len &&
+           e->flags == m->flags && !e->data && !m->data &&
            e->more < UINT32_MAX;
 }
 

@@ -170,13 +170,15 @@ static void fill_block_inputs(nic_port_t *p, const msg_t *m)
      * data a write or a send carries), a read response's data; an
      * acknowledgement of a write or a send names the request's too */
     uint32_t len = m ? m->len : (uint32_t)(p->use.payload >= 0 ? p->use.payload : 64);
+    if (m && (m->flags & MSG_NAK))
+        len = 0; /* a refusal carries nothing: one packet */
     p->bin_known = 1;
     p->bin_valid = m != NULL;
     p->bin_id = m ? m->id : 0;
     if (p->use.kind == NIC_BLOCK_UB_SEND) {
         ub_send_pipeline_in_t *in = &p->bin.ub;
         in->wr_valid = m != NULL;
-        in->wr_jetty = m ? m->jetty : p->idle_jetty;
+        in->wr_jetty = !m ? p->idle_jetty : p->req_jetty ? p->req_jetty(p->req_ctx, m) : m->jetty;
         in->wr_addr = op * 64u;
         in->wr_tag = m ? m->id : 0;
         in->wr_opcode = ub_opcode(p->use.initiator, opc);

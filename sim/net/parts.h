@@ -143,6 +143,10 @@ typedef struct nic_port {
      * remote address and token of a request), or NULL */
     void (*hdr_fields)(void *ctx, const msg_t *m, pkt_hdr_t *h);
     void *hdr_ctx;
+    /* the Jetty a request was posted on, fetched with it by the initiator's
+     * transmit pipeline (NULL: the message's) */
+    uint32_t (*req_jetty)(void *ctx, const msg_t *m);
+    void *req_ctx;
     int blk_time;        /* block_wants_time(blk), kept */
     int blk_jump;        /* block_can_jump(blk), kept */
     union {

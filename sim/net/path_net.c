@@ -102,10 +102,18 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                  * 0x100 on, RoCE on queue pair 1; every PSN starts at 0;
                  * requests reach the target, read responses the initiator */
                 int ub = p->tx_block == NIC_BLOCK_UB_SEND;
+                /* the one channel each end uses: UB, the TPN of the channel
+                 * to the receiving node (node % channels); RoCE, the queue
+                 * pair of the connection (the initiator's is 1, the target
+                 * answers node n on 1 + n) */
+                uint32_t me = (uint32_t)(p->topo ? (st->node == NODE_TARGET ? p->to_node : p->from_node)
+                                                 : (st->node == NODE_TARGET ? 1 : 0));
+                uint32_t tpn = ub ? 0x100 + me % UBSP_NUM_CHANNELS
+                                  : (st->node == NODE_TARGET ? 1 : (1 + me) & 0xFFFFFF);
                 rx_cfg_t rc = {
                     .proto = ub ? PKT_UB : PKT_RC,
-                    .tpn_base = ub ? 0x100 : 0,
-                    .n_tpn = ub ? UBSP_NUM_CHANNELS : RC_SEND_NUM_QPS,
+                    .tpn_base = tpn,
+                    .n_tpn = 1,
                     .tassn_ctx = ub ? UBSP_NUM_JETTY_CTX : 0,
                     .mtu = (uint32_t)(p->mtu_bytes > 0 ? p->mtu_bytes : 4096),
                     .mem = st->node == NODE_TARGET ? o->target_mem : NULL,
@@ -154,6 +162,10 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                     .mtu_log2 = (unsigned)__builtin_ctzll((unsigned long long)(p->mtu_bytes > 0 ? p->mtu_bytes : 4096)),
                 };
                 nic_port_attach(pt, b, &use);
+                if (use.initiator) {
+                    pt->req_jetty = o->req_jetty;
+                    pt->req_ctx = o->target_emit_ctx;
+                }
             }
             break;
         }

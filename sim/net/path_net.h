@@ -41,6 +41,10 @@ typedef struct {
     void *target_emit_ctx;
     const node_mem_t *target_mem; /* the target's receive checks check the
                                   memory a request names against it, or NULL */
+    uint32_t (*req_jetty)(void *ctx, const msg_t *m); /* the Jetty of a
+                                  request, for the initiator's transmit block
+                                  (NULL: the message's); called with
+                                  target_emit_ctx */
     void (*target_fields)(void *ctx, const msg_t *m, pkt_hdr_t *h); /* what a
                                   request's header carries beyond msg_t (its
                                   remote address, token), or NULL */

@@ -109,10 +109,10 @@ tick_t wire_pass(wire_comp_t *w, msg_t *m, tick_t t)
     if (probes)
         kernel_probe(w->c.k, w->ser_point, m->id, end);
     tick_t at = faulty_arrival(w, m, end, ser);
-    if (at != TICK_NEVER && probes)
+    if (at == TICK_NEVER)
+        kernel_drop(w->c.k, m); /* lost */
+    else if (probes)
         kernel_probe(w->c.k, w->arrive_point, m->id, at);
-    else
-        kernel_drop(w->c.k, m);
     return at;
 }
 

@@ -67,24 +67,31 @@ struct urma_context {
     uint32_t node;
     node_mem_t mem;
     uint32_t next_id;         /* Jetty / JFS / JFR numbers */
+    urma_jfs_t **jfs_tab;     /* send queues by number (NULL: not one) */
+    uint32_t n_jfs_tab;
     urma_jetty_t **jetties;   /* by id (NULL: not a Jetty) */
     uint32_t n_jetties;
     owned_t owned;
     char err[256];
 };
 
-/* A request in flight, by id. */
+/* A request in flight, by its record's index: 32 bytes, as a burst of
+ * millions keeps one each (what the message carries - its length, its
+ * operation - is not repeated here). */
 typedef struct {
-    uint64_t op, user_ctx, local_va;
-    urma_jfs_t *jfs;
-    tick_t posted_at;
-    uint32_t len;
-    uint8_t opc, state;
-    /* what the header carries to the target */
-    uint64_t remote_va;
-    uint32_t token;
-    uint32_t tjetty;
+    uint64_t user_ctx, local_va;
+    uint64_t remote_va;       /* read, write: in the target's segment; send: the target Jetty */
+    uint32_t token;           /* read, write: the imported segment's */
+    uint32_t meta;            /* the JFS (bits 0..23), opc (24..25), state (26..27) */
 } wr_rec_t;
+
+static inline uint32_t rec_jfs(const wr_rec_t *r) { return r->meta & 0xFFFFFFu; }
+static inline unsigned rec_opc(const wr_rec_t *r) { return (r->meta >> 24) & 3u; }
+static inline unsigned rec_state(const wr_rec_t *r) { return (r->meta >> 26) & 3u; }
+static inline void rec_set_state(wr_rec_t *r, unsigned st)
+{
+    r->meta = (r->meta & ~(3u << 26)) | (st << 26);
+}
 
 /* A receive completion at the target, due at a time. */
 typedef struct {
@@ -109,8 +116,9 @@ struct urma_host {
     /* ids */
     wr_rec_t *rec;
     int64_t n_rec;            /* records allocated */
-    uint32_t *free_ids;       /* without losses */
-    int64_t n_free;
+    tick_t *posted_at;        /* with losses: when each was posted */
+    int64_t free_head, n_free; /* without losses: free records, linked
+                                  through their user_ctx */
     int64_t in_flight, oldest; /* with losses */
     uint64_t next_op;
     /* receive completions waiting for their time */
@@ -221,9 +229,21 @@ static int jfs_setup(urma_context_t *ctx, urma_jfs_t *s, const urma_jfs_cfg_t *c
     if (!cfg || cfg->depth == 0 || !cfg->jfc || cfg->jfc->ctx != ctx)
         return ctx_fail(ctx, URMA_EINVAL, "a send queue needs a depth above 0 and a JFC of its "
                                           "own context");
+    if (ctx->next_id > 0xFFFFFFu)
+        return ctx_fail(ctx, URMA_ENOMEM, "more than 2^24 queues");
     s->ctx = ctx;
     s->cfg = *cfg;
     s->id = ctx->next_id++;
+    if (s->id >= ctx->n_jfs_tab) {
+        uint32_t n = s->id + 1 > ctx->n_jfs_tab * 2 ? s->id + 1 : ctx->n_jfs_tab * 2;
+        urma_jfs_t **nt = realloc(ctx->jfs_tab, (size_t)n * sizeof(*nt));
+        if (!nt)
+            return ctx_fail(ctx, URMA_ENOMEM, "out of memory");
+        memset(nt + ctx->n_jfs_tab, 0, (size_t)(n - ctx->n_jfs_tab) * sizeof(*nt));
+        ctx->jfs_tab = nt;
+        ctx->n_jfs_tab = n;
+    }
+    ctx->jfs_tab[s->id] = s;
     cfg->jfc->users++;
     return 0;
 }
@@ -422,18 +442,26 @@ int urma_poll_jfc(urma_jfc_t *jfc, int cr_cnt, urma_cr_t *cr)
 /* ---- posting ------------------------------------------------------------------------ */
 
 /* Room for records up to id `id`. */
-static int rec_room(urma_host_t *h, int64_t id)
+/* Room for records up to index idx; exactly n when exact (without losses
+ * the most in flight is known), else doubling. */
+static int rec_room(urma_host_t *h, int64_t idx, int exact)
 {
-    if (id < h->n_rec)
+    if (idx < h->n_rec)
         return 0;
-    int64_t n = h->n_rec ? h->n_rec : 64;
-    while (n <= id)
+    int64_t n = exact ? idx + 1 : h->n_rec ? h->n_rec : 64;
+    while (n <= idx)
         n *= 2;
     wr_rec_t *nr = realloc(h->rec, (size_t)n * sizeof(*nr));
     if (!nr)
         return -1;
     memset(nr + h->n_rec, 0, (size_t)(n - h->n_rec) * sizeof(*nr));
     h->rec = nr;
+    if (h->cfg.lossy) {
+        tick_t *np = realloc(h->posted_at, (size_t)n * sizeof(*np));
+        if (!np)
+            return -1;
+        h->posted_at = np;
+    }
     h->n_rec = n;
     return 0;
 }
@@ -485,51 +513,58 @@ static int post_one(urma_jfs_t *jfs, const urma_jfs_wr_t *wr)
     if (jfs->outstanding >= jfs->cfg.depth)
         return ctx_fail(ctx, URMA_EAGAIN, "post: the send queue holds %u requests already",
                         jfs->cfg.depth);
-    uint32_t id;
+    int64_t idx;
     if (h->cfg.lossy) {
         if (h->in_flight >= h->cfg.max_outstanding)
             return ctx_fail(ctx, URMA_EAGAIN, "post: %lld requests in flight already",
                             (long long)h->cfg.max_outstanding);
-        if (h->next_op > UINT32_MAX || rec_room(h, (int64_t)h->next_op))
-            return ctx_fail(ctx, URMA_ENOMEM, "post: out of request records");
-        id = (uint32_t)h->next_op;
-        h->in_flight++;
+        idx = (int64_t)h->next_op;
     } else {
         if (h->n_free == 0)
             return ctx_fail(ctx, URMA_EAGAIN, "post: %lld requests in flight already",
                             (long long)h->cfg.max_outstanding);
-        id = h->free_ids[--h->n_free];
+        idx = h->free_head;
     }
-    wr_rec_t *r = &h->rec[id];
-    r->op = h->next_op++;
-    r->user_ctx = wr->user_ctx;
-    r->local_va = wr->local_va;
-    r->jfs = jfs;
-    r->posted_at = h->now;
-    r->len = wr->len;
-    r->opc = opc;
-    r->state = WR_OUT;
-    r->remote_va = remote_va;
-    r->token = token;
-    r->tjetty = tjetty;
-    jfs->outstanding++;
-    h->st.posted++;
+    /* message ids are 32 bits */
+    if ((uint64_t)idx * h->cfg.id_stride + h->cfg.id_offset > UINT32_MAX)
+        return ctx_fail(ctx, URMA_ENOMEM, "post: out of request ids (2^32 with %u hosts)",
+                        h->cfg.id_stride);
+    if (h->cfg.lossy && rec_room(h, idx, 0))
+        return ctx_fail(ctx, URMA_ENOMEM, "post: out of memory for request records");
     msg_t m = {
         .t = h->now,
-        .op = r->op,
-        .id = msg_id(h, id),
+        .op = h->next_op,
+        .id = msg_id(h, idx),
         .len = wr->len,
-        .jetty = jfs->id,
         .kind = MSG_REQUEST,
         .dst = (uint16_t)h->cfg.node_id[TARGET],
         .src = (uint16_t)h->cfg.node_id[INITIATOR],
         .opc = opc,
+        /* (the Jetty is fetched from the record by the NIC, urma_host_jetty:
+         * a burst of reads on several Jetties stays one channel entry) */
     };
     if (opc != MSG_OP_READ && h->moves_data) {
         m.data = payload_new(h->pool_p, ctx->mem.bytes + wr->local_va, wr->len);
         if (!m.data)
             return ctx_fail(ctx, URMA_ENOMEM, "post: out of memory for %u B of data", wr->len);
     }
+    /* committed */
+    wr_rec_t *r = &h->rec[idx];
+    if (h->cfg.lossy) {
+        h->in_flight++;
+        h->posted_at[idx] = h->now;
+    } else {
+        h->free_head = (int64_t)r->user_ctx;
+        h->n_free--;
+    }
+    h->next_op++;
+    r->user_ctx = wr->user_ctx;
+    r->local_va = wr->local_va;
+    r->remote_va = opc == MSG_OP_SEND ? tjetty : remote_va;
+    r->token = token;
+    r->meta = jfs->id | (uint32_t)opc << 24 | (uint32_t)WR_OUT << 26;
+    jfs->outstanding++;
+    h->st.posted++;
     kernel_probe(h->k, h->cfg.post_point, m.id, h->now);
     if (chan_push(h->out, &m, h->now))
         kernel_fail(h->k, "internal: no room for a new request");
@@ -618,6 +653,13 @@ int urma_send(urma_jfs_t *jfs, urma_target_jetty_t *tjetty, uint64_t src_va, uin
 
 /* ---- the target -------------------------------------------------------------------- */
 
+uint32_t urma_host_jetty(void *host, const msg_t *m)
+{
+    urma_host_t *h = host;
+    int64_t i = rec_index(h, m->id);
+    return i >= 0 && i < h->n_rec ? rec_jfs(&h->rec[i]) : 0;
+}
+
 void urma_host_fields(void *host, const msg_t *m, pkt_hdr_t *hd)
 {
     urma_host_t *h = host;
@@ -652,7 +694,7 @@ static void due_add(urma_host_t *h, tick_t t, urma_jfc_t *jfc, const urma_cr_t *
 static int land_send(urma_host_t *h, const wr_rec_t *r, uint32_t data, uint32_t len, tick_t t)
 {
     urma_context_t *tc = h->tgt;
-    urma_jetty_t *j = r->tjetty < tc->n_jetties ? tc->jetties[r->tjetty] : NULL;
+    urma_jetty_t *j = r->remote_va < tc->n_jetties ? tc->jetties[r->remote_va] : NULL;
     urma_jfr_t *q = j ? j->jfr : NULL;
     if (!q || q->count == 0) {
         h->st.no_recv_buffer++;
@@ -686,8 +728,15 @@ void urma_host_emit(void *host, msg_t *m, tick_t t)
     m->src = (uint16_t)h->tgt->node;
     uint32_t data = m->data;
     m->data = 0;
+    node_mem_t *tm = &h->tgt->mem;
+    /* the memory a read or a write names: checked by the receive pipeline
+     * where the path has one, and here again before a byte is touched (a
+     * path without send pipelines has no receive checks) */
+    if (!(m->flags & MSG_NAK) && h->moves_data && m->opc != MSG_OP_SEND &&
+        node_mem_check(tm, r->token, r->remote_va, m->len,
+                       m->opc == MSG_OP_READ ? SEG_READ : SEG_WRITE) != MEM_OK)
+        m->flags |= MSG_NAK;
     if (!(m->flags & MSG_NAK) && h->moves_data) {
-        node_mem_t *tm = &h->tgt->mem;
         h->st.executed++;
         switch (m->opc) {
         case MSG_OP_READ:
@@ -714,12 +763,12 @@ void urma_host_emit(void *host, msg_t *m, tick_t t)
 static void complete(urma_host_t *h, uint32_t id, urma_cr_status_t status, uint32_t len)
 {
     wr_rec_t *r = &h->rec[id];
-    urma_jfs_t *jfs = r->jfs;
+    urma_jfs_t *jfs = h->ctx[INITIATOR].jfs_tab[rec_jfs(r)];
     urma_cr_t cr = {
         .status = status,
-        .opcode = r->opc == MSG_OP_READ    ? URMA_OPC_READ
-                  : r->opc == MSG_OP_WRITE ? URMA_OPC_WRITE
-                                           : URMA_OPC_SEND,
+        .opcode = rec_opc(r) == MSG_OP_READ    ? URMA_OPC_READ
+                  : rec_opc(r) == MSG_OP_WRITE ? URMA_OPC_WRITE
+                                               : URMA_OPC_SEND,
         .user_ctx = r->user_ctx,
         .completion_len = status == URMA_CR_SUCCESS ? len : 0,
         .local_id = jfs->id,
@@ -730,11 +779,13 @@ static void complete(urma_host_t *h, uint32_t id, urma_cr_status_t status, uint3
     if (status != URMA_CR_SUCCESS)
         h->st.errors++;
     if (h->cfg.lossy) {
-        r->state = status == URMA_CR_ACK_TIMEOUT_ERR ? WR_TIMED_OUT : WR_DONE;
+        rec_set_state(r, status == URMA_CR_ACK_TIMEOUT_ERR ? WR_TIMED_OUT : WR_DONE);
         h->in_flight--;
     } else {
-        r->state = WR_FREE;
-        h->free_ids[h->n_free++] = id;
+        rec_set_state(r, WR_FREE);
+        r->user_ctx = (uint64_t)h->free_head; /* (after the record was read) */
+        h->free_head = id;
+        h->n_free++;
     }
     jfc_add(jfs->cfg.jfc, &cr);
 }
@@ -750,39 +801,40 @@ static int arrive(urma_host_t *h, msg_t *m)
     }
     int64_t idx = rec_index(h, m->id);
     wr_rec_t *r = idx >= 0 && idx < h->n_rec ? &h->rec[idx] : NULL;
-    if (h->cfg.lossy && (!r || m->op >= h->next_op || r->state != WR_OUT || r->op != m->op)) {
+    /* with losses a record is a request's own (index = its number) */
+    if (h->cfg.lossy && (!r || (uint64_t)idx != m->op || rec_state(r) != WR_OUT)) {
         h->st.stale++; /* after its deadline: it ended in an error already */
         payload_release(h->pool_p, m->data);
         return 0;
     }
-    if (!r || r->state != WR_OUT || r->op != m->op) {
-        kernel_fail(h->k, "a completion for request %llu came back in the slot of request %llu: a "
-                          "wrong result would have been reported as good",
-                    (unsigned long long)m->op, (unsigned long long)(r ? r->op : 0));
+    if (!r || rec_state(r) != WR_OUT) {
+        kernel_fail(h->k, "a completion for request %llu came back in slot %lld, which holds no "
+                          "request: a wrong result would have been reported as good",
+                    (unsigned long long)m->op, (long long)idx);
         return -1;
     }
     urma_cr_status_t status = URMA_CR_SUCCESS;
     if (m->flags & MSG_NAK) {
         status = URMA_CR_REM_ACCESS_ABORT_ERR;
         h->st.refused++;
-    } else if (r->opc == MSG_OP_READ && h->moves_data) {
+    } else if (rec_opc(r) == MSG_OP_READ && h->moves_data) {
         const char *why = NULL;
         if (!m->data)
             why = "brought no bytes back";
-        else if (payload_len(h->pool_p, m->data) != r->len)
+        else if (payload_len(h->pool_p, m->data) != m->len)
             why = "brought back the wrong number of bytes";
         if (why) {
             kernel_fail(h->k, "read %llu of %u B %s: a wrong result would have been reported as "
                               "good",
-                        (unsigned long long)m->op, r->len, why);
+                        (unsigned long long)m->op, m->len, why);
             return -1;
         }
         node_mem_write(&h->ctx[INITIATOR].mem, r->local_va, payload_bytes(h->pool_p, m->data),
-                       r->len);
+                       m->len);
     }
     payload_release(h->pool_p, m->data);
     kernel_probe(h->k, h->cfg.done_point, m->id, h->now);
-    complete(h, (uint32_t)idx, status, r->len);
+    complete(h, (uint32_t)idx, status, m->len);
     return 0;
 }
 
@@ -822,17 +874,17 @@ static tick_t host_commit(comp_t *c, tick_t now)
          * completion at the very deadline still counts (whatever order the
          * parts of that instant run in): a request fails after it */
         while (h->oldest < (int64_t)h->next_op &&
-               (h->rec[h->oldest].state != WR_OUT ||
-                h->rec[h->oldest].posted_at + h->cfg.timeout < now)) {
-            if (h->rec[h->oldest].state == WR_OUT) {
+               (rec_state(&h->rec[h->oldest]) != WR_OUT ||
+                h->posted_at[h->oldest] + h->cfg.timeout < now)) {
+            if (rec_state(&h->rec[h->oldest]) == WR_OUT) {
                 h->st.timeouts++;
                 complete(h, (uint32_t)h->oldest, URMA_CR_ACK_TIMEOUT_ERR, 0);
             }
             h->oldest++;
         }
         if (h->oldest < (int64_t)h->next_op &&
-            h->rec[h->oldest].posted_at + h->cfg.timeout + 1 < next)
-            next = h->rec[h->oldest].posted_at + h->cfg.timeout + 1;
+            h->posted_at[h->oldest] + h->cfg.timeout + 1 < next)
+            next = h->posted_at[h->oldest] + h->cfg.timeout + 1;
     }
     tick_t a = chan_next_time(h->in, now);
     return a < next ? a : next;
@@ -888,15 +940,15 @@ urma_host_t *urma_host_new(kernel_t *k, const char *name, const urma_host_cfg_t 
         }
     }
     if (!cfg->lossy) {
-        h->free_ids = malloc((size_t)cfg->max_outstanding * sizeof(uint32_t));
-        if (!h->free_ids || rec_room(h, cfg->max_outstanding - 1)) {
+        if (rec_room(h, cfg->max_outstanding - 1, 1)) {
             snprintf(err, (size_t)errlen, "out of memory for %lld requests in flight",
                      (long long)cfg->max_outstanding);
             urma_host_free(h);
             return NULL;
         }
         for (int64_t i = 0; i < cfg->max_outstanding; i++)
-            h->free_ids[cfg->max_outstanding - 1 - i] = (uint32_t)i; /* id 0 first */
+            h->rec[i].user_ctx = (uint64_t)(i + 1); /* the free list: record 0 first */
+        h->free_head = 0;
         h->n_free = cfg->max_outstanding;
     }
     return h;
@@ -915,8 +967,8 @@ int urma_host_connect(urma_host_t *h, chan_t *out, chan_t *in, char *err, int er
     return 0;
 }
 
-node_mem_t *urma_host_mem(urma_host_t *h, int node) { return &h->ctx[node].mem; }
-urma_context_t *urma_host_context(urma_host_t *h, int node) { return &h->ctx[node]; }
+node_mem_t *urma_host_mem(urma_host_t *h, int node) { return &h->ctxp[node]->mem; }
+urma_context_t *urma_host_context(urma_host_t *h, int node) { return h->ctxp[node]; }
 payload_pool_t *urma_host_pool(urma_host_t *h) { return h->pool_p; }
 const urma_host_stats_t *urma_host_stats(const urma_host_t *h) { return &h->st; }
 void urma_host_set_moves_data(urma_host_t *h, int yes) { h->moves_data = yes; }
@@ -927,7 +979,8 @@ int urma_host_ended(const urma_host_t *h, uint32_t id, tick_t t)
     if (!h->cfg.lossy || i < 0 || i >= h->n_rec)
         return 0;
     const wr_rec_t *r = &h->rec[i];
-    return r->state == WR_TIMED_OUT || (r->state == WR_OUT && t > r->posted_at + h->cfg.timeout);
+    return rec_state(r) == WR_TIMED_OUT ||
+           (rec_state(r) == WR_OUT && t > h->posted_at[i] + h->cfg.timeout);
 }
 
 void urma_host_free(urma_host_t *h)
@@ -941,11 +994,12 @@ void urma_host_free(urma_host_t *h)
             free(x->owned.v[j]);
         free(x->owned.v);
         free(x->jetties);
+        free(x->jfs_tab);
     }
     if (!h->cfg.share_target)
         payload_free_all(&h->pool);
     free(h->rec);
-    free(h->free_ids);
+    free(h->posted_at);
     free(h->due);
     free(h);
 }

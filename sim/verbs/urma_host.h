@@ -66,6 +66,10 @@ int urma_host_connect(urma_host_t *h, chan_t *out, chan_t *in, char *err, int er
  * it) and the target's receive checks (a request's address and token). */
 void urma_host_emit(void *host, msg_t *m, tick_t t);
 void urma_host_fields(void *host, const msg_t *m, pkt_hdr_t *hd);
+/* The Jetty (send queue) a request was posted on: the initiator's transmit
+ * pipeline fetches it with the request (the message leaves it out, so that
+ * a burst of requests on several queues stays one channel entry). */
+uint32_t urma_host_jetty(void *host, const msg_t *m);
 node_mem_t *urma_host_mem(urma_host_t *h, int node);
 urma_context_t *urma_host_context(urma_host_t *h, int node);
 payload_pool_t *urma_host_pool(urma_host_t *h);

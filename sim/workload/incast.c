@@ -186,6 +186,12 @@ static void target_emit(void *ctx, msg_t *m, tick_t t)
     urma_host_emit(s->host[m->id % (uint32_t)s->n], m, t);
 }
 
+static uint32_t req_jetty(void *ctx, const msg_t *m)
+{
+    incast_sim_t *s = ctx;
+    return urma_host_jetty(s->host[m->id % (uint32_t)s->n], m);
+}
+
 static void target_fields(void *ctx, const msg_t *m, pkt_hdr_t *h)
 {
     incast_sim_t *s = ctx;
@@ -302,13 +308,13 @@ static int build(incast_sim_t *s, const path_cfg_t *path, const topo_file_t *tf,
             return -1;
         int f, g;
         if (split_points(&e, &f, &g) || f == 0 || g + 1 >= e.n_stages) {
-            snprintf(err, (size_t)errlen, "incast: sender %s must reach %s through exactly one "
+            snprintf(err, (size_t)errlen, "sender %s must reach %s through exactly one "
                                           "switch (a link into it, a link out of it)",
                      t->node[senders[i]].name, t->node[target].name);
             return -1;
         }
         if (sw_index >= 0 && e.stages[f].sw != sw_index) {
-            snprintf(err, (size_t)errlen, "incast: senders %s and %s reach %s through different "
+            snprintf(err, (size_t)errlen, "senders %s and %s reach %s through different "
                                           "switches; they must meet at one",
                      t->node[senders[0]].name, t->node[senders[i]].name, t->node[target].name);
             return -1;
@@ -410,6 +416,8 @@ static int build(incast_sim_t *s, const path_cfg_t *path, const topo_file_t *tf,
             return -1;
         }
         path_net_opts_t po = net_opts(s);
+        po.req_jetty = req_jetty;
+        po.target_emit_ctx = s;
         if (path_net_build(s->pre_net[i], &s->k, &s->pre[i], &po, err, errlen))
             return -1;
         po.first_clk = &s->sw_clk;
@@ -437,25 +445,55 @@ static int build(incast_sim_t *s, const path_cfg_t *path, const topo_file_t *tf,
     return 0;
 }
 
+int incast_check(const path_cfg_t *path, const topo_file_t *tf, const int *senders, int n,
+                 char *err, int errlen)
+{
+    /* the target's send pipeline keeps a channel (UB: node % channels) or a
+     * queue-pair context (RoCE: queue pair 1 + node, modulo the contexts) per
+     * requester: two senders sharing one would see gaps in each other's
+     * sequence, until the transport keeps a channel per remote host */
+    int ub = path->tx_block == NIC_BLOCK_UB_SEND;
+    unsigned slots = ub ? UBSP_NUM_CHANNELS : RC_SEND_NUM_QPS;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < i; j++) {
+            unsigned a = ub ? (unsigned)senders[i] % slots : (1u + (unsigned)senders[i]) % slots;
+            unsigned b = ub ? (unsigned)senders[j] % slots : (1u + (unsigned)senders[j]) % slots;
+            if (a == b) {
+                snprintf(err, (size_t)errlen,
+                         "senders %s and %s would share one of the target's %u %s (%s): "
+                         "at most %u senders whose node numbers differ modulo %u, until the "
+                         "transport keeps a channel per remote host",
+                         tf->t.node[senders[j]].name, tf->t.node[senders[i]].name, slots,
+                         ub ? "transport channels" : "queue-pair contexts",
+                         ub ? "node % 16" : "queue pair 1 + node, modulo 16", slots, slots);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 int incast_run(const path_cfg_t *path, const topo_file_t *tf, int target, const int *senders,
                int n, const incast_opts_t *o, incast_result_t *r, char *err, int errlen)
 {
     memset(r, 0, sizeof(*r));
     if (n < 1 || n > INCAST_MAX_SENDERS) {
-        snprintf(err, (size_t)errlen, "incast: 1 to %d senders, not %d", INCAST_MAX_SENDERS, n);
+        snprintf(err, (size_t)errlen, "1 to %d senders, not %d", INCAST_MAX_SENDERS, n);
         return -1;
     }
     if (o->payload < 1 || o->payload > (1 << 24) || o->ops < 1 || o->window < 1 ||
         o->window > (1 << 16)) {
-        snprintf(err, (size_t)errlen, "incast: a payload of 1 B to 16 MiB, at least 1 request and a "
+        snprintf(err, (size_t)errlen, "a payload of 1 B to 16 MiB, at least 1 request and a "
                                       "window of 1 to 65536 expected");
         return -1;
     }
     if (path->tx_block == NIC_BLOCK_NONE) {
-        snprintf(err, (size_t)errlen, "incast: path '%s' has no send pipeline ([nic] tx_block)",
+        snprintf(err, (size_t)errlen, "path '%s' has no send pipeline ([nic] tx_block)",
                  path->name);
         return -1;
     }
+    if (incast_check(path, tf, senders, n, err, errlen))
+        return -1;
     incast_sim_t *s = calloc(1, sizeof(*s));
     if (!s) {
         snprintf(err, (size_t)errlen, "out of memory");
@@ -469,7 +507,7 @@ int incast_run(const path_cfg_t *path, const topo_file_t *tf, int target, const 
     if (rc == 0) {
         rc = kernel_run(&s->k) ? -1 : 0;
         if (rc)
-            snprintf(err, (size_t)errlen, "incast: %s", s->k.err);
+            snprintf(err, (size_t)errlen, "%s", s->k.err);
     }
     if (rc == 0) {
         const topo_t *t = &tf->t;
@@ -520,7 +558,7 @@ int incast_run(const path_cfg_t *path, const topo_file_t *tf, int target, const 
         for (int i = 0; i < n; i++)
             ended += r->s[i].completed + r->s[i].errors;
         if (ended != (int64_t)n * o->ops) {
-            snprintf(err, (size_t)errlen, "incast: only %lld of %lld requests ended",
+            snprintf(err, (size_t)errlen, "only %lld of %lld requests ended",
                      (long long)ended, (long long)n * o->ops);
             rc = -1;
         }

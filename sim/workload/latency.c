@@ -148,7 +148,8 @@ static int start(void *arg, urma_context_t *const *nodes, int n_nodes)
     }
     urma_seg_info_t info = urma_seg_info(seg);
     s->tseg = urma_import_seg(s->ini, &info, SEG_TOKEN);
-    urma_jfc_cfg_t qc = {.depth = (uint32_t)(s->n_slots + 16), .notify = on_completions, .arg = s};
+    /* (each completion is polled the moment it is added: a short queue) */
+    urma_jfc_cfg_t qc = {.depth = 64, .notify = on_completions, .arg = s};
     s->jfc = s->tseg ? urma_create_jfc(s->ini, &qc) : NULL;
     for (int j = 0; s->jfc && j < s->n_jetties; j++) {
         urma_jetty_cfg_t jc = {.jfs = {.depth = (uint32_t)s->n_slots, .jfc = s->jfc}};

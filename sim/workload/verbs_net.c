@@ -54,6 +54,7 @@ int verbs_net_build(verbs_net_t *v, const path_cfg_t *path, verbs_net_opts_t *o,
     o->net.target_emit_ctx = v->host;
     o->net.target_mem = urma_host_mem(v->host, 1);
     o->net.target_fields = urma_host_fields;
+    o->net.req_jetty = urma_host_jetty;
     v->built = 1; /* (path_net_free takes a netlist built part way) */
     if (path_net_build(&v->net, &v->k, path, &o->net, err, errlen))
         return -1;
