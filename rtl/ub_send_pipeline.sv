@@ -34,9 +34,11 @@
 // packets (a register-only condition), so pkt_ready_i reaches only the output
 // buffer. The scheduler fills S0 only while S0 is empty: one request every
 // two cycles, the rate of the two-cycle channel-state read-modify-write.
-// Every output is a register (or a register selected and gated by
-// registers). No combinational logic reads an input: the inputs are used only
-// by the clocked blocks.
+// Every output is a register, or logic of registers only (the head slot
+// selected and gated, the packet's PSN, length and address from the segment
+// counter and the registered MTU): no path leads from an input to an output.
+// Inputs reach only the clocked blocks and the S14 segment count that feeds
+// a register.
 //
 // Constants (opcodes, modes, widths, stage indices, the request record
 // ub_req_t, the parameter defaults) come from rtl/ub_pkg.sv; the port list is

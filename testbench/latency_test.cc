@@ -260,6 +260,22 @@ TEST(Latency, ALargeReadIsSplitIntoMtuPackets)
                 hdr = (double)(p->stages[i].bytes - p->stages[i].payload_bytes);
         double extra = (double)(packets - 1) * hdr / p->wire_gbytes_per_s;
         EXPECT_GE(lat_sim_total_ns(&r), lat_sim_total_ns(&r1) + extra - 1e-6);
+        // the packets' serialisation is the serialisation row's, not the
+        // sending NIC's: every NIC row takes its configured time, and the
+        // response's serialisation row holds all its bytes at the wire's rate
+        for (int i = 0; i < r.n_rows; i++) {
+            const lat_row_t *row = &r.rows[i];
+            const stage_cfg_t *st = &p->stages[row->stage];
+            if (!row->derived && st->kind == STAGE_NIC) {
+                EXPECT_NEAR(lat_row_sim_ns(&r, i), tb_to_ns(&r.tb, row->calc), 1e-6) << row->name;
+            }
+            if (row->derived && row->category == CAT_SERIALISATION && st->payload_bytes > 0) {
+                double bytes = hdr * (double)packets + 65536.0;
+                EXPECT_GE(lat_row_sim_ns(&r, i), bytes / p->wire_gbytes_per_s - 1e-6) << row->name;
+                EXPECT_NE(std::string(row->label).find("in 16 packets"), std::string::npos)
+                    << row->label;
+            }
+        }
     }
 }
 

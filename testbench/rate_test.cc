@@ -176,10 +176,11 @@ TEST(RateCli, BadInputFailsClearly)
     }
 }
 
-TEST(RateCli, ConservationFailureExitsNonZero)
+TEST(RateCli, ASendPipelineWithoutReceivePipelinesIsRefused)
 {
     // a path whose requests are sent but never reach a target receive
-    // pipeline: nothing is "executed", so posted != executed
+    // pipeline: nothing would check their packets or put a message of several
+    // packets together, so the config is refused, naming what is missing
     std::string ini =
         "[path]\nname = broken\n[clock]\nnic_mhz = 322\n[wire]\none_way_ns = 10\ngbytes_per_s = 50\n"
         "[nic]\ntx_stages = ingress:1\ntx_block = ub_send_pipeline\nrx_stages = ingress:1\n"
@@ -188,8 +189,9 @@ TEST(RateCli, ConservationFailureExitsNonZero)
     std::string f = testutil::temp_file(ini), out;
     int rc = testutil::run(testutil::ubsim() + " rate --quiet --stack ub --ub-path broken --burst 8 --config " + f,
                            &out, true);
-    EXPECT_EQ(rc, 1) << out;
-    EXPECT_NE(out.find("conservation check failed for ub burst 8: posted 8, sent 8, executed 0, completed 8"),
+    EXPECT_EQ(rc, 2) << out;
+    EXPECT_NE(out.find(":2: path 'broken': [nic] tx_block: a send pipeline needs a receive pipeline at "
+                       "both ends (a stage with nic = target.rx)"),
               std::string::npos)
         << out;
     std::remove(f.c_str());

@@ -4,7 +4,7 @@
  *     build/verbs_example [PATH] [--backend c|rtl|lockstep]
  *
  * (PATH is one of the configured paths; default ub_async). Node 1 registers
- * a segment and posts two receive buffers on a Jetty; node 0 writes 4 KiB
+ * a segment and posts a receive buffer on a Jetty; node 0 writes 4 KiB
  * into the segment, reads them back and compares, sends a message, and tries
  * a read with the wrong token, which the target must refuse. Every
  * completion is printed with its simulated time. Exit status 0 when every
@@ -26,7 +26,7 @@ typedef struct {
     urma_jfs_t *jfs;
     urma_target_seg_t *seg, *bad;   /* the segment, with its token and without */
     urma_target_jetty_t *peer;
-    int step, failures, recvs;
+    int failures, recvs, steps;
 } demo_t;
 
 enum { WRITE = 1, READ_BACK, SEND, BAD_READ };
@@ -37,6 +37,13 @@ static void check(demo_t *d, int ok, const char *msg)
 {
     printf("    %s: %s\n", ok ? "ok  " : "FAIL", msg);
     d->failures += !ok;
+}
+
+/* A post that fails ends the run: its completion would never come. */
+static void posted(demo_t *d, int rc)
+{
+    if (rc)
+        urma_fail(d->a, "post: %s", urma_last_error(d->a));
 }
 
 /* The initiator's completions drive the workload, one step at a time. */
@@ -52,23 +59,24 @@ static void on_initiator(urma_jfc_t *jfc, void *arg)
         case WRITE:
             check(d, cr.status == URMA_CR_SUCCESS, "the write completed");
             memset(mem + 0x20000, 0, 4096);
-            urma_read(d->jfs, d->seg, 0x20000, SEG_VA + 0x100, 4096, READ_BACK);
+            posted(d, urma_read(d->jfs, d->seg, 0x20000, SEG_VA + 0x100, 4096, READ_BACK));
             break;
         case READ_BACK:
             check(d, cr.status == URMA_CR_SUCCESS && !memcmp(mem + 0x20000, mem + 0x1000, 4096),
                   "the read brought back the bytes written");
             strcpy((char *)mem + 0x3000, "hello from node 0");
-            urma_send(d->jfs, d->peer, 0x3000, 64, SEND);
+            posted(d, urma_send(d->jfs, d->peer, 0x3000, 64, SEND));
             break;
         case SEND:
             check(d, cr.status == URMA_CR_SUCCESS, "the send landed");
-            urma_read(d->jfs, d->bad, 0x20000, SEG_VA, 64, BAD_READ);
+            posted(d, urma_read(d->jfs, d->bad, 0x20000, SEG_VA, 64, BAD_READ));
             break;
         case BAD_READ:
             check(d, cr.status == URMA_CR_REM_ACCESS_ABORT_ERR, "the target refused the wrong token");
             urma_stop(d->a);
             break;
         }
+        d->steps++;
     }
 }
 
@@ -172,6 +180,8 @@ int main(int argc, char **argv)
     }
     if (d.recvs != 1)
         check(&d, 0, "one message received");
+    if (d.steps != 4)
+        check(&d, 0, "four requests completed");
     printf("%lld requests, %lld completed, %lld refused by the target; simulated %.1f ns\n",
            (long long)r.host.posted, (long long)r.host.completed, (long long)r.host.refused,
            r.end_ns);

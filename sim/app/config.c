@@ -495,6 +495,20 @@ int config_validate(const config_t *c, char *err, int errlen)
                     VFAIL(s->file, s->line, "[stage.%s]: expected [nic] rx_stages", s->name);
             }
         }
+        if (p->tx_block != NIC_BLOCK_NONE) {
+            /* the packets a send pipeline emits are checked, and a message
+             * of several packets is put together, at both ends' receive
+             * pipelines */
+            int rx[2] = {0, 0};
+            for (int j = 0; j < p->n_stages; j++)
+                if (p->stages[j].kind == STAGE_NIC && p->stages[j].pipe == PIPE_RX)
+                    rx[p->stages[j].node] = 1;
+            if (!rx[NODE_INITIATOR] || !rx[NODE_TARGET])
+                VFAIL(p->file, p->line,
+                      "[nic] tx_block: a send pipeline needs a receive pipeline at both ends "
+                      "(a stage with nic = %s.rx)",
+                      rx[NODE_TARGET] ? "initiator" : "target");
+        }
 #undef VFAIL
     }
     return 0;

@@ -48,6 +48,7 @@ static const char *const usage_incast =
     "  --timeout-us T       a request with no completion after T us fails\n"
     "                       (default 1000)\n"
     "  --format FMT         table (default), csv or json\n"
+    "  --step-all           step every NIC cycle (identical results, slower)\n"
     "  --seed N             accepted for uniformity (the run is deterministic;\n"
     "                       --fault has its own seed)\n"
     "  --progress, --quiet  progress on stderr (default: when it is a terminal)\n"
@@ -283,6 +284,7 @@ int cmd_incast(int argc, char **argv)
         .backend = (backend_kind_t)ro.backend,
         .fault = ro.have_fault ? &ro.fault : NULL,
         .timeout_ps = ro.timeout_us * 1000000,
+        .step_every_cycle = ro.step_all,
         .progress = ro.show_progress ? progress : NULL,
     };
     if (incast_check(path, &tf, list, n, err, sizeof err)) {

@@ -144,7 +144,8 @@ msg_t chan_pop(chan_t *c, tick_t now)
     c->count--;
     c->popped++;
     c->last_pop = now;
-    if (c->pop_point != CHAN_NO_PROBE && c->src && !(m.flags & MSG_SEG))
+    if (c->pop_point != CHAN_NO_PROBE && c->src &&
+        !(m.flags & (c->pop_at_first ? MSG_NOT_FIRST : MSG_SEG)))
         kernel_probe(c->src->k, c->pop_point, m.id, now);
     return m;
 }

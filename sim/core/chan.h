@@ -57,6 +57,8 @@ typedef struct chan {
     int pop_point;       /* probe recorded when a message is taken, or
                             CHAN_NO_PROBE: a handshake is seen by both sides
                             at once, and the probe is of the moment of it */
+    int pop_at_first;    /* the probe is a multi-packet message's first
+                            packet's (a NIC's output), else its last's */
     uint64_t pushed, popped;
     /* optional: told of every push (a consumer's waveform shows a request
      * waiting at its input from the moment it arrives) */

@@ -52,6 +52,9 @@ enum {
     MSG_SEG = 8,     /* a packet of a multi-packet message, not its last: it
                         records no probes, carries no bytes (its last does)
                         and ends at the receiving NIC, which counts it */
+    MSG_NOT_FIRST = 16, /* a packet of a multi-packet message, not its first:
+                        the sending NIC's probe is its first packet's (the
+                        wire and what follows probe its last) */
 };
 
 /* What a request does at the target. A read's response carries its data;

@@ -446,6 +446,9 @@ static int edge(nic_port_t *p, tick_t now)
                 m.seg_len = plen; /* the last segment of several */
             }
         }
+        if (p->in_message)
+            m.flags |= MSG_NOT_FIRST; /* its message's first packet has left */
+        p->in_message = !p->offer_last;
         if (p->blk && !p->use.initiator) {
             /* a response goes back where its request came from */
             m.dst = s->m.src;
@@ -537,12 +540,15 @@ tick_t nic_port_take(const nic_port_t *p, tick_t t)
 int nic_port_rx_accept(nic_port_t *p, msg_t *m)
 {
     if (!p->rx) {
-        if (m->flags & MSG_SEG) {
-            p->segments++;
-            return 0;
-        }
-        if (!(m->flags & (MSG_CORRUPT | MSG_COPY)))
+        if (!(m->flags & (MSG_CORRUPT | MSG_COPY))) {
+            if (m->flags & MSG_SEG) {
+                p->segments++;
+                return 0;
+            }
+            m->seg_len = 0;
+            m->flags &= (uint8_t)~MSG_NOT_FIRST;
             return 1;
+        }
         kernel_drop(p->c.k, m); /* nothing to tell them apart by */
         p->flag_drops++;
         return 0;
@@ -583,6 +589,7 @@ int nic_port_rx_accept(nic_port_t *p, msg_t *m)
         return 0;
     }
     m->seg_len = 0;
+    m->flags &= (uint8_t)~MSG_NOT_FIRST;
     return 1;
 }
 
@@ -615,6 +622,7 @@ int nic_port_init(nic_port_t *p, const char *name, const clockdom_t *clk, const 
     in->dst = &p->c;
     out->src = &p->c;
     out->pop_point = nic_point;
+    out->pop_at_first = 1; /* a message leaves with its first packet */
     nic_pipe_init(&p->pipe, pc);
     nic_pipe_reset(&p->pipe, &p->pout);
     p->align_point = align_point;

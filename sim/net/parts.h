@@ -167,6 +167,7 @@ typedef struct nic_port {
     int64_t inside;
     int offer;           /* the output register is offered on `out` */
     int offer_last;      /* ... and it is its message's last packet */
+    int in_message;      /* a message's first packets have left, not its last */
     uint64_t segments;   /* packets of multi-packet messages, not their last,
                             that arrived in sequence (their message goes on
                             with its last) */

@@ -325,15 +325,17 @@ int urma_delete_jfr(urma_jfr_t *jfr)
 {
     if (jfr->users)
         return ctx_fail(jfr->ctx, URMA_EAGAIN, "urma_delete_jfr: a Jetty still uses it");
-    jfr->cfg.jfc->users--;
+    if (jfr->cfg.depth) /* (once) */
+        jfr->cfg.jfc->users--;
     jfr->cfg.depth = 0;
     return 0;
 }
 
 int urma_delete_jetty(urma_jetty_t *jetty)
 {
+    int was = jetty->jfs.dead;
     int rc = urma_delete_jfs(&jetty->jfs);
-    if (rc)
+    if (rc || was)
         return rc;
     if (jetty->jfr)
         jetty->jfr->users--;

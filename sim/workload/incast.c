@@ -27,6 +27,8 @@ typedef struct {
     double sum_ns;
     uint8_t *wrote_ok;        /* per slot: a write of it succeeded */
     uint64_t *post_ps;        /* per slot: when its request was posted */
+    int *free_slot;           /* slots with no request in flight */
+    int n_free;
     int finished;
 } sender_t;
 
@@ -59,16 +61,16 @@ static uint64_t remote_at(const incast_sim_t *s, int sender, uint64_t slot)
     return s->seg.va + (uint64_t)sender * s->region + slot * s->stride;
 }
 
+/* A request on a free slot (its buffer, its region of the target, its post
+ * time are the slot's until it completes). */
 static void post_next(sender_t *d)
 {
     incast_sim_t *s = d->sim;
-    uint64_t slot = (uint64_t)d->issued % (uint64_t)s->o->window;
+    uint64_t slot = (uint64_t)d->free_slot[--d->n_free];
     uint64_t local = s->buf_base + slot * s->stride;
     uint32_t len = (uint32_t)s->o->payload;
-    int rc = s->o->write ? urma_write(d->jfs, d->tseg, remote_at(s, d->idx, slot), local, len,
-                                      (uint64_t)d->issued)
-                         : urma_read(d->jfs, d->tseg, local, remote_at(s, d->idx, slot), len,
-                                     (uint64_t)d->issued);
+    int rc = s->o->write ? urma_write(d->jfs, d->tseg, remote_at(s, d->idx, slot), local, len, slot)
+                         : urma_read(d->jfs, d->tseg, local, remote_at(s, d->idx, slot), len, slot);
     if (rc) {
         urma_fail(d->ctx, "sender %d: %s", d->idx, urma_last_error(d->ctx));
         return;
@@ -112,8 +114,9 @@ static void on_completions(urma_jfc_t *jfc, void *arg)
     int n;
     while ((n = urma_poll_jfc(jfc, 16, cr)) > 0) {
         for (int i = 0; i < n; i++) {
-            uint64_t op = cr[i].user_ctx, slot = op % (uint64_t)s->o->window;
+            uint64_t slot = cr[i].user_ctx;
             d->in_flight--;
+            d->free_slot[d->n_free++] = (int)slot;
             if (cr[i].status != URMA_CR_SUCCESS) {
                 d->errors++;
                 continue;
@@ -127,10 +130,10 @@ static void on_completions(urma_jfc_t *jfc, void *arg)
                 const uint8_t *mine = urma_node_memory(d->ctx, NULL) + s->buf_base + slot * s->stride;
                 const uint8_t *theirs = urma_node_memory(d->tgt, NULL) + remote_at(s, d->idx, slot);
                 if (memcmp(mine, theirs, (size_t)s->o->payload)) {
-                    urma_fail(d->ctx, "sender %d's read %llu brought back other bytes than the "
-                                      "target holds: a wrong result would have been reported as "
-                                      "good",
-                              d->idx, (unsigned long long)op);
+                    urma_fail(d->ctx, "sender %d's read of slot %llu brought back other bytes "
+                                      "than the target holds: a wrong result would have been "
+                                      "reported as good",
+                              d->idx, (unsigned long long)slot);
                     return;
                 }
                 s->r->bytes_checked += s->o->payload;
@@ -274,6 +277,7 @@ static void free_sim(incast_sim_t *s)
     for (int i = 0; s->snd && i < s->n; i++) {
         free(s->snd[i].wrote_ok);
         free(s->snd[i].post_ps);
+        free(s->snd[i].free_slot);
     }
     free(s->pre);
     free(s->suf);
@@ -363,6 +367,10 @@ static int build(incast_sim_t *s, const path_cfg_t *path, const topo_file_t *tf,
         d->idx = i;
         d->wrote_ok = calloc((size_t)s->o->window, 1);
         d->post_ps = calloc((size_t)s->o->window, sizeof(uint64_t));
+        d->free_slot = calloc((size_t)s->o->window, sizeof(int));
+        for (int k = 0; d->free_slot && k < s->o->window; k++)
+            d->free_slot[k] = s->o->window - 1 - k; /* slot 0 first */
+        d->n_free = s->o->window;
         urma_host_cfg_t hc = {
             .max_outstanding = s->o->window,
             .lossy = 1,
@@ -377,10 +385,10 @@ static int build(incast_sim_t *s, const path_cfg_t *path, const topo_file_t *tf,
         };
         urma_workload_t wl = {.name = "incast", .start = start, .arg = d};
         snprintf(name, sizeof name, "incast.%s.host", t->node[senders[i]].name);
-        s->host[i] = d->wrote_ok && d->post_ps ? urma_host_new(&s->k, name, &hc, &wl, err, errlen)
-                                               : NULL;
+        int got = d->wrote_ok && d->post_ps && d->free_slot;
+        s->host[i] = got ? urma_host_new(&s->k, name, &hc, &wl, err, errlen) : NULL;
         if (!s->host[i]) {
-            if (!d->wrote_ok || !d->post_ps)
+            if (!got)
                 snprintf(err, (size_t)errlen, "out of memory");
             return -1;
         }
@@ -503,6 +511,7 @@ int incast_run(const path_cfg_t *path, const topo_file_t *tf, int target, const 
     s->r = r;
     s->n = n;
     kernel_init(&s->k);
+    s->k.step_all = o->step_every_cycle;
     int rc = build(s, path, tf, target, senders, err, errlen);
     if (rc == 0) {
         rc = kernel_run(&s->k) ? -1 : 0;

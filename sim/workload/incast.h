@@ -36,6 +36,7 @@ typedef struct {
     const fault_spec_t *fault;
     int64_t timeout_ps;        /* a request's deadline (0: LAT_TIMEOUT_PS) */
     int in_time_order;
+    int step_every_cycle;      /* 1: step every NIC cycle (same results) */
     /* called now and then on long runs (may be NULL) */
     void (*progress)(void *ctx, int64_t done, int64_t total);
     void *progress_ctx;

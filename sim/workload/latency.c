@@ -307,12 +307,20 @@ static void setup_rows(sim_t *s)
         }
         case STAGE_WIRE: {
             row->calc = tb_from_ps(&s->v.k.tb, stage_one_way_ps(p, st));
-            int64_t bytes = st->bytes;
-            if (s->payload >= 0 && st->payload_bytes > 0) /* this packet carries the data */
-                bytes += s->payload - st->payload_bytes;
+            int64_t bytes = st->bytes, packets = 1;
+            if (s->payload >= 0 && st->payload_bytes > 0) { /* these packets carry the data */
+                int64_t mtu = p->mtu_bytes > 0 ? p->mtu_bytes : 4096;
+                packets = p->tx_block != NIC_BLOCK_NONE ? (s->payload + mtu - 1) / mtu : 1;
+                bytes = (st->bytes - st->payload_bytes) * packets + s->payload;
+            }
             double gbps = stage_gbytes_per_s(p, st);
-            snprintf(r->rows[s->align_row[i]].label, sizeof(r->rows[0].label),
-                     "wire serialisation, %lld B at %g GB/s", (long long)bytes, gbps);
+            if (packets > 1)
+                snprintf(r->rows[s->align_row[i]].label, sizeof(r->rows[0].label),
+                         "wire serialisation, %lld B in %lld packets at %g GB/s", (long long)bytes,
+                         (long long)packets, gbps);
+            else
+                snprintf(r->rows[s->align_row[i]].label, sizeof(r->rows[0].label),
+                         "wire serialisation, %lld B at %g GB/s", (long long)bytes, gbps);
             break;
         }
         case STAGE_NIC: {

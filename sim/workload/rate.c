@@ -1,6 +1,7 @@
 #include "rate.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,8 @@ static const char *const usage_rate =
     "                       docs/packets.md); the conservation check then asks\n"
     "                       that every read ended, completed or failed, and\n"
     "                       nothing completed that was not executed\n"
-    "  --timeout-us T       with --fault: a read with no completion after T us\n"
+    "  --timeout-us T       with --fault, or a switch on a --topology path: a read\n"
+    "                       with no completion after T us\n"
     "                       fails (default 1000)\n"
     "  --progress           progress on stderr (default: when stderr is a terminal)\n"
     "  --quiet              no progress output\n"
@@ -158,7 +160,10 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     for (int i = 0; i < path->n_stages; i++) {
         const stage_cfg_t *st = &path->stages[i];
         if (st->kind == STAGE_WIRE && st->payload_bytes > 0) {
-            double bytes = (double)(st->bytes - st->payload_bytes) + m;
+            /* a header per packet of the MTU */
+            double mtu = (double)(path->mtu_bytes > 0 ? path->mtu_bytes : 4096);
+            double packets = path->tx_block != NIC_BLOCK_NONE ? ceil(m / mtu) : 1;
+            double bytes = (double)(st->bytes - st->payload_bytes) * packets + m;
             double g = stage_gbytes_per_s(path, st) * m / bytes;
             if (first || g < r->path_gbps)
                 r->path_gbps = g;
