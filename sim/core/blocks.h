@@ -5,6 +5,7 @@
 #define UB_BLOCKS_H
 
 #include "block.h"
+#include "order_tracker.h"
 #include "rc_send_pipeline.h"
 #include "ub_send_pipeline.h"
 
@@ -14,9 +15,11 @@ extern "C" {
 
 extern const block_class_t ub_send_pipeline_class;
 extern const block_class_t rc_send_pipeline_class;
+extern const block_class_t order_tracker_class;
 
 BLOCK_RTL_DECL(ub_send_pipeline)
 BLOCK_RTL_DECL(rc_send_pipeline)
+BLOCK_RTL_DECL(order_tracker)
 
 #ifdef __cplusplus
 }
