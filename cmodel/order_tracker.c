@@ -21,22 +21,28 @@ int order_tracker_eligible(uint8_t mode, uint8_t order, uint8_t fence, uint32_t 
     return order == UB_ORDER_SO ? outstanding == 0 : 1; /* ROI, ROL */
 }
 
+/* The output bits of queue q, from its registers. */
+static void update(order_tracker_state_t *s, unsigned q)
+{
+    uint8_t bit = (uint8_t)(1u << q);
+    s->elig &= (uint8_t)~bit;
+    s->held &= (uint8_t)~bit;
+    s->known = (uint8_t)((s->known & ~bit) | (s->cnt[q] ? bit : 0));
+    s->counted = (uint8_t)((s->counted & ~bit) | (s->outstanding[q] ? bit : 0));
+    if (!s->cnt[q])
+        return;
+    uint8_t a = s->attr[q][s->rd[q]];
+    if (order_tracker_eligible(a & 7u, (a >> 3) & 3u, (a >> 5) & 1u, s->outstanding[q]))
+        s->elig |= bit;
+    else
+        s->held |= bit;
+}
+
 static void write_outputs(const order_tracker_state_t *s, order_tracker_out_t *o)
 {
-    uint8_t elig = 0, held = 0, busy = 0;
-    for (unsigned q = 0; q < OT_NUM_QUEUES; q++) {
-        busy |= s->cnt[q] != 0 || s->outstanding[q] != 0;
-        if (!s->cnt[q])
-            continue;
-        uint8_t a = s->attr[q][s->rd[q]];
-        if (order_tracker_eligible(a & 7u, (a >> 3) & 3u, (a >> 5) & 1u, s->outstanding[q]))
-            elig |= (uint8_t)(1u << q);
-        else
-            held |= (uint8_t)(1u << q);
-    }
-    o->elig = elig;
-    o->held = held;
-    o->busy = busy;
+    o->elig = s->elig;
+    o->held = s->held;
+    o->busy = (s->known | s->counted) != 0;
 }
 
 void order_tracker_step(order_tracker_state_t *s, const order_tracker_in_t *in,
@@ -50,11 +56,13 @@ void order_tracker_step(order_tracker_state_t *s, const order_tracker_in_t *in,
         }
         if (s->outstanding[q] != OT_COUNT_MAX)
             s->outstanding[q]++;
+        update(s, q);
     }
     if (in->cmp_valid & 1u) {
         unsigned q = in->cmp_q & 7u;
         if (s->outstanding[q])
             s->outstanding[q]--;
+        update(s, q);
     }
     if (in->acc_valid & 1u) {
         unsigned q = in->acc_q & 7u;
@@ -64,6 +72,7 @@ void order_tracker_step(order_tracker_state_t *s, const order_tracker_in_t *in,
                                       (in->acc_fence & 1u) << 5);
             s->cnt[q]++;
         }
+        update(s, q);
     }
     write_outputs(s, out);
 }

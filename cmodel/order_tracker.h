@@ -40,6 +40,9 @@ typedef struct {
     uint8_t rd[OT_NUM_QUEUES], cnt[OT_NUM_QUEUES];
     /* per queue: requests picked, not completed (saturating at OT_COUNT_MAX) */
     uint32_t outstanding[OT_NUM_QUEUES];
+    /* the outputs, kept up to date queue by queue; and which queues hold a
+     * request or have some outstanding */
+    uint8_t elig, held, known, counted;
 } order_tracker_state_t;
 
 void order_tracker_reset(order_tracker_state_t *s);

@@ -47,8 +47,10 @@ static void write_outputs(const ub_send_pipeline_state_t *s,
         uint8_t r = o->wr_ready;
         memset(o, 0, sizeof *o);
         o->wr_ready = r;
+        o->held = s->ot_out.held;
         return;
     }
+    o->held = s->ot_out.held;
     const ubsp_item_t *it = &s->out[0];
     /* packet s->seg of the request: MTU-sized, the last one what is left */
     const unsigned mtu = s->mtu_q & 31u;
@@ -152,17 +154,25 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
                            ub_send_pipeline_out_t *out)
 {
     if (!in->wr_valid && !ub_send_pipeline_busy(s)) {
-        /* Idle: nothing else can change. */
+        /* Idle: nothing else can change but a completion's count. */
         s->mtu_q = in->cfg_mtu_log2 & 31u;
+        if (in->cmp_valid & 1u) {
+            order_tracker_in_t ti = {0};
+            ti.cmp_valid = 1;
+            ti.cmp_q = in->cmp_q & 7u;
+            order_tracker_step(&s->ot, &ti, &s->ot_out);
+        }
         memset(out, 0, sizeof *out);
         out->wr_ready = 1;
+        out->held = s->ot_out.held;
         return;
     }
 
     /* Decisions from the registers before the edge. */
     const int en = s->out_cnt < UBSP_OUT_DEPTH;
     const int pop_out = s->out_cnt && in->pkt_ready;
-    const uint32_t nonempty = s->q_nonempty;
+    /* the queues whose head may go: the order tracker's word, registered */
+    const uint32_t nonempty = s->q_nonempty & s->ot_out.elig;
     const unsigned iq = s->in_item.jetty & (NQ - 1);
     const int drain = s->in_valid && s->q_cnt[iq] < QD;
     const int accept = in->wr_valid && (!s->in_valid || drain);
@@ -179,11 +189,13 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
         }
     }
 
+    int pick = 0;
+    unsigned g = 0;
     if (en) {
-        int pick = !(s->st_mask & 1u) && nonempty;
+        pick = !(s->st_mask & 1u) && nonempty;
         backend_advance(s, in, 1);
         if (pick) {
-            unsigned g = rr_pick(nonempty, s->rr_ptr);
+            g = rr_pick(nonempty, s->rr_ptr);
             unsigned k = slot(s, 0);
             s->st[k] = s->q_mem[g][s->q_rd[g]];
             s->st_mask |= 1u;
@@ -220,20 +232,37 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
     }
     s->mtu_q = in->cfg_mtu_log2 & 31u;
 
+    /* the order tracker sees what happened at this edge (nothing: it keeps
+     * its state and its outputs) */
+    if (accept || pick || (in->cmp_valid & 1u)) {
+        order_tracker_in_t ti = {0};
+        ti.acc_valid = (uint8_t)accept;
+        ti.acc_q = (uint8_t)(in->wr_jetty & (NQ - 1));
+        ti.acc_mode = in->wr_mode & 7u;
+        ti.acc_order = in->wr_order & 3u;
+        ti.acc_fence = in->wr_fence & 1u;
+        ti.pick_valid = (uint8_t)pick;
+        ti.pick_q = (uint8_t)g;
+        ti.cmp_valid = in->cmp_valid & 1u;
+        ti.cmp_q = in->cmp_q & 7u;
+        order_tracker_step(&s->ot, &ti, &s->ot_out);
+    }
+
     write_outputs(s, out);
 }
 
 int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in)
 {
-    if (s->out_cnt || in->wr_valid)
+    if (s->out_cnt || in->wr_valid || in->cmp_valid)
         return 0;
-    /* a lone request in the intake register: one edge to its queue, one to S0 */
+    /* a lone request in the intake register: one edge to its queue, one to S0
+     * (if it may go: a held one waits for a completion, stepped edge by edge) */
     if (s->in_valid && !s->q_nonempty && !s->be_count)
-        return 2 + NS - 1;
+        return s->ot_out.elig >> (s->in_item.jetty & (NQ - 1)) & 1u ? 2 + NS - 1 : 0;
     /* a lone request in a queue: one edge to S0 */
     if (!s->in_valid && !s->be_count && s->q_nonempty && !(s->q_nonempty & (s->q_nonempty - 1)) &&
         s->q_cnt[__builtin_ctz(s->q_nonempty)] == 1)
-        return 1 + NS - 1;
+        return s->q_nonempty & s->ot_out.elig ? 1 + NS - 1 : 0;
     if (s->in_valid || s->q_nonempty || s->be_count != 1)
         return 0;
     if (s->st_mask)

@@ -16,7 +16,7 @@
  * Stages (one register each; see docs/ub_send_pipeline.md for the budget):
  *   intake register -> per-Jetty queue (jetty % NumQueues) -> rotating
  *   priority scheduler (S0) -> Jetty context read (S1..S4) -> order-tracker
- *   hook (S5..S8) -> TASSN (S9) -> TA header (S10) -> channel index (S11) ->
+ *   stage (S5..S8; the order tracker decides before S0) -> TASSN (S9) -> TA header (S10) -> channel index (S11) ->
  *   TPN (S12) -> PSN read (S13) -> PSN/TPMSN write-back (S14) -> framing
  *   (S15..S17) -> egress (S18..S20) -> 2-entry output skid buffer.
  * Idle latency: accepted at step n -> pkt_valid in the outputs of step n+23.
@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "block_ports.h"
+#include "order_tracker.h"
 #include "ub_pkg.h"
 #include "ub_send_pipeline_ports.h"
 
@@ -89,6 +90,10 @@ typedef struct {
     ubsp_item_t out[UBSP_OUT_DEPTH];
     uint32_t seg;          /* packets of out[0] sent already */
     uint8_t mtu_q;         /* cfg_mtu_log2, registered (the outputs use it) */
+    /* the order tracker beside the scheduler (docs/order_tracker.md): the
+     * scheduler picks only heads it says are eligible */
+    order_tracker_state_t ot;
+    order_tracker_out_t ot_out;
 } ub_send_pipeline_state_t;
 
 /* Whether a transaction carries its length in payload (sends, writes, read

@@ -20,11 +20,15 @@
     X(IN, wr_token, 32, uint32_t)                                               \
     X(IN, wr_tag, 32, uint32_t)       /* opaque id carried to the packet */     \
     X(IN, pkt_ready, 1, uint8_t)      /* back-pressure from the MAC */          \
+    /* a completion of a request of queue cmp_q (its Jetty % 8) came back */    \
+    X(IN, cmp_valid, 1, uint8_t)                                                \
+    X(IN, cmp_q, 3, uint8_t)                                                    \
     /* configuration */                                                         \
     X(IN, cfg_psn_init, 24, uint32_t) /* first PSN/TPMSN of a channel */        \
     X(IN, cfg_tpn_base, 24, uint32_t) /* TPN of channel k: base + k */          \
     X(IN, cfg_mtu_log2, 5, uint8_t)   /* MTU 2^n B; 0: a packet per request */  \
     X(OUT, wr_ready, 1, uint8_t)                                                \
+    X(OUT, held, 8, uint8_t)          /* queue q's head waits (order tracker) */\
     X(OUT, pkt_valid, 1, uint8_t)                                               \
     /* RTPH */                                                                  \
     X(OUT, pkt_tp_opcode, 7, uint8_t) /* ub_tp_opcode_t */                      \

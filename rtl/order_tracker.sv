@@ -39,88 +39,76 @@ module order_tracker (
   localparam int CntW      = 24;                     // outstanding per initiator
   localparam logic [CntW-1:0] CntMax = '1;
 
-  // per queue: FIFO of {fence, order, mode} (one memory, index {queue,
-  // entry}), read index, fill, outstanding (packed: field q at q*W +: W)
-  logic [5:0]                attr_q [NumQueues*Depth];
-  logic [NumQueues*3-1:0]    rd_q;
-  logic [NumQueues*4-1:0]    cnt_q;
-  logic [NumQueues*CntW-1:0] out_q;
+  logic [NumQueues-1:0] known, counted;
 
-  // the next state of each queue
-  logic [NumQueues*3-1:0]    rd_d;
-  logic [NumQueues*4-1:0]    cnt_d;
-  logic [NumQueues*CntW-1:0] out_d;
-  logic [NumQueues-1:0]      push;
-  logic [NumQueues*3-1:0]    wr;
-  always_comb begin
-    for (int q = 0; q < NumQueues; q++) begin
-      logic            pop, inc, dec;
-      logic [2:0]      rd;
-      logic [3:0]      cnt;
-      logic [CntW-1:0] o;
-      pop = pick_valid_i && (pick_q_i == 3'(q)) && (cnt_q[q*4 +: 4] != '0);
-      inc = pick_valid_i && (pick_q_i == 3'(q)) && (out_q[q*CntW +: CntW] != CntMax);
-      o   = out_q[q*CntW +: CntW] + {{(CntW-1){1'b0}}, inc};
-      dec = cmp_valid_i && (cmp_q_i == 3'(q)) && (o != '0);
-      out_d[q*CntW +: CntW] = o - {{(CntW-1){1'b0}}, dec};
-      rd  = rd_q[q*3 +: 3] + {2'b0, pop};
-      cnt = cnt_q[q*4 +: 4] - {3'b0, pop};
-      push[q] = acc_valid_i && (acc_q_i == 3'(q)) && (cnt != 4'(Depth));
-      wr[q*3 +: 3] = rd + cnt[2:0];
-      rd_d[q*3 +: 3] = rd;
-      cnt_d[q*4 +: 4] = cnt + {3'b0, push[q]};
-    end
-  end
+  // One block of registers per queue (the queues never interact).
+  for (genvar q = 0; q < NumQueues; q++) begin : g_queue
+    // FIFO of {fence, order, mode}, its read index and fill, the count of
+    // requests picked and not completed
+    logic [5:0]      attr_q [Depth];
+    logic [2:0]      rd_q;
+    logic [3:0]      cnt_q;
+    logic [CntW-1:0] out_q;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      rd_q  <= '0;
-      cnt_q <= '0;
-      out_q <= '0;
-    end else begin
-      rd_q  <= rd_d;
-      cnt_q <= cnt_d;
-      out_q <= out_d;
-    end
-  end
+    logic            pick, cmp, acc, pop, inc, dec, push, ok;
+    logic [2:0]      rd_mid;
+    logic [3:0]      cnt_mid;
+    logic [CntW-1:0] out_mid;
+    logic [5:0]      head;
 
-  // the FIFOs' storage: written behind the head, read only where filled
-  always_ff @(posedge clk_i) begin
-    for (int q = 0; q < NumQueues; q++) begin
-      if (push[q]) begin
-        attr_q[{3'(q), wr[q*3 +: 3]}] <= {acc_fence_i, acc_order_i, acc_mode_i};
+    assign pick    = pick_valid_i && (pick_q_i == 3'(q));
+    assign cmp     = cmp_valid_i && (cmp_q_i == 3'(q));
+    assign acc     = acc_valid_i && (acc_q_i == 3'(q));
+    // a pick pops the head and counts one more outstanding, a completion one
+    // less (after the pick's), an accepted request goes behind
+    assign pop     = pick && (cnt_q != '0);
+    assign inc     = pick && (out_q != CntMax);
+    assign out_mid = out_q + {{(CntW-1){1'b0}}, inc};
+    assign dec     = cmp && (out_mid != '0);
+    assign rd_mid  = rd_q + {2'b0, pop};
+    assign cnt_mid = cnt_q - {3'b0, pop};
+    assign push    = acc && (cnt_mid != 4'(Depth));
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        rd_q  <= '0;
+        cnt_q <= '0;
+        out_q <= '0;
+      end else if (pick || cmp || acc) begin
+        rd_q  <= rd_mid;
+        cnt_q <= cnt_mid + {3'b0, push};
+        out_q <= out_mid - {{(CntW-1){1'b0}}, dec};
       end
     end
-  end
 
-  // eligibility of each head (the rules table)
-  always_comb begin
-    elig_o = '0;
-    held_o = '0;
-    busy_o = 1'b0;
-    for (int q = 0; q < NumQueues; q++) begin
-      logic [5:0]      a;
-      logic [CntW-1:0] o;
-      logic            ok;
-      a = attr_q[{3'(q), rd_q[q*3 +: 3]}];
-      o = out_q[q*CntW +: CntW];
-      if (o == CntMax) begin
-        ok = 1'b0;                              // no more can be counted
-      end else if (a[2:0] == ub_pkg::UrmaNo) begin
-        ok = 1'b1;                              // unreliable: no ordering
-      end else if (a[5]) begin
-        ok = (o == '0);                         // fence
-      end else if (a[2:0] == ub_pkg::UrmaOt) begin
-        ok = 1'b1;                              // the target orders
+    // the FIFO's storage: written behind the head, read only where filled
+    always_ff @(posedge clk_i) begin
+      if (push) begin
+        attr_q[rd_mid + cnt_mid[2:0]] <= {acc_fence_i, acc_order_i, acc_mode_i};
+      end
+    end
+
+    // eligibility of the head (the rules table)
+    assign head = attr_q[rd_q];
+    always_comb begin
+      if (out_q == CntMax) begin
+        ok = 1'b0;                                   // no more can be counted
+      end else if (head[2:0] == ub_pkg::UrmaNo) begin
+        ok = 1'b1;                                   // unreliable: no ordering
+      end else if (head[5]) begin
+        ok = (out_q == '0);                          // fence
+      end else if (head[2:0] == ub_pkg::UrmaOt) begin
+        ok = 1'b1;                                   // the target orders
       end else begin
-        ok = (a[4:3] != ub_pkg::UbOrderSo) || (o == '0);  // ROI, ROL
-      end
-      busy_o = busy_o || (cnt_q[q*4 +: 4] != '0) || (o != '0);
-      if (cnt_q[q*4 +: 4] != '0) begin
-        elig_o[q] = ok;
-        held_o[q] = !ok;
+        ok = (head[4:3] != ub_pkg::UbOrderSo) || (out_q == '0);  // ROI, ROL
       end
     end
+    assign known[q]   = (cnt_q != '0);
+    assign counted[q] = (out_q != '0);
+    assign elig_o[q]  = known[q] && ok;
+    assign held_o[q]  = known[q] && !ok;
   end
+
+  assign busy_o = |(known | counted);
 
 endmodule

@@ -4,9 +4,11 @@
 // docs/ub_send_pipeline.md for the stage map and the 24-cycle budget.
 //
 //   wr_* -> intake register -> per-Jetty queue (jetty % NumQueues)
-//        -> rotating-priority scheduler -> S0 (allocates a slot)
+//        -> rotating-priority scheduler, among the queues whose head the
+//           order tracker (rtl/order_tracker.sv, beside it) says may go
+//           -> S0 (allocates a slot)
 //        -> S1..S4   Jetty context read (budget; context cache plugs in here)
-//        -> S5..S8   ORDER-TRACKER HOOK (pass-through for now)
+//        -> S5..S8   order stage (the tracker decides before S0; carried)
 //        -> S9       TASSN read-modify-write (per Jetty context)
 //        -> S10      transaction header (wire order field)
 //        -> S11      transport channel index (dst % NumChannels)
@@ -65,6 +67,10 @@ module ub_send_pipeline #(
   input  logic [31:0] wr_token_i,
   input  logic [31:0] wr_tag_i,
   output logic        wr_ready_o,
+  output logic [7:0]  held_o,           // queue q's head waits (order tracker)
+  // completions coming back: one of queue cmp_q_i (its Jetty % 8)
+  input  logic        cmp_valid_i,
+  input  logic [2:0]  cmp_q_i,
   // configuration
   input  logic [23:0] cfg_psn_init_i,
   input  logic [23:0] cfg_tpn_base_i,
@@ -216,11 +222,35 @@ module ub_send_pipeline #(
     assign q_nonempty[e] = q_rd_q[e*(DW+1) +: DW+1] != q_wr_q[e*(DW+1) +: DW+1];
   end
 
+  // The order tracker beside the scheduler (docs/order_tracker.md): it sees
+  // every accepted request, every pick and every completion, and says which
+  // queues' heads may go (a register output).
+  logic [NumQueues-1:0] ot_elig;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic                 ot_busy;  // (the pipeline has its own)
+  /* verilator lint_on UNUSEDSIGNAL */
+  order_tracker u_order_tracker (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .acc_valid_i (wr_valid_i && wr_ready_o),
+    .acc_q_i     (wr_jetty_i[2:0]),
+    .acc_mode_i  (wr_mode_i),
+    .acc_order_i (wr_order_i),
+    .acc_fence_i (wr_fence_i),
+    .pick_valid_i(pick),
+    .pick_q_i    (grant),
+    .cmp_valid_i (cmp_valid_i),
+    .cmp_q_i     (cmp_q_i),
+    .elig_o      (ot_elig),
+    .held_o      (held_o),
+    .busy_o      (ot_busy)
+  );
+
   ub_rr_pick #(
     .N(NumQueues),
     .W(QW)
   ) u_rr_pick (
-    .req_i  (q_nonempty),
+    .req_i  (q_nonempty & ot_elig),
     .ptr_i  (rr_ptr_q),
     .valid_o(any_req),
     .idx_o  (grant)

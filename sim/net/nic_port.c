@@ -267,6 +267,12 @@ static void nic_eval(comp_t *c, tick_t now)
         p->acc = chan_pop(p->in, now);
         p->acc_valid = 1;
     }
+    p->cmp_valid = 0;
+    if (p->cmp_in && chan_peek(p->cmp_in, now)) {
+        msg_t m = chan_pop(p->cmp_in, now);
+        p->cmp_valid = 1;
+        p->cmp_q = (uint8_t)(m.jetty & (UBSP_NUM_QUEUES - 1));
+    }
 }
 
 /* Edges the port slept through (see next_wake), applied at once: nothing
@@ -289,7 +295,9 @@ static void catch_up(nic_port_t *p, tick_t now)
     p->last_edge = now;
 }
 
-static tick_t next_wake(nic_port_t *p, tick_t now)
+static tick_t next_wake(nic_port_t *p, tick_t now);
+
+static tick_t next_wake_(nic_port_t *p, tick_t now)
 {
     tick_t period = p->c.clk->period;
     if (p->lost)
@@ -371,6 +379,10 @@ static int edge(nic_port_t *p, tick_t now)
     if (p->blk) {
         in.out_ready = p->use.kind == NIC_BLOCK_UB_SEND ? p->bout.ub.wr_ready : p->bout.rc.wr_ready;
         block_inputs(p, out_ready);
+        if (p->use.kind == NIC_BLOCK_UB_SEND) { /* a completion, at this edge only */
+            p->bin.ub.cmp_valid = (uint8_t)p->cmp_valid;
+            p->bin.ub.cmp_q = p->cmp_q;
+        }
         uint64_t now_ps = p->blk_time ? (uint64_t)(now / k->tb.per_ps) : 0;
         if (block_step(p->blk, &p->bin, &p->bout, now_ps)) {
             kernel_fail(k,
@@ -381,6 +393,8 @@ static int edge(nic_port_t *p, tick_t now)
                         (double)now / (double)k->tb.per_ps / 1000.0);
             return -1;
         }
+        p->bin.ub.cmp_valid = 0;
+        p->cmp_valid = 0;
     } else {
         in.out_ready = (uint8_t)out_ready;
     }
@@ -490,10 +504,13 @@ static int lazy_take(nic_port_t *p)
     }
     msg_t acc = p->acc;
     int acc_valid = p->acc_valid; /* taken at the current edge, not at e */
+    int cmp_valid = p->cmp_valid;
     p->acc_valid = 0;
+    p->cmp_valid = 0;
     int rc = edge(p, e);
     p->acc = acc;
     p->acc_valid = acc_valid;
+    p->cmp_valid = cmp_valid;
     return rc;
 }
 
@@ -506,6 +523,26 @@ static tick_t nic_commit(comp_t *c, tick_t now)
     if (edge(p, now))
         return TICK_NEVER;
     return next_wake(p, now);
+}
+
+/* ... or earlier, for a completion the order tracker is to see while a
+ * request waits for it. (With nothing held back a completion changes only a
+ * count, which matters to the next request: it is taken at the next edge
+ * the port runs anyway, with that request at the latest.) */
+static tick_t next_wake(nic_port_t *p, tick_t now)
+{
+    tick_t t = next_wake_(p, now);
+    if (p->cmp_in && !p->lost && p->bout.ub.held) {
+        tick_t ct = chan_next_time(p->cmp_in, now);
+        if (ct != TICK_NEVER) {
+            ct = ct > now ? ct : now + p->c.clk->period;
+            if (ct < t) {
+                t = ct;
+                p->lazy_at = p->lazy_at >= t ? -1 : p->lazy_at;
+            }
+        }
+    }
+    return t;
 }
 
 static tick_t nic_run(comp_t *c, tick_t now, tick_t horizon, uint64_t *edges)

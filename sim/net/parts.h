@@ -147,6 +147,11 @@ typedef struct nic_port {
      * transmit pipeline (NULL: the message's) */
     uint32_t (*req_jetty)(void *ctx, const msg_t *m);
     void *req_ctx;
+    /* completions for the send pipeline's order tracker (a message per
+     * completion, its jetty the request's), taken one per edge; or NULL */
+    chan_t *cmp_in;
+    int cmp_valid;       /* one taken at the current edge */
+    uint8_t cmp_q;
     int blk_time;        /* block_wants_time(blk), kept */
     int blk_jump;        /* block_can_jump(blk), kept */
     union {

@@ -375,6 +375,17 @@ int path_net_switch_counts(const path_net_t *net, int sw, uint64_t *received, ui
     return 1;
 }
 
+nic_port_t *path_net_tracker_port(path_net_t *net)
+{
+    for (int i = 0; i < net->n; i++) {
+        const stage_cfg_t *st = &net->path->stages[i];
+        if (net->kind[i] == STAGE_NIC && st->node == NODE_INITIATOR && st->pipe == PIPE_TX &&
+            net->port[i].blk && net->port[i].use.kind == NIC_BLOCK_UB_SEND)
+            return &net->port[i];
+    }
+    return NULL;
+}
+
 uint64_t path_net_mismatches(const path_net_t *net)
 {
     uint64_t m = 0;

@@ -100,6 +100,9 @@ int path_net_rx_counts(const path_net_t *net, int node, uint64_t *counts);
  * it. */
 int path_net_switch_counts(const path_net_t *net, int sw, uint64_t *received, uint64_t *forwarded,
                            uint64_t *dropped, uint64_t *unroutable, int64_t *peak_queue_bytes);
+/* The initiator's transmit port if it ends in the UB send pipeline (whose
+ * order tracker wants completions), else NULL. */
+nic_port_t *path_net_tracker_port(path_net_t *net);
 /* Lockstep mismatches of the blocks. */
 uint64_t path_net_mismatches(const path_net_t *net);
 void path_net_free(path_net_t *net);

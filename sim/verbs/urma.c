@@ -109,6 +109,7 @@ struct urma_host {
     urma_context_t *ctxp[NODES];
     urma_context_t *tgt;      /* the target: ctx[TARGET], or another host's */
     chan_t *out, *in;
+    chan_t *cmp_out;          /* completions for the send pipeline's order tracker, or NULL */
     payload_pool_t pool;
     payload_pool_t *pool_p;   /* its own, or the sharing owner's */
     int started, moves_data;
@@ -778,6 +779,11 @@ static void complete(urma_host_t *h, uint32_t id, urma_cr_status_t status, uint3
     };
     jfs->outstanding--;
     h->st.completed++;
+    if (h->cmp_out) { /* the order tracker counts it done */
+        msg_t c = {.t = h->now, .jetty = jfs->id, .kind = MSG_COMPLETION};
+        if (chan_push(h->cmp_out, &c, h->now))
+            kernel_fail(h->k, "internal: no room for a completion notice");
+    }
     if (status != URMA_CR_SUCCESS)
         h->st.errors++;
     if (h->cfg.lossy) {
@@ -974,6 +980,13 @@ urma_context_t *urma_host_context(urma_host_t *h, int node) { return h->ctxp[nod
 payload_pool_t *urma_host_pool(urma_host_t *h) { return h->pool_p; }
 const urma_host_stats_t *urma_host_stats(const urma_host_t *h) { return &h->st; }
 void urma_host_set_moves_data(urma_host_t *h, int yes) { h->moves_data = yes; }
+
+void urma_host_set_cmp(urma_host_t *h, chan_t *c)
+{
+    h->cmp_out = c;
+    if (c)
+        c->src = &h->c;
+}
 
 int urma_host_ended(const urma_host_t *h, uint32_t id, tick_t t)
 {

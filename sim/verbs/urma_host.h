@@ -77,6 +77,10 @@ const urma_host_stats_t *urma_host_stats(const urma_host_t *h);
 /* Whether the path moves bytes (a target transmit pipeline answers): set by
  * the caller; without it a read completes with no bytes copied. */
 void urma_host_set_moves_data(urma_host_t *h, int yes);
+/* Every completion (and every request that ends in an error) is told to
+ * the initiator's send pipeline through c: its order tracker counts it
+ * done. */
+void urma_host_set_cmp(urma_host_t *h, chan_t *c);
 /* Whether the probe of request `id` at time t belongs to a request that has
  * ended (with losses: timed out, or past its deadline). */
 int urma_host_ended(const urma_host_t *h, uint32_t id, tick_t t);

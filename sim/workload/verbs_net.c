@@ -60,6 +60,15 @@ int verbs_net_build(verbs_net_t *v, const path_cfg_t *path, verbs_net_opts_t *o,
         return -1;
     /* a path with no target NIC to answer moves no bytes */
     urma_host_set_moves_data(v->host, v->net.target_emits);
+    /* completions reach the send pipeline's order tracker through a channel */
+    nic_port_t *tp = path_net_tracker_port(&v->net);
+    chan_init(&v->cmp, "completions", (int64_t)1 << 62, 0);
+    if (tp) {
+        /* (the port looks at it when it runs, and runs for it only while a
+         * request waits: a notice wakes no one) */
+        tp->cmp_in = &v->cmp;
+        urma_host_set_cmp(v->host, &v->cmp);
+    }
     return urma_host_connect(v->host, &v->net.ch[0], &v->net.ch[v->net.n], err, errlen);
 }
 
@@ -84,8 +93,10 @@ void verbs_net_counts(const verbs_net_t *v, lat_faults_t *fx, lat_switch_t *sw, 
 
 void verbs_net_free(verbs_net_t *v)
 {
-    if (v->built)
+    if (v->built) {
         path_net_free(&v->net);
+        chan_free(&v->cmp);
+    }
     kernel_free(&v->k);
     urma_host_free(v->host); /* (after the path: it gives back payloads) */
     v->host = NULL;

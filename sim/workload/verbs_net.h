@@ -21,6 +21,7 @@ typedef struct {
     kernel_t k;
     path_net_t net;
     urma_host_t *host;
+    chan_t cmp;                /* completions to the order tracker */
     int lossy;
     int built;
 } verbs_net_t;
