@@ -127,7 +127,7 @@ struct WriteRead {
         w->tseg = urma_import_seg(w->a, &info, TOKEN);
         urma_jfc_cfg_t qc = {256, notify, w};
         urma_jfc_t *jfc = urma_create_jfc(w->a, &qc);
-        urma_jfs_cfg_t jc = {128, jfc};
+        urma_jfs_cfg_t jc = {128, jfc, URMA_TM_DEFAULT};
         w->jfs = jfc ? urma_create_jfs(w->a, &jc) : nullptr;
         if (!w->jfs)
             return -1;
@@ -211,7 +211,7 @@ struct Big {
         urma_seg_info_t info = urma_seg_info(seg);
         g->t = urma_import_seg(g->a, &info, TOKEN);
         urma_jfc_cfg_t qc = {4, notify, g};
-        urma_jfs_cfg_t jc = {2, urma_create_jfc(g->a, &qc)};
+        urma_jfs_cfg_t jc = {2, urma_create_jfc(g->a, &qc), URMA_TM_DEFAULT};
         g->jfs = urma_create_jfs(g->a, &jc);
         uint8_t *m = urma_node_memory(g->a, nullptr);
         for (uint32_t i = 0; i < kLen; i++)
@@ -233,6 +233,105 @@ TEST(Verbs, SeveralMebibytesInOneRequest)
         uint64_t packets = Big::kLen / (uint64_t)P.get(name)->mtu_bytes;
         EXPECT_EQ(r.fx.rx_counts[1][RX_OK], packets + 1);  // the write's, the read request
         EXPECT_EQ(r.fx.rx_counts[0][RX_OK], 1 + packets);  // its acknowledgement, the response's
+    }
+}
+
+// Ordering through the whole loop: requests posted at once on two send
+// queues (two initiators); each one's completion time is recorded.
+struct Ordered {
+    struct Post {
+        int q;             // which send queue
+        urma_order_t order;
+        uint8_t fence;
+    };
+    std::vector<Post> posts;
+    urma_tp_mode_t mode = URMA_TM_ROI;
+    urma_context_t *a = nullptr;
+    std::vector<double> done_ns;
+    int n_done = 0;
+    static void notify(urma_jfc_t *jfc, void *arg)
+    {
+        Ordered *o = (Ordered *)arg;
+        urma_cr_t cr;
+        while (urma_poll_jfc(jfc, 1, &cr) == 1) {
+            EXPECT_EQ(cr.status, URMA_CR_SUCCESS);
+            o->done_ns[cr.user_ctx] = (double)cr.time_ps / 1000.0;
+            if (++o->n_done == (int)o->posts.size())
+                urma_stop(o->a);
+        }
+    }
+    static int start(void *arg, urma_context_t *const *nodes, int)
+    {
+        Ordered *o = (Ordered *)arg;
+        o->a = nodes[0];
+        o->done_ns.assign(o->posts.size(), -1);
+        urma_seg_cfg_t sc = {SEG, 0x10000, TOKEN, URMA_ACCESS_READ | URMA_ACCESS_WRITE};
+        urma_seg_t *seg = urma_register_seg(nodes[1], &sc);
+        urma_seg_info_t info = urma_seg_info(seg);
+        urma_target_seg_t *t = urma_import_seg(o->a, &info, TOKEN);
+        urma_jfc_cfg_t qc = {64, notify, o};
+        urma_jfc_t *jfc = urma_create_jfc(o->a, &qc);
+        urma_jfs_cfg_t jc = {16, jfc, o->mode};
+        urma_jfs_t *jfs[2] = {urma_create_jfs(o->a, &jc), urma_create_jfs(o->a, &jc)};
+        for (size_t i = 0; i < o->posts.size(); i++) {
+            urma_jfs_wr_t wr{};
+            wr.opcode = URMA_OPC_WRITE;
+            wr.user_ctx = i;
+            wr.local_va = 0x100;
+            wr.len = 64;
+            wr.tseg = t;
+            wr.remote_va = SEG + 64 * i;
+            wr.order = o->posts[i].order;
+            wr.fence = o->posts[i].fence;
+            if (urma_post_jfs_wr(jfs[o->posts[i].q], &wr, nullptr))
+                return -1;
+        }
+        return 0;
+    }
+};
+
+std::vector<double> ordered_run(const path_cfg_t *p, std::vector<Ordered::Post> posts,
+                                urma_tp_mode_t mode = URMA_TM_ROI, backend_kind_t be = BACKEND_C)
+{
+    Ordered o;
+    o.posts = posts;
+    o.mode = mode;
+    urma_workload_t wl = {"ordered", Ordered::start, &o};
+    run_wl(p, wl, be);
+    return o.done_ns;
+}
+
+// An SO request waits for its initiator's earlier request to complete, a
+// full round trip later; a fence too; the other initiator's requests go
+// meanwhile, as if nothing waited; without ordering (or in ROT, where the
+// target orders) nothing waits. The completions come back through the
+// receive path and a channel: nothing releases a request by hand.
+TEST(Verbs, StrongOrderWaitsForThePredecessorsCompletionAndHoldsNoOneElse)
+{
+    Paths P;
+    for (backend_kind_t be : {BACKEND_C, BACKEND_RTL, BACKEND_LOCKSTEP}) {
+        SCOPED_TRACE(backend_name(be));
+        const path_cfg_t *p = P.get("ub_async");
+        double rtt = ordered_run(p, {{0, URMA_ORDER_NO, 0}}, URMA_TM_ROI, be)[0]; // one alone
+        using Po = Ordered::Post;
+        std::vector<Po> load = {{0, URMA_ORDER_NO, 0}, {0, URMA_ORDER_SO, 0}, {1, URMA_ORDER_NO, 0},
+                                {1, URMA_ORDER_NO, 0}, {1, URMA_ORDER_NO, 0}, {1, URMA_ORDER_NO, 0}};
+        std::vector<double> t = ordered_run(p, load, URMA_TM_ROI, be);
+        // (it waits in the NIC for the completion to reach the tracker, then
+        // goes the rest of the way: more than half a round trip after it)
+        EXPECT_GE(t[1], t[0] + rtt / 2) << "the SO request went before its predecessor completed";
+        for (int i = 2; i < 6; i++) // the other initiator: a few issue slots behind, no more
+            EXPECT_LT(t[i], rtt + 60.0) << i;
+        load[1].order = URMA_ORDER_RO; // a fence waits too
+        load[1].fence = 1;
+        t = ordered_run(p, load, URMA_TM_ROI, be);
+        EXPECT_GE(t[1], t[0] + rtt / 2);
+        load[1].fence = 0; // no ordering: no waiting
+        t = ordered_run(p, load, URMA_TM_ROI, be);
+        EXPECT_LT(t[1], rtt + 60.0);
+        load[1].order = URMA_ORDER_SO; // ROT: the target orders, the initiator does not wait
+        t = ordered_run(p, load, URMA_TM_ROT, be);
+        EXPECT_LT(t[1], rtt + 60.0);
     }
 }
 
@@ -300,9 +399,9 @@ struct Sends {
         s->b_jfc = urma_create_jfc(s->b, &qb);
         urma_jfr_cfg_t rc = {8, s->b_jfc};
         urma_jfr_t *jfr = urma_create_jfr(s->b, &rc);
-        urma_jetty_cfg_t bj = {{4, s->b_jfc}, jfr};
+        urma_jetty_cfg_t bj = {{4, s->b_jfc, URMA_TM_DEFAULT}, jfr};
         urma_jetty_t *target = urma_create_jetty(s->b, &bj);
-        urma_jetty_cfg_t aj = {{4, s->a_jfc}, nullptr};
+        urma_jetty_cfg_t aj = {{4, s->a_jfc, URMA_TM_DEFAULT}, nullptr};
         urma_jetty_t *mine = urma_create_jetty(s->a, &aj);
         if (!target || !mine)
             return -1;
@@ -397,7 +496,7 @@ struct Refusals {
         urma_target_seg_t *rdonly = urma_import_seg(s->a, &i2, TOKEN + 1);
         urma_jfc_cfg_t qa = {16, on_a, s};
         urma_jfc_t *jfc = urma_create_jfc(s->a, &qa);
-        urma_jfs_cfg_t jc = {8, jfc};
+        urma_jfs_cfg_t jc = {8, jfc, URMA_TM_DEFAULT};
         urma_jfs_t *jfs = urma_create_jfs(s->a, &jc);
         memset(urma_node_memory(s->a, nullptr) + 0x100, 0x5a, 64);
         urma_read(jfs, bad, 0x400, SEG, 64, 1);              // wrong token
@@ -450,7 +549,7 @@ struct Mistakes {
         urma_target_seg_t *t = urma_import_seg(a, &info, TOKEN);
         urma_jfc_cfg_t qc = {4, nullptr, nullptr};
         urma_jfc_t *jfc = urma_create_jfc(a, &qc);
-        urma_jfs_cfg_t jc = {1, jfc};
+        urma_jfs_cfg_t jc = {1, jfc, URMA_TM_DEFAULT};
         urma_jfs_t *jfs = urma_create_jfs(a, &jc);
         uint64_t size;
         urma_node_memory(a, &size);
@@ -498,7 +597,7 @@ struct Overflow {
         urma_target_seg_t *t = urma_import_seg(a, &info, TOKEN);
         urma_jfc_cfg_t qc = {2, nullptr, nullptr};
         urma_jfc_t *jfc = urma_create_jfc(a, &qc);
-        urma_jfs_cfg_t jc = {8, jfc};
+        urma_jfs_cfg_t jc = {8, jfc, URMA_TM_DEFAULT};
         urma_jfs_t *jfs = urma_create_jfs(a, &jc);
         for (int i = 0; i < 3; i++)
             urma_read(jfs, t, 0, SEG, 8, (uint64_t)i);

@@ -45,6 +45,7 @@ static int joins(const msg_t *e, const msg_t *m, tick_t t)
            e->len == m->len && e->jetty == m->jetty && e->kind == m->kind && e->last == m->last &&
            e->tassn == m->tassn && e->psn == m->psn && e->tpn == m->tpn && e->bytes == m->bytes &&
            e->dst == m->dst && e->src == m->src && e->opc == m->opc && e->seg_len == m->seg_len &&
+           e->ord == m->ord &&
            e->flags == m->flags && !e->data && !m->data &&
            e->more < UINT32_MAX;
 }

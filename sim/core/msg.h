@@ -42,6 +42,8 @@ typedef struct {
     uint8_t last;      /* packet: last of its message */
     uint8_t flags;     /* packet: MSG_CORRUPT, MSG_COPY, MSG_NAK */
     uint8_t opc;       /* the request's operation: MSG_OP_READ, _WRITE, _SEND */
+    uint8_t ord;       /* its ordering: mode << 3 | fence << 2 | order (mode 0:
+                          ROT), for the send pipeline's order tracker */
 } msg_t;
 
 enum {

@@ -183,6 +183,11 @@ static void fill_block_inputs(nic_port_t *p, const msg_t *m)
         in->wr_tag = m ? m->id : 0;
         in->wr_opcode = ub_opcode(p->use.initiator, opc);
         in->wr_len = len;
+        /* the request's mode, order and fence; a response waits for nothing */
+        uint8_t mode = m ? (uint8_t)(m->ord >> 3) : 0;
+        in->wr_mode = mode ? mode : URMA_OT;
+        in->wr_order = m && p->use.initiator ? (uint8_t)(m->ord & 3u) : UB_ORDER_NO;
+        in->wr_fence = m && p->use.initiator ? (uint8_t)((m->ord >> 2) & 1u) : 0;
         /* the channel is the destination's: the target's, or the requester's */
         in->wr_dst = m ? (p->use.initiator ? m->dst : m->src) : (p->use.initiator ? 1 : 0);
     } else {

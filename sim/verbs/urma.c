@@ -230,6 +230,9 @@ static int jfs_setup(urma_context_t *ctx, urma_jfs_t *s, const urma_jfs_cfg_t *c
     if (!cfg || cfg->depth == 0 || !cfg->jfc || cfg->jfc->ctx != ctx)
         return ctx_fail(ctx, URMA_EINVAL, "a send queue needs a depth above 0 and a JFC of its "
                                           "own context");
+    if ((unsigned)cfg->mode > URMA_TM_UNO)
+        return ctx_fail(ctx, URMA_EINVAL, "a send queue's mode: ROT 1, ROI 2, ROL 3 or UNO 4 "
+                                          "(0: ROT), not %d", (int)cfg->mode);
     if (ctx->next_id > 0xFFFFFFu)
         return ctx_fail(ctx, URMA_ENOMEM, "more than 2^24 queues");
     s->ctx = ctx;
@@ -481,6 +484,9 @@ static int post_one(urma_jfs_t *jfs, const urma_jfs_wr_t *wr)
                         ctx->node, h->ctx[INITIATOR].node);
     if (wr->len == 0)
         return ctx_fail(ctx, URMA_EINVAL, "post: a request of 0 bytes");
+    if ((unsigned)wr->order > URMA_ORDER_SO)
+        return ctx_fail(ctx, URMA_EINVAL, "post: order %d (NO 0, RO 1 or SO 2 expected)",
+                        (int)wr->order);
     if (!in_memory(ctx, wr->local_va, wr->len))
         return ctx_fail(ctx, URMA_ENOPERM, "post: local buffer 0x%llx + %u is outside node %u's "
                                            "%llu B memory",
@@ -543,6 +549,8 @@ static int post_one(urma_jfs_t *jfs, const urma_jfs_wr_t *wr)
         .dst = (uint16_t)h->cfg.node_id[TARGET],
         .src = (uint16_t)h->cfg.node_id[INITIATOR],
         .opc = opc,
+        .ord = (uint8_t)(((jfs->cfg.mode ? (unsigned)jfs->cfg.mode : URMA_TM_ROT) & 7u) << 3 |
+                         (wr->fence ? 4u : 0u) | ((unsigned)wr->order & 3u)),
         /* (the Jetty is fetched from the record by the NIC, urma_host_jetty:
          * a burst of reads on several Jetties stays one channel entry) */
     };

@@ -59,8 +59,8 @@ typedef enum {
 /* Segment access. Write implies read. */
 enum { URMA_ACCESS_READ = 1, URMA_ACCESS_WRITE = 2 };
 
-/* The execution order a request asks of the target (carried; the order
- * tracker enforces it). */
+/* The execution order a request asks for (the send pipeline's order
+ * tracker enforces it, docs/order_tracker.md). */
 typedef enum { URMA_ORDER_NO = 0, URMA_ORDER_RO = 1, URMA_ORDER_SO = 2 } urma_order_t;
 
 typedef struct {
@@ -70,9 +70,20 @@ typedef struct {
     void *arg;
 } urma_jfc_cfg_t;
 
+/* The transport service mode of a send queue: where ordering is enforced
+ * (docs/order_tracker.md). */
+typedef enum {
+    URMA_TM_DEFAULT = 0, /* ROT */
+    URMA_TM_ROT = 1,     /* reliable, ordered at the target */
+    URMA_TM_ROI = 2,     /* reliable, ordered at the initiator */
+    URMA_TM_ROL = 3,     /* reliable, the transaction ack fused into the transport's */
+    URMA_TM_UNO = 4,     /* unreliable, no ordering */
+} urma_tp_mode_t;
+
 typedef struct {
     uint32_t depth;                /* work requests outstanding at most (> 0) */
     urma_jfc_t *jfc;               /* where their completions go */
+    urma_tp_mode_t mode;
 } urma_jfs_cfg_t;
 
 typedef struct {
@@ -106,8 +117,8 @@ typedef struct urma_jfs_wr {
     urma_target_seg_t *tseg;       /* read, write: the remote segment */
     uint64_t remote_va;            /* read, write: inside it */
     urma_target_jetty_t *tjetty;   /* send: the remote Jetty */
-    urma_order_t order;
-    uint8_t fence;                 /* carried for the order tracker */
+    urma_order_t order;            /* NO, RO, SO: see docs/order_tracker.md */
+    uint8_t fence;                 /* every earlier request of the queue completes first */
     struct urma_jfs_wr *next;      /* a list of requests, or NULL */
 } urma_jfs_wr_t;
 
