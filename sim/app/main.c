@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "incast.h"
+#include "order.h"
 #include "config.h"
 #include "latency.h"
 #include "rate.h"
@@ -24,6 +25,9 @@ static const char *const usage_top =
     "  rate      request issue rate of bursts of reads through the UB and the\n"
     "            RoCE RC send pipelines, with a conservation check, and the\n"
     "            throughput limit of a finite number of request slots\n"
+    "  order     what ordering costs: first packet per mode, order and fence,\n"
+    "            the wait behind predecessors, isolation of a stalled initiator\n"
+    "            (UB against the RoCE baseline's queue pairs)\n"
     "  incast    N initiators write to (or read from) one target through a\n"
     "            switch: per-sender goodput and errors, the switch's drops and\n"
     "            peak queue\n"
@@ -255,9 +259,11 @@ int main(int argc, char **argv)
         return cmd_topology(argc - 1, argv + 1);
     if (strcmp(argv[1], "incast") == 0)
         return cmd_incast(argc - 1, argv + 1);
+    if (strcmp(argv[1], "order") == 0)
+        return cmd_order(argc - 1, argv + 1);
     fprintf(stderr,
-            "ubsim: unknown command '%s' (expected latency, rate, incast or topology; see 'ubsim "
-            "help')\n",
+            "ubsim: unknown command '%s' (expected latency, rate, order, incast or topology; see "
+            "'ubsim help')\n",
             argv[1]);
     return 2;
 }
