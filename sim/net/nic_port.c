@@ -467,6 +467,8 @@ static int edge(nic_port_t *p, tick_t now)
         }
         if (p->in_message)
             m.flags |= MSG_NOT_FIRST; /* its message's first packet has left */
+        else if (p->on_issue)
+            p->on_issue(p->issue_ctx, &m, now);
         p->in_message = !p->offer_last;
         if (p->blk && !p->use.initiator) {
             /* a response goes back where its request came from */

@@ -152,6 +152,9 @@ typedef struct nic_port {
     chan_t *cmp_in;
     int cmp_valid;       /* one taken at the current edge */
     uint8_t cmp_q;
+    /* called when a message's first packet is offered (issued), or NULL */
+    void (*on_issue)(void *ctx, const msg_t *m, tick_t t);
+    void *issue_ctx;
     int blk_time;        /* block_wants_time(blk), kept */
     int blk_jump;        /* block_can_jump(blk), kept */
     union {

@@ -1,6 +1,8 @@
 /* The verbs (urma.h) and the hosts that run them (urma_host.h). */
 #include "urma_host.h"
 
+#include "order_check.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,8 +84,11 @@ typedef struct {
     uint64_t user_ctx, local_va;
     uint64_t remote_va;       /* read, write: in the target's segment; send: the target Jetty */
     uint32_t token;           /* read, write: the imported segment's */
-    uint32_t meta;            /* the JFS (bits 0..23), opc (24..25), state (26..27) */
+    uint32_t meta;            /* the JFS (bits 0..23), opc (24..25), state (26..27),
+                                 issued (28), its NIC told it is done (29) */
 } wr_rec_t;
+
+enum { REC_ISSUED = 1u << 28, REC_TOLD = 1u << 29 };
 
 static inline uint32_t rec_jfs(const wr_rec_t *r) { return r->meta & 0xFFFFFFu; }
 static inline unsigned rec_opc(const wr_rec_t *r) { return (r->meta >> 24) & 3u; }
@@ -110,6 +115,7 @@ struct urma_host {
     urma_context_t *tgt;      /* the target: ctx[TARGET], or another host's */
     chan_t *out, *in;
     chan_t *cmp_out;          /* completions for the send pipeline's order tracker, or NULL */
+    order_check_t *oc;        /* an ordering checker watching, or NULL */
     payload_pool_t pool;
     payload_pool_t *pool_p;   /* its own, or the sharing owner's */
     int started, moves_data;
@@ -576,6 +582,8 @@ static int post_one(urma_jfs_t *jfs, const urma_jfs_wr_t *wr)
     r->meta = jfs->id | (uint32_t)opc << 24 | (uint32_t)WR_OUT << 26;
     jfs->outstanding++;
     h->st.posted++;
+    if (h->oc)
+        order_check_post(h->oc, m.op, jfs->id, m.ord);
     kernel_probe(h->k, h->cfg.post_point, m.id, h->now);
     if (chan_push(h->out, &m, h->now))
         kernel_fail(h->k, "internal: no room for a new request");
@@ -749,6 +757,8 @@ void urma_host_emit(void *host, msg_t *m, tick_t t)
         m->flags |= MSG_NAK;
     if (!(m->flags & MSG_NAK) && h->moves_data) {
         h->st.executed++;
+        if (h->oc)
+            order_check_execute(h->oc, m->op, t);
         switch (m->opc) {
         case MSG_OP_READ:
             m->data = payload_new(h->pool_p, tm->bytes + r->remote_va, m->len);
@@ -771,8 +781,47 @@ void urma_host_emit(void *host, msg_t *m, tick_t t)
 
 /* ---- the host component -------------------------------------------------------------- */
 
-static void complete(urma_host_t *h, uint32_t id, urma_cr_status_t status, uint32_t len)
+/* The initiator's NIC learns that a request it issued is done, once: when
+ * its response arrives, or when the host gave up on it (after its issue; one
+ * the host gave up on before the NIC issued it is done the moment it is
+ * issued). Its order tracker counts it, and so does a checker. */
+static void tell_nic(urma_host_t *h, int64_t idx, uint64_t op)
 {
+    wr_rec_t *r = &h->rec[idx];
+    if (r->meta & REC_TOLD)
+        return;
+    r->meta |= REC_TOLD;
+    if (h->cmp_out) {
+        msg_t c = {.t = h->now, .jetty = rec_jfs(r), .kind = MSG_COMPLETION};
+        if (chan_push(h->cmp_out, &c, h->now))
+            kernel_fail(h->k, "internal: no room for a completion notice");
+    }
+    if (h->oc)
+        order_check_complete(h->oc, op, h->now);
+}
+
+void urma_host_issued(void *host, const msg_t *m, tick_t t)
+{
+    urma_host_t *h = host;
+    int64_t i = rec_index(h, m->id);
+    if (i < 0 || i >= h->n_rec)
+        return;
+    wr_rec_t *r = &h->rec[i];
+    if (h->oc)
+        order_check_issue(h->oc, m->op, t);
+    r->meta |= REC_ISSUED;
+    if (rec_state(r) == WR_TIMED_OUT) { /* the host gave up on it already */
+        tick_t now = h->now;
+        h->now = t;
+        tell_nic(h, i, m->op);
+        h->now = now;
+    }
+}
+
+static void complete(urma_host_t *h, uint32_t id, urma_cr_status_t status, uint32_t len,
+                     uint64_t op)
+{
+    (void)op;
     wr_rec_t *r = &h->rec[id];
     urma_jfs_t *jfs = h->ctx[INITIATOR].jfs_tab[rec_jfs(r)];
     urma_cr_t cr = {
@@ -787,11 +836,6 @@ static void complete(urma_host_t *h, uint32_t id, urma_cr_status_t status, uint3
     };
     jfs->outstanding--;
     h->st.completed++;
-    if (h->cmp_out) { /* the order tracker counts it done */
-        msg_t c = {.t = h->now, .jetty = jfs->id, .kind = MSG_COMPLETION};
-        if (chan_push(h->cmp_out, &c, h->now))
-            kernel_fail(h->k, "internal: no room for a completion notice");
-    }
     if (status != URMA_CR_SUCCESS)
         h->st.errors++;
     if (h->cfg.lossy) {
@@ -820,6 +864,8 @@ static int arrive(urma_host_t *h, msg_t *m)
     /* with losses a record is a request's own (index = its number) */
     if (h->cfg.lossy && (!r || (uint64_t)idx != m->op || rec_state(r) != WR_OUT)) {
         h->st.stale++; /* after its deadline: it ended in an error already */
+        if (r && (uint64_t)idx == m->op)
+            tell_nic(h, idx, m->op); /* (if it was not told at the deadline) */
         payload_release(h->pool_p, m->data);
         return 0;
     }
@@ -850,7 +896,8 @@ static int arrive(urma_host_t *h, msg_t *m)
     }
     payload_release(h->pool_p, m->data);
     kernel_probe(h->k, h->cfg.done_point, m->id, h->now);
-    complete(h, (uint32_t)idx, status, m->len);
+    tell_nic(h, idx, m->op);
+    complete(h, (uint32_t)idx, status, m->len, m->op);
     return 0;
 }
 
@@ -894,7 +941,9 @@ static tick_t host_commit(comp_t *c, tick_t now)
                 h->posted_at[h->oldest] + h->cfg.timeout < now)) {
             if (rec_state(&h->rec[h->oldest]) == WR_OUT) {
                 h->st.timeouts++;
-                complete(h, (uint32_t)h->oldest, URMA_CR_ACK_TIMEOUT_ERR, 0);
+                if (h->rec[h->oldest].meta & REC_ISSUED)
+                    tell_nic(h, h->oldest, (uint64_t)h->oldest);
+                complete(h, (uint32_t)h->oldest, URMA_CR_ACK_TIMEOUT_ERR, 0, (uint64_t)h->oldest);
             }
             h->oldest++;
         }
@@ -988,6 +1037,8 @@ urma_context_t *urma_host_context(urma_host_t *h, int node) { return h->ctxp[nod
 payload_pool_t *urma_host_pool(urma_host_t *h) { return h->pool_p; }
 const urma_host_stats_t *urma_host_stats(const urma_host_t *h) { return &h->st; }
 void urma_host_set_moves_data(urma_host_t *h, int yes) { h->moves_data = yes; }
+
+void urma_host_set_checker(urma_host_t *h, order_check_t *oc) { h->oc = oc; }
 
 void urma_host_set_cmp(urma_host_t *h, chan_t *c)
 {

@@ -81,6 +81,14 @@ void urma_host_set_moves_data(urma_host_t *h, int yes);
  * the initiator's send pipeline through c: its order tracker counts it
  * done. */
 void urma_host_set_cmp(urma_host_t *h, chan_t *c);
+/* The initiator's transmit port issued request m (its first packet left at
+ * t): the host's record of it, and a checker, learn it. */
+void urma_host_issued(void *host, const msg_t *m, tick_t t);
+/* An ordering checker (order_check.h) sees every post, issue (through
+ * urma_host_issued), execution at the target, and completion as the NIC
+ * learns it. */
+struct order_check;
+void urma_host_set_checker(urma_host_t *h, struct order_check *oc);
 /* Whether the probe of request `id` at time t belongs to a request that has
  * ended (with losses: timed out, or past its deadline). */
 int urma_host_ended(const urma_host_t *h, uint32_t id, tick_t t);

@@ -42,6 +42,7 @@ struct incast_sim {
     int sw_made;
     path_cfg_t *pre, *suf, mid;   /* the sub-paths: per sender, and shared */
     path_net_t **pre_net, **suf_net, *mid_net;
+    chan_t *cmp;                  /* per sender: completions to its order tracker */
     urma_host_t **host;
     sender_t *snd;
     urma_seg_info_t seg;          /* the target's segment */
@@ -269,6 +270,9 @@ static void free_sim(incast_sim_t *s)
         path_net_free(s->mid_net);
         free(s->mid_net);
     }
+    for (int i = 0; s->cmp && i < s->n; i++)
+        chan_free(&s->cmp[i]);
+    free(s->cmp);
     if (s->sw_made)
         switch_free(&s->sw);
     kernel_free(&s->k);
@@ -299,6 +303,7 @@ static int build(incast_sim_t *s, const path_cfg_t *path, const topo_file_t *tf,
     s->host = calloc((size_t)n, sizeof(*s->host));
     s->snd = calloc((size_t)n, sizeof(*s->snd));
     s->mid_net = calloc(1, sizeof(*s->mid_net));
+    s->cmp = calloc((size_t)n, sizeof(*s->cmp));
     if (!s->pre || !s->suf || !s->pre_net || !s->suf_net || !s->host || !s->snd || !s->mid_net) {
         snprintf(err, (size_t)errlen, "out of memory");
         return -1;
@@ -440,6 +445,14 @@ static int build(incast_sim_t *s, const path_cfg_t *path, const topo_file_t *tf,
             return -1;
         }
         urma_host_set_moves_data(s->host[i], s->mid_net->target_emits);
+        nic_port_t *tp = path_net_tracker_port(pn);
+        if (tp && s->cmp) { /* completions reach the sender's order tracker */
+            chan_init(&s->cmp[i], "completions", (int64_t)1 << 62, 0);
+            tp->cmp_in = &s->cmp[i];
+            tp->on_issue = urma_host_issued;
+            tp->issue_ctx = s->host[i];
+            urma_host_set_cmp(s->host[i], &s->cmp[i]);
+        }
         if (urma_host_connect(s->host[i], &pn->ch[0], &sn->ch[sn->n], err, errlen))
             return -1;
     }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "order_check.h"
 #include "path_topo.h"
 #include "topo_file.h"
 
@@ -69,6 +70,12 @@ int verbs_net_build(verbs_net_t *v, const path_cfg_t *path, verbs_net_opts_t *o,
         tp->cmp_in = &v->cmp;
         urma_host_set_cmp(v->host, &v->cmp);
     }
+    if (tp) { /* the host learns what its NIC issued */
+        tp->on_issue = urma_host_issued;
+        tp->issue_ctx = v->host;
+    }
+    if (o->checker)
+        urma_host_set_checker(v->host, o->checker);
     return urma_host_connect(v->host, &v->net.ch[0], &v->net.ch[v->net.n], err, errlen);
 }
 

@@ -31,6 +31,7 @@ typedef struct {
     int64_t timeout_ps;        /* with losses: a request's deadline (0: LAT_TIMEOUT_PS) */
     uint64_t mem_bytes[2];     /* the initiator's and the target's memory */
     int post_point, done_point;
+    struct order_check *checker; /* watches ordering, or NULL */
     /* the netlist: the caller sets its probe points, backend, waveform and
      * block options; max_inside, fault, lossy and the target's hooks are set
      * here */

@@ -21,12 +21,14 @@ int verbs_run(const path_cfg_t *path, const verbs_run_opts_t *o, const urma_work
         .done_point = CHAN_NO_PROBE,
         .mem_bytes = {o->mem_bytes[0] ? o->mem_bytes[0] : 16u << 20,
                       o->mem_bytes[1] ? o->mem_bytes[1] : 16u << 20},
+        .checker = o->checker,
         .net = {
             .in_time_order = o->in_time_order,
             .payload = -1,
             .jetties = 1,
             .backend = o->backend,
             .fault = o->fault,
+            .tx_class = o->tx_class,
         },
     };
     for (int i = 0; i < CFG_MAX_STAGES; i++)

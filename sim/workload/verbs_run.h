@@ -23,6 +23,8 @@ typedef struct {
     uint64_t mem_bytes[2];     /* the initiator's and the target's memory
                                   (0: 16 MiB each) */
     int in_time_order;         /* 1: no part runs ahead (same results) */
+    struct order_check *checker; /* an ordering checker (order_check.h) watching, or NULL */
+    const block_class_t *tx_class; /* replaces the send pipelines' class, or NULL */
 } verbs_run_opts_t;
 
 typedef struct {
