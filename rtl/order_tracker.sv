@@ -50,63 +50,81 @@ module order_tracker (
     logic [3:0]      cnt_q;
     logic [CntW-1:0] out_q;
 
-    logic            pick, cmp, acc, pop, inc, dec, push, ok;
-    logic [2:0]      rd_mid;
-    logic [3:0]      cnt_mid;
-    logic [CntW-1:0] out_mid;
-    logic [5:0]      head;
+    logic            pick, cmp, acc;
+    logic            elig_q, held_q;
 
-    assign pick    = pick_valid_i && (pick_q_i == 3'(q));
-    assign cmp     = cmp_valid_i && (cmp_q_i == 3'(q));
-    assign acc     = acc_valid_i && (acc_q_i == 3'(q));
-    // a pick pops the head and counts one more outstanding, a completion one
-    // less (after the pick's), an accepted request goes behind
-    assign pop     = pick && (cnt_q != '0);
-    assign inc     = pick && (out_q != CntMax);
-    assign out_mid = out_q + {{(CntW-1){1'b0}}, inc};
-    assign dec     = cmp && (out_mid != '0);
-    assign rd_mid  = rd_q + {2'b0, pop};
-    assign cnt_mid = cnt_q - {3'b0, pop};
-    assign push    = acc && (cnt_mid != 4'(Depth));
+    assign pick = pick_valid_i && (pick_q_i == 3'(q));
+    assign cmp  = cmp_valid_i && (cmp_q_i == 3'(q));
+    assign acc  = acc_valid_i && (acc_q_i == 3'(q));
 
+    // Everything of a queue changes only at an edge with an event of its own
+    // (so a simulator spends nothing on the queues that are quiet): a pick
+    // pops the head and counts one more outstanding, a completion one less
+    // (after the pick's), an accepted request goes behind; then the new
+    // head's eligibility (the rules table) is registered.
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        rd_q  <= '0;
-        cnt_q <= '0;
-        out_q <= '0;
+        rd_q   <= '0;
+        cnt_q  <= '0;
+        out_q  <= '0;
+        elig_q <= 1'b0;
+        held_q <= 1'b0;
       end else if (pick || cmp || acc) begin
-        rd_q  <= rd_mid;
-        cnt_q <= cnt_mid + {3'b0, push};
-        out_q <= out_mid - {{(CntW-1){1'b0}}, dec};
+        logic            pop, inc, dec, push, ok;
+        logic [2:0]      rd;
+        logic [3:0]      cnt, cnt_n;
+        logic [CntW-1:0] o, o_n;
+        logic [5:0]      head;
+        pop   = pick && (cnt_q != '0);
+        inc   = pick && (out_q != CntMax);
+        o     = out_q + {{(CntW-1){1'b0}}, inc};
+        dec   = cmp && (o != '0);
+        o_n   = o - {{(CntW-1){1'b0}}, dec};
+        rd    = rd_q + {2'b0, pop};
+        cnt   = cnt_q - {3'b0, pop};
+        push  = acc && (cnt != 4'(Depth));
+        cnt_n = cnt + {3'b0, push};
+        // the head after this edge: the FIFO's, or the one pushed now into
+        // an empty FIFO
+        head  = (cnt == '0) ? {acc_fence_i, acc_order_i, acc_mode_i} : attr_q[rd];
+        if (o_n == CntMax) begin
+          ok = 1'b0;                                   // no more can be counted
+        end else if (head[2:0] == ub_pkg::UrmaNo) begin
+          ok = 1'b1;                                   // unreliable: no ordering
+        end else if (head[5]) begin
+          ok = (o_n == '0);                            // fence
+        end else if (head[2:0] == ub_pkg::UrmaOt) begin
+          ok = 1'b1;                                   // the target orders
+        end else begin
+          ok = (head[4:3] != ub_pkg::UbOrderSo) || (o_n == '0);  // ROI, ROL
+        end
+        rd_q   <= rd;
+        cnt_q  <= cnt_n;
+        out_q  <= o_n;
+        elig_q <= (cnt_n != '0) && ok;
+        held_q <= (cnt_n != '0) && !ok;
       end
     end
 
     // the FIFO's storage: written behind the head, read only where filled
     always_ff @(posedge clk_i) begin
-      if (push) begin
-        attr_q[rd_mid + cnt_mid[2:0]] <= {acc_fence_i, acc_order_i, acc_mode_i};
+      if (acc) begin
+        logic [2:0] rd;
+        logic [3:0] cnt;
+        logic       pop;
+        pop = pick && (cnt_q != '0);
+        rd  = rd_q + {2'b0, pop};
+        cnt = cnt_q - {3'b0, pop};
+        if (cnt != 4'(Depth)) begin
+          attr_q[rd + cnt[2:0]] <= {acc_fence_i, acc_order_i, acc_mode_i};
+        end
       end
     end
 
-    // eligibility of the head (the rules table)
-    assign head = attr_q[rd_q];
-    always_comb begin
-      if (out_q == CntMax) begin
-        ok = 1'b0;                                   // no more can be counted
-      end else if (head[2:0] == ub_pkg::UrmaNo) begin
-        ok = 1'b1;                                   // unreliable: no ordering
-      end else if (head[5]) begin
-        ok = (out_q == '0);                          // fence
-      end else if (head[2:0] == ub_pkg::UrmaOt) begin
-        ok = 1'b1;                                   // the target orders
-      end else begin
-        ok = (head[4:3] != ub_pkg::UbOrderSo) || (out_q == '0);  // ROI, ROL
-      end
-    end
     assign known[q]   = (cnt_q != '0);
     assign counted[q] = (out_q != '0);
-    assign elig_o[q]  = known[q] && ok;
-    assign held_o[q]  = known[q] && !ok;
+    assign elig_o[q]  = elig_q;
+    assign held_o[q]  = held_q;
   end
 
   assign busy_o = |(known | counted);
