@@ -50,12 +50,7 @@ module order_tracker (
     logic [3:0]      cnt_q;
     logic [CntW-1:0] out_q;
 
-    logic            pick, cmp, acc;
-    logic            elig_q, held_q;
-
-    assign pick = pick_valid_i && (pick_q_i == 3'(q));
-    assign cmp  = cmp_valid_i && (cmp_q_i == 3'(q));
-    assign acc  = acc_valid_i && (acc_q_i == 3'(q));
+    logic            elig_q, held_q, known_q, counted_q;
 
     // Everything of a queue changes only at an edge with an event of its own
     // (so a simulator spends nothing on the queues that are quiet): a pick
@@ -69,12 +64,18 @@ module order_tracker (
         out_q  <= '0;
         elig_q <= 1'b0;
         held_q <= 1'b0;
-      end else if (pick || cmp || acc) begin
-        logic            pop, inc, dec, push, ok;
+        known_q <= 1'b0;
+        counted_q <= 1'b0;
+      end else if ((pick_valid_i && (pick_q_i == 3'(q))) || (cmp_valid_i && (cmp_q_i == 3'(q))) ||
+                   (acc_valid_i && (acc_q_i == 3'(q)))) begin
+        logic            pick, cmp, acc, pop, inc, dec, push, ok;
         logic [2:0]      rd;
         logic [3:0]      cnt, cnt_n;
         logic [CntW-1:0] o, o_n;
         logic [5:0]      head;
+        pick  = pick_valid_i && (pick_q_i == 3'(q));
+        cmp   = cmp_valid_i && (cmp_q_i == 3'(q));
+        acc   = acc_valid_i && (acc_q_i == 3'(q));
         pop   = pick && (cnt_q != '0);
         inc   = pick && (out_q != CntMax);
         o     = out_q + {{(CntW-1){1'b0}}, inc};
@@ -103,16 +104,18 @@ module order_tracker (
         out_q  <= o_n;
         elig_q <= (cnt_n != '0) && ok;
         held_q <= (cnt_n != '0) && !ok;
+        known_q <= (cnt_n != '0);
+        counted_q <= (o_n != '0);
       end
     end
 
     // the FIFO's storage: written behind the head, read only where filled
     always_ff @(posedge clk_i) begin
-      if (acc) begin
+      if (acc_valid_i && (acc_q_i == 3'(q))) begin
         logic [2:0] rd;
         logic [3:0] cnt;
         logic       pop;
-        pop = pick && (cnt_q != '0);
+        pop = pick_valid_i && (pick_q_i == 3'(q)) && (cnt_q != '0);
         rd  = rd_q + {2'b0, pop};
         cnt = cnt_q - {3'b0, pop};
         if (cnt != 4'(Depth)) begin
@@ -121,8 +124,8 @@ module order_tracker (
       end
     end
 
-    assign known[q]   = (cnt_q != '0);
-    assign counted[q] = (out_q != '0);
+    assign known[q]   = known_q;
+    assign counted[q] = counted_q;
     assign elig_o[q]  = elig_q;
     assign held_o[q]  = held_q;
   end
