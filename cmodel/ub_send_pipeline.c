@@ -111,7 +111,6 @@ static void stage_work(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t 
         }
         break;
     case UBSP_ST_PSN_WR: /* channel state write-back: PSN + packets, TPMSN + 1, modulo 2^24 */
-        it->nseg = ub_ta_has_payload(it->opcode) ? ub_send_nseg(it->len, in->cfg_mtu_log2) : 0;
         s->psn[it->ch] = ub_psn_add(it->psn, 1u + it->nseg);
         s->tpmsn[it->ch] = (it->tpmsn + 1u) & UB_TPMSN_MASK;
         s->ch_init |= 1u << it->ch;
@@ -198,6 +197,9 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
             g = rr_pick(nonempty, s->rr_ptr);
             unsigned k = slot(s, 0);
             s->st[k] = s->q_mem[g][s->q_rd[g]];
+            /* its packets less one (MTU segments), decided as it is picked */
+            ubsp_item_t *p = &s->st[k];
+            p->nseg = ub_ta_has_payload(p->opcode) ? ub_send_nseg(p->len, in->cfg_mtu_log2) : 0;
             s->st_mask |= 1u;
             s->be_count++;
             s->q_rd[g] = (uint8_t)((s->q_rd[g] + 1) & (QD - 1));

@@ -195,7 +195,7 @@ module ub_send_pipeline #(
   logic [TpnW-1:0]   slot_tpn_q   [NumSlots];  // written at S12
   logic [PsnW-1:0]   slot_psn_q   [NumSlots];  // written at S13
   logic [PsnW-1:0]   slot_tpmsn_q [NumSlots];  // written at S13
-  logic [PsnW-1:0] slot_nseg_q  [NumSlots];  // written at S14: packets - 1
+  logic [PsnW-1:0] slot_nseg_q  [NumSlots];  // written at S0: packets - 1
   logic            slot_rel_q   [NumSlots];  // written at S15: reliable
   logic [SW-1:0]   sl_wr_q;                  // next slot to allocate
   logic [SW-1:0]   sl_rd_q;                  // head of the output buffer
@@ -300,11 +300,8 @@ module ub_send_pipeline #(
   logic [JW-1:0] tassn_idx;
   logic [TassnW-1:0] tassn_rd;
   logic          tassn_we, ch_we, rtph_rel;
-  /* verilator lint_off UNUSEDSIGNAL */
-  ub_pkg::ub_req_t wr_req;  // (S14 reads only its length)
-  /* verilator lint_on UNUSEDSIGNAL */
-  logic [PsnW-1:0] wr_nseg;
-  logic            wr_payload;
+  logic [PsnW-1:0] pick_nseg;
+  logic            pick_payload;
   logic [CW-1:0] rd_ch, wr_ch;
   logic [ModeW-1:0] rtph_mode;
 
@@ -317,15 +314,14 @@ module ub_send_pipeline #(
   assign rtph_mode = mode_sr_q[(StRtph-1)*ModeW +: ModeW];
   assign rtph_rel  = (rtph_mode == ub_pkg::UrmaOt) || (rtph_mode == ub_pkg::UrmaOi) ||
                      (rtph_mode == ub_pkg::UrmaOl);
-  // S14: the request's packets less one (MTU segments; 0 without an MTU)
-  assign wr_req    = slot_req_q[id_sr_q[(StPsnWr-1)*SW +: SW]];
-  // (only transactions whose length is payload: sends, writes, read and
-  // atomic responses)
-  assign wr_payload = (wr_req.opcode <= ub_pkg::UbTaWriteNotify) ||
-                      (wr_req.opcode == ub_pkg::UbTaReadResp) ||
-                      (wr_req.opcode == ub_pkg::UbTaAtomicResp);
-  assign wr_nseg   = (!wr_payload || cfg_mtu_log2_i == 5'd0 || wr_req.len == 32'd0) ? '0
-                   : PsnW'((wr_req.len - 32'd1) >> cfg_mtu_log2_i);
+  // S0: the picked request's packets less one (MTU segments; 0 without an
+  // MTU; only transactions whose length is payload: sends, writes, read and
+  // atomic responses), kept in its slot for S14 and the output
+  assign pick_payload = (pick_req.opcode <= ub_pkg::UbTaWriteNotify) ||
+                        (pick_req.opcode == ub_pkg::UbTaReadResp) ||
+                        (pick_req.opcode == ub_pkg::UbTaAtomicResp);
+  assign pick_nseg = (!pick_payload || cfg_mtu_log2_i == 5'd0 || pick_req.len == 32'd0) ? '0
+                   : PsnW'((pick_req.len - 32'd1) >> cfg_mtu_log2_i);
 
   // Valid bits, slot allocation, per-context valid bits, output buffer.
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -381,7 +377,8 @@ module ub_send_pipeline #(
     end
     // S0: the picked request moves into its slot.
     if (pick) begin
-      slot_req_q[sl_wr_q] <= pick_req;
+      slot_req_q[sl_wr_q]  <= pick_req;
+      slot_nseg_q[sl_wr_q] <= pick_nseg;
     end
     // S9: TASSN of the Jetty context (read-modify-write in one cycle).
     if (tassn_we) begin
@@ -402,9 +399,8 @@ module ub_send_pipeline #(
     end
     // S14: channel state write-back (+ packets, TPMSN + 1, modulo 2^24).
     if (ch_we) begin
-      psn_mem_q[wr_ch]   <= psn13_q + wr_nseg + 1'b1;
+      psn_mem_q[wr_ch]   <= psn13_q + slot_nseg_q[id_sr_q[(StPsnWr-1)*SW +: SW]] + 1'b1;
       tpmsn_mem_q[wr_ch] <= tpmsn13_q + 1'b1;
-      slot_nseg_q[id_sr_q[(StPsnWr-1)*SW +: SW]] <= wr_nseg;
     end
     // S15: RTPH transport opcode (reliable or not).
     if (be_en && sv_q[StRtph-1]) begin
