@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "incast.h"
+#include "loss.h"
 #include "order.h"
 #include "config.h"
 #include "latency.h"
@@ -31,6 +32,8 @@ static const char *const usage_top =
     "  incast    N initiators write to (or read from) one target through a\n"
     "            switch: per-sender goodput and errors, the switch's drops and\n"
     "            peak queue\n"
+    "  loss      goodput and message time against packet loss: selective\n"
+    "            acknowledgement against go-back-N, over a lossy link\n"
     "  topology  check a topology file (nodes, switches, links) and show its\n"
     "            routes\n"
     "  help      this text; 'ubsim <command> --help' describes a command\n"
@@ -261,8 +264,10 @@ int main(int argc, char **argv)
         return cmd_incast(argc - 1, argv + 1);
     if (strcmp(argv[1], "order") == 0)
         return cmd_order(argc - 1, argv + 1);
+    if (strcmp(argv[1], "loss") == 0)
+        return cmd_loss(argc - 1, argv + 1);
     fprintf(stderr,
-            "ubsim: unknown command '%s' (expected latency, rate, order, incast or topology; see "
+            "ubsim: unknown command '%s' (expected latency, rate, order, incast, loss or topology; see "
             "'ubsim help')\n",
             argv[1]);
     return 2;

@@ -7,6 +7,7 @@
 #include "block.h"
 #include "order_tracker.h"
 #include "rc_send_pipeline.h"
+#include "transport.h"
 #include "ub_send_pipeline.h"
 
 #ifdef __cplusplus
@@ -16,10 +17,12 @@ extern "C" {
 extern const block_class_t ub_send_pipeline_class;
 extern const block_class_t rc_send_pipeline_class;
 extern const block_class_t order_tracker_class;
+extern const block_class_t transport_class;
 
 BLOCK_RTL_DECL(ub_send_pipeline)
 BLOCK_RTL_DECL(rc_send_pipeline)
 BLOCK_RTL_DECL(order_tracker)
+BLOCK_RTL_DECL(transport)
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,327 @@
+/* Selective-acknowledgement transport, C reference model: see transport.h
+ * and docs/transport.md. Every decision of an edge is taken from the
+ * registers before it (and the inputs); the updates follow in a fixed order
+ * that the RTL mirrors. */
+#include "transport.h"
+
+#include <string.h>
+
+#define M TP_PSN_MASK
+#define HALF 0x800000u
+
+static int bit_get(const uint64_t *v, uint32_t psn)
+{
+    uint32_t i = psn % TP_W;
+    return (int)((v[i / 64] >> (i % 64)) & 1u);
+}
+
+static void bit_put(uint64_t *v, uint32_t psn, int on)
+{
+    uint32_t i = psn % TP_W;
+    if (on)
+        v[i / 64] |= 1ull << (i % 64);
+    else
+        v[i / 64] &= ~(1ull << (i % 64));
+}
+
+const char *transport_verdict_name(int v)
+{
+    switch (v) {
+    case TP_ACCEPT: return "accept";
+    case TP_DUP: return "duplicate";
+    case TP_FULL: return "buffer_full";
+    case TP_BEYOND: return "beyond_window";
+    case TP_GAP: return "gap";
+    default: return "?";
+    }
+}
+
+void transport_reset(transport_state_t *s)
+{
+    memset(s, 0, sizeof *s);
+    for (int c = 0; c < TP_CH; c++)
+        s->hi[c] = M; /* "one before 0": nothing received */
+    s->o.sq_ready = 1;
+}
+
+/* x is at or beyond y, both within [base, base + 2^23) */
+static uint32_t farther(uint32_t x, uint32_t y, uint32_t base)
+{
+    return ((x - base) & M) >= ((y - base) & M) ? x : y;
+}
+
+void transport_step(transport_state_t *s, const transport_in_t *in, transport_out_t *out)
+{
+    transport_out_t *o = &s->o;
+    const unsigned bits = transport_bmap_bits(in->cfg_bmap_code);
+    const int gbn = in->cfg_gbn & 1;
+    uint32_t nxt_old[TP_CH];
+    memcpy(nxt_old, s->nxt, sizeof nxt_old);
+
+    /* ---------------- transmit ---------------- */
+    const int out_free = !o->pkt_valid || in->pkt_ready;
+    /* T1: the resend scan, on the lowest channel with one due */
+    int cs = -1, emit_r = 0, adv = 0;
+    uint32_t rp = 0;
+    for (int c = 0; c < TP_CH; c++)
+        if (!(s->fail >> c & 1) && s->rptr[c] != s->rend[c]) {
+            cs = c;
+            break;
+        }
+    if (cs >= 0) {
+        rp = s->rptr[cs];
+        int skip = !gbn && bit_get(s->acked[cs], rp);
+        emit_r = !skip && out_free;
+        adv = skip || emit_r;
+    }
+    uint16_t rhdl = cs >= 0 ? s->desc[cs][rp % TP_W] : 0;
+    /* T2: the new packet at the head of the FIFO */
+    int emit_n = 0, drop_n = 0, hc = s->sq_c[0] & (TP_CH - 1);
+    uint16_t hh = s->sq_h[0];
+    if (s->sq_n) {
+        if (s->fail >> hc & 1)
+            drop_n = 1;
+        else
+            emit_n = out_free && !emit_r && ((s->nxt[hc] - s->una[hc]) & M) < in->cfg_window &&
+                     s->rptr[hc] == s->rend[hc];
+    }
+    /* T3: timers count down */
+    uint8_t expire = 0;
+    for (int c = 0; c < TP_CH; c++) {
+        if (!(s->fail >> c & 1) && s->tmr[c] == 1)
+            expire |= (uint8_t)(1u << c);
+        s->tmr[c] = s->tmr[c] > 1 ? s->tmr[c] - 1 : 0;
+    }
+    /* T4: the scan moves on; the new packet takes its PSN; the FIFO */
+    if (adv)
+        s->rptr[cs] = (rp + 1) & M;
+    if (emit_n) {
+        uint32_t p = s->nxt[hc];
+        s->desc[hc][p % TP_W] = hh;
+        bit_put(s->acked[hc], p, 0);
+        s->nxt[hc] = (p + 1) & M;
+    }
+    if (emit_n || drop_n) {
+        s->sq_c[0] = s->sq_c[1];
+        s->sq_h[0] = s->sq_h[1];
+        s->sq_n--;
+    }
+    if (in->sq_valid && o->sq_ready) {
+        s->sq_c[s->sq_n] = in->sq_ch & (TP_CH - 1);
+        s->sq_h[s->sq_n] = in->sq_hdl;
+        s->sq_n++;
+    }
+    /* T5: an acknowledgement */
+    if (in->ack_valid && !(s->fail >> (in->ack_ch & (TP_CH - 1)) & 1)) {
+        int c = in->ack_ch & (TP_CH - 1);
+        uint32_t b = in->ack_base & M, una = s->una[c], nx = nxt_old[c];
+        if (((b - una) & M) <= ((nx - una) & M)) {
+            if (b != una) {
+                s->una[c] = b;
+                s->retries[c] = 0;
+                s->rto[c] = in->cfg_rto;
+                s->tmr[c] = b != s->nxt[c] ? in->cfg_rto : 0;
+                expire &= (uint8_t)~(1u << c);
+            }
+            uint32_t lim = (nx - b) & M;
+            if (in->ack_kind == TP_NAK) {
+                s->rptr[c] = b;
+                s->rend[c] = nx;
+            } else {
+                uint32_t rl = (s->rptr[c] - b) & M, el = (s->rend[c] - b) & M;
+                if (rl > lim)
+                    s->rptr[c] = b;
+                if (el > lim)
+                    s->rend[c] = b;
+                if (in->ack_kind == TP_SACK) {
+                    uint32_t n = transport_bmap_bits(in->ack_code);
+                    if (n > lim)
+                        n = lim;
+                    for (uint32_t i = 0; i < n; i++)
+                        if (in->ack_bmap[i / 64] >> (i % 64) & 1)
+                            bit_put(s->acked[c], b + i, 1);
+                    uint32_t hi = in->ack_hi & M;
+                    if (((hi - b) & M) < lim)
+                        s->rend[c] = farther(s->rend[c], (hi + 1) & M, b);
+                }
+            }
+        }
+    }
+    /* T6: timeouts */
+    for (int c = 0; c < TP_CH; c++) {
+        if (!(expire >> c & 1))
+            continue;
+        if (s->retries[c] + 1u > in->cfg_retry_max) {
+            s->fail |= (uint8_t)(1u << c);
+            s->tmr[c] = 0;
+        } else {
+            s->retries[c]++;
+            if (in->cfg_backoff & 1)
+                s->rto[c] = s->rto[c] >= 0x80000000u ? 0xFFFFFFFFu : s->rto[c] * 2;
+            s->tmr[c] = s->rto[c];
+            s->rptr[c] = s->una[c];
+            s->rend[c] = s->nxt[c];
+        }
+    }
+    /* T7: a packet that leaves starts its channel's timer */
+    int sc = emit_r ? cs : emit_n ? hc : -1;
+    if (sc >= 0 && !(s->fail >> sc & 1) && s->tmr[sc] == 0) {
+        if (s->rto[sc] == 0)
+            s->rto[sc] = in->cfg_rto;
+        s->tmr[sc] = s->rto[sc];
+    }
+    /* T8: output registers */
+    if (emit_r) {
+        o->pkt_valid = 1;
+        o->pkt_ch = (uint8_t)cs;
+        o->pkt_psn = rp;
+        o->pkt_hdl = rhdl;
+        o->pkt_retx = 1;
+    } else if (emit_n) {
+        o->pkt_valid = 1;
+        o->pkt_ch = (uint8_t)hc;
+        o->pkt_psn = nxt_old[hc];
+        o->pkt_hdl = hh;
+        o->pkt_retx = 0;
+    } else if (out_free) {
+        o->pkt_valid = 0;
+    }
+    o->sq_ready = s->sq_n < 2;
+    memset(o->una, 0, sizeof o->una);
+    for (int c = 0; c < TP_CH; c++) {
+        unsigned b0 = 24u * (unsigned)c;
+        o->una[b0 / 64] |= (uint64_t)s->una[c] << (b0 % 64);
+        if (b0 % 64 > 40)
+            o->una[b0 / 64 + 1] |= (uint64_t)s->una[c] >> (64 - b0 % 64);
+    }
+    o->fail = s->fail;
+    o->tmo = expire != 0;
+
+    /* ---------------- receive ---------------- */
+    /* R1: the verdict on an arriving packet, against the registers */
+    int rv = -1, rc = in->rx_ch & (TP_CH - 1);
+    uint32_t rpsn = in->rx_psn & M, rd = (rpsn - s->exp[rc]) & M;
+    if (in->rx_valid) {
+        uint32_t d = rd;
+        if (gbn)
+            rv = d == 0 ? (bit_get(s->ring[rc], rpsn) ? TP_DUP : TP_ACCEPT)
+                        : d >= HALF ? TP_DUP : TP_GAP;
+        else if (d >= HALF)
+            rv = TP_DUP;
+        else if (d >= bits)
+            rv = TP_BEYOND;
+        else if (bit_get(s->ring[rc], rpsn))
+            rv = TP_DUP;
+        else if (d && s->held[rc] >= in->cfg_ooo_cap)
+            rv = TP_FULL;
+        else
+            rv = TP_ACCEPT;
+    }
+    /* R2: delivery, on the lowest channel whose next PSN is held */
+    int dc = -1;
+    for (int c = 0; c < TP_CH; c++)
+        if (bit_get(s->ring[c], s->exp[c])) {
+            dc = c;
+            break;
+        }
+    uint32_t dpsn = dc >= 0 ? s->exp[dc] : 0;
+    /* R3: an acknowledgement out, built from the registers */
+    const int ao_free = !o->ao_valid || in->ao_ready;
+    int ac = -1;
+    uint8_t owed = s->ack_pend | s->nak_pend;
+    if (ao_free)
+        for (int c = 0; c < TP_CH; c++)
+            if (owed >> c & 1) {
+                ac = c;
+                break;
+            }
+    if (ac >= 0) {
+        uint32_t e = s->exp[ac];
+        int gap = s->held[ac] > bit_get(s->ring[ac], e);
+        o->ao_valid = 1;
+        o->ao_ch = (uint8_t)ac;
+        o->ao_kind = (s->nak_pend >> ac & 1) ? TP_NAK : (!gbn && gap) ? TP_SACK : TP_ACK;
+        o->ao_base = e;
+        o->ao_hi = s->hi[ac];
+        o->ao_code = in->cfg_bmap_code > 4 ? 4 : in->cfg_bmap_code;
+        memset(o->ao_bmap, 0, sizeof o->ao_bmap);
+        if (o->ao_kind == TP_SACK)
+            for (uint32_t i = 0; i < bits; i++)
+                if (bit_get(s->ring[ac], e + i))
+                    o->ao_bmap[i / 64] |= 1ull << (i % 64);
+        s->ack_pend &= (uint8_t)~(1u << ac);
+        s->nak_pend &= (uint8_t)~(1u << ac);
+    } else if (ao_free) {
+        o->ao_valid = 0;
+    }
+    /* R4: updates */
+    if (dc >= 0) {
+        bit_put(s->ring[dc], dpsn, 0);
+        s->exp[dc] = (dpsn + 1) & M;
+        s->held[dc]--;
+        s->ack_pend |= (uint8_t)(1u << dc);
+        s->nak_sent &= (uint8_t)~(1u << dc);
+    }
+    if (rv == TP_ACCEPT) {
+        bit_put(s->ring[rc], rpsn, 1);
+        s->held[rc]++;
+        uint32_t dh = (rpsn - s->hi[rc]) & M;
+        if (dh && dh < HALF)
+            s->hi[rc] = rpsn;
+    }
+    if (rv >= 0) {
+        /* an in-order packet is acknowledged once delivered */
+        if (rv == TP_GAP) {
+            if (!(s->nak_sent >> rc & 1)) {
+                s->nak_pend |= (uint8_t)(1u << rc);
+                s->nak_sent |= (uint8_t)(1u << rc);
+            }
+        } else if (rv != TP_ACCEPT || rd != 0) {
+            s->ack_pend |= (uint8_t)(1u << rc);
+        }
+    }
+    o->rxv_valid = rv >= 0;
+    o->rxv_ch = (uint8_t)rc;
+    o->rxv_psn = rpsn;
+    o->rxv_verdict = (uint8_t)(rv >= 0 ? rv : 0);
+    o->dlv_valid = dc >= 0;
+    o->dlv_ch = (uint8_t)(dc >= 0 ? dc : 0);
+    o->dlv_psn = dpsn;
+
+    /* busy: anything in flight, waiting, held or owed */
+    int busy = s->sq_n || o->pkt_valid || o->ao_valid || o->dlv_valid || o->rxv_valid ||
+               s->ack_pend || s->nak_pend;
+    for (int c = 0; c < TP_CH && !busy; c++)
+        busy = (!(s->fail >> c & 1) && (s->nxt[c] != s->una[c] || s->rptr[c] != s->rend[c])) ||
+               s->held[c];
+    o->busy = (uint8_t)busy;
+    *out = *o;
+}
+
+int64_t transport_quiet(const transport_state_t *s, const transport_in_t *in)
+{
+    if (in->sq_valid || in->ack_valid || in->rx_valid)
+        return 0;
+    const transport_out_t *o = &s->o;
+    if (s->sq_n || o->pkt_valid || o->ao_valid || o->dlv_valid || o->rxv_valid || o->tmo ||
+        s->ack_pend || s->nak_pend)
+        return 0;
+    int64_t q = INT64_MAX / 4;
+    for (int c = 0; c < TP_CH; c++) {
+        if (s->fail >> c & 1)
+            continue;
+        if (s->rptr[c] != s->rend[c] || bit_get(s->ring[c], s->exp[c]))
+            return 0;
+        if (s->tmr[c] && (int64_t)s->tmr[c] - 1 < q)
+            q = (int64_t)s->tmr[c] - 1;
+    }
+    return q;
+}
+
+void transport_advance(transport_state_t *s, const transport_in_t *in, int n)
+{
+    (void)in;
+    for (int c = 0; c < TP_CH; c++)
+        if (s->tmr[c] && !(s->fail >> c & 1))
+            s->tmr[c] -= (uint32_t)n;
+}

@@ -1,0 +1,93 @@
+/* Selective-acknowledgement transport, C reference model (docs/transport.md
+ * has the rules).
+ *
+ * One block holds both halves of a node's transport: the transmit half
+ * numbers the packets the node sends (per channel: next PSN, oldest PSN not
+ * acknowledged, a ring of descriptors and of selectively acknowledged bits,
+ * the resend scan, the retransmission timer) and resends what is missing;
+ * the receive half judges each arriving data packet against the next PSN it
+ * expects, holds packets that arrived beyond a gap, delivers in order, and
+ * owes acknowledgements (ACK, SACK with a bitmap, or go-back-N's NAK).
+ *
+ * Cycle convention (sim/core/block.h): step(in) is one rising edge; the
+ * outputs are registers. The RTL twin is rtl/transport.sv with the ports of
+ * transport_ports.h (RTL names add _i/_o). This model needs nothing outside
+ * cmodel/. */
+#ifndef UB_TRANSPORT_H
+#define UB_TRANSPORT_H
+
+#include <stdint.h>
+
+#include "block_ports.h"
+#include "transport_ports.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TP_CH 4               /* transport channels (RTL parameter CH) */
+#define TP_W 1024             /* ring size: the largest bitmap and window */
+#define TP_PSN_MASK 0xFFFFFFu /* PSNs are 24 bits */
+
+typedef enum {
+    TP_ACCEPT = 0, /* in sequence, or held beyond a gap */
+    TP_DUP = 1,    /* delivered or held already */
+    TP_FULL = 2,   /* beyond a gap, and the out-of-order buffer is full */
+    TP_BEYOND = 3, /* beyond the bitmap (the receive window) */
+    TP_GAP = 4,    /* go-back-N: beyond the next expected PSN */
+} tp_verdict_t;
+
+enum { TP_ACK = 0, TP_SACK = 1, TP_NAK = 2 };
+
+typedef struct { TRANSPORT_PORTS(PORTS_FIELDS_IN) } transport_in_t;
+typedef struct { TRANSPORT_PORTS(PORTS_FIELDS_OUT) } transport_out_t;
+TRANSPORT_PORTS(PORTS_CHECK)
+
+typedef struct {
+    /* transmit half, per channel */
+    uint32_t nxt[TP_CH], una[TP_CH];
+    uint32_t rptr[TP_CH], rend[TP_CH]; /* PSNs [rptr, rend) are due for a resend */
+    uint32_t tmr[TP_CH];               /* edges left before the timeout; 0: stopped */
+    uint32_t rto[TP_CH];               /* the current timeout */
+    uint8_t retries[TP_CH];
+    uint8_t fail;
+    uint64_t acked[TP_CH][TP_W / 64];
+    uint16_t desc[TP_CH][TP_W];
+    /* new packets waiting for their window: a 2-entry FIFO */
+    uint8_t sq_n;
+    uint8_t sq_c[2];
+    uint16_t sq_h[2];
+    /* receive half, per channel */
+    uint32_t exp[TP_CH], hi[TP_CH];
+    uint16_t held[TP_CH];
+    uint64_t ring[TP_CH][TP_W / 64];
+    uint8_t ack_pend, nak_pend, nak_sent;
+    /* the output registers */
+    transport_out_t o;
+} transport_state_t;
+
+void transport_reset(transport_state_t *s);
+void transport_step(transport_state_t *s, const transport_in_t *in, transport_out_t *out);
+/* Fast-forward (block.h): edges over which, with `in` held, no output can
+ * change (only timers run), and the jump over n of them. */
+int64_t transport_quiet(const transport_state_t *s, const transport_in_t *in);
+void transport_advance(transport_state_t *s, const transport_in_t *in, int n);
+
+/* The bitmap bits of a size code (codes above 4 are 4). */
+static inline unsigned transport_bmap_bits(unsigned code) { return 64u << (code > 4 ? 4 : code); }
+/* Channel c's field of the una output. */
+static inline uint32_t transport_out_una(const transport_out_t *o, int c)
+{
+    unsigned b = 24u * (unsigned)c;
+    uint64_t lo = o->una[b / 64] >> (b % 64);
+    if (b % 64 > 40)
+        lo |= o->una[b / 64 + 1] << (64 - b % 64);
+    return (uint32_t)lo & TP_PSN_MASK;
+}
+const char *transport_verdict_name(int v);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,493 @@
+// Selective-acknowledgement transport: both halves of a node's reliable
+// delivery (docs/transport.md has the rules).
+//
+// RTL twin of cmodel/transport.c; both agree cycle for cycle. Every decision
+// of an edge is taken from the registers before it and the inputs; the
+// updates follow in the C model's order (T1..T8 transmit, R1..R4 receive).
+//
+// Transmit, per channel: next PSN, oldest PSN not acknowledged, the resend
+// scan [rptr, rend), the timer and its timeout, the retry count, a fail bit;
+// a ring of selectively acknowledged bits and a ring of 16-bit descriptors
+// (handles) indexed by PSN modulo W. New packets wait in a 2-entry FIFO.
+// Receive, per channel: next PSN to deliver, the highest PSN received, the
+// packets held, a ring of received-not-delivered bits; acknowledgements
+// owed. All outputs are registers.
+//
+// The port list is cmodel/transport_ports.h (4 channels: CH is fixed by the
+// 2-bit channel ports; W, the ring and bitmap size, is a parameter for
+// synthesis estimates and must stay 1024 for the simulator).
+//
+// `make lint` synthesizes it with a 64-entry ring (yosys needs minutes for
+// the full one; docs/transport.md gives both sizes):
+// lint-synth: chparam -set W 64 transport
+module transport #(
+  parameter int W = 1024
+) (
+  input  logic          clk_i,
+  input  logic          rst_ni,
+  input  logic          cfg_gbn_i,
+  input  logic [2:0]    cfg_bmap_code_i,
+  input  logic [10:0]   cfg_window_i,
+  input  logic [10:0]   cfg_ooo_cap_i,
+  input  logic [31:0]   cfg_rto_i,
+  input  logic          cfg_backoff_i,
+  input  logic [3:0]    cfg_retry_max_i,
+  input  logic          sq_valid_i,
+  input  logic [1:0]    sq_ch_i,
+  input  logic [15:0]   sq_hdl_i,
+  input  logic          pkt_ready_i,
+  input  logic          ack_valid_i,
+  input  logic [1:0]    ack_ch_i,
+  input  logic [1:0]    ack_kind_i,
+  input  logic [23:0]   ack_base_i,
+  input  logic [23:0]   ack_hi_i,
+  input  logic [2:0]    ack_code_i,
+  input  logic [1023:0] ack_bmap_i,
+  input  logic          rx_valid_i,
+  input  logic [1:0]    rx_ch_i,
+  input  logic [23:0]   rx_psn_i,
+  input  logic          ao_ready_i,
+  output logic          sq_ready_o,
+  output logic          pkt_valid_o,
+  output logic [1:0]    pkt_ch_o,
+  output logic [23:0]   pkt_psn_o,
+  output logic [15:0]   pkt_hdl_o,
+  output logic          pkt_retx_o,
+  output logic [95:0]   una_o,
+  output logic [3:0]    fail_o,
+  output logic          tmo_o,
+  output logic          rxv_valid_o,
+  output logic [1:0]    rxv_ch_o,
+  output logic [23:0]   rxv_psn_o,
+  output logic [2:0]    rxv_verdict_o,
+  output logic          dlv_valid_o,
+  output logic [1:0]    dlv_ch_o,
+  output logic [23:0]   dlv_psn_o,
+  output logic          ao_valid_o,
+  output logic [1:0]    ao_ch_o,
+  output logic [1:0]    ao_kind_o,
+  output logic [23:0]   ao_base_o,
+  output logic [23:0]   ao_hi_o,
+  output logic [2:0]    ao_code_o,
+  output logic [1023:0] ao_bmap_o,
+  output logic          busy_o
+);
+
+  localparam int CH = 4;
+  localparam int IW = $clog2(W);
+  localparam logic [23:0] Half = 24'h800000;
+  localparam logic [2:0] VAccept = 3'd0, VDup = 3'd1, VFull = 3'd2, VBeyond = 3'd3, VGap = 3'd4;
+  localparam logic [1:0] KAck = 2'd0, KSack = 2'd1, KNak = 2'd2;
+
+  // ---- registers ----
+  logic [23:0] nxt_q [CH];
+  logic [23:0] una_q [CH];
+  logic [23:0] rptr_q [CH];
+  logic [23:0] rend_q [CH];
+  logic [31:0] tmr_q [CH];
+  logic [31:0] rto_q [CH];
+  logic [3:0] retries_q [CH];
+  logic [CH-1:0] fail_q;
+  logic [W-1:0] acked_q [CH];
+  logic [15:0] desc_q [CH*W];  // a RAM: written at a new PSN, read by the scan
+  logic [1:0]  sq_n_q;
+  logic [1:0]  sq_c0_q, sq_c1_q;
+  logic [15:0] sq_h0_q, sq_h1_q;
+  logic [23:0] exp_q [CH];
+  logic [23:0] hi_q [CH];
+  logic [10:0] held_q [CH];
+  logic [W-1:0] ring_q [CH];
+  logic [CH-1:0] ack_pend_q, nak_pend_q, nak_sent_q;
+
+  // ---- next-state values of the scalar registers ----
+  logic [23:0] nxt_d [CH];
+  logic [23:0] una_d [CH];
+  logic [23:0] rptr_d [CH];
+  logic [23:0] rend_d [CH];
+  logic [31:0] tmr_d [CH];
+  logic [31:0] rto_d [CH];
+  logic [3:0] retries_d [CH];
+  logic [CH-1:0] fail_d;
+  logic [1:0]  sq_n_d;
+  logic [1:0]  sq_c0_d, sq_c1_d;
+  logic [15:0] sq_h0_d, sq_h1_d;
+  logic [CH-1:0] expire;
+
+  // decisions of the edge
+  logic        out_free, emit_r, emit_n, drop_n, adv, scan_found;
+  logic [1:0]  cs, hc, sc;
+  logic [23:0] rp;
+  logic [15:0] rhdl;
+  logic        ack_take;
+  logic [1:0]  ac_ch;
+  logic [23:0] ab, alim;
+  logic [W-1:0] sack_set;   // bits to set in acked_q[ack_ch] (ring positions)
+  logic [10:0] bits;
+
+  function automatic logic [10:0] bmap_bits(input logic [2:0] code);
+    bmap_bits = 11'd64 << (code > 3'd4 ? 3'd4 : code);
+  endfunction
+
+  // x is at or beyond y, both measured from base
+  function automatic logic [23:0] farther(input logic [23:0] x, input logic [23:0] y,
+                                          input logic [23:0] base);
+    farther = (x - base) >= (y - base) ? x : y;
+  endfunction
+
+  // the SACK bitmap, masked to its size and to the PSNs sent, rotated onto
+  // the ring positions of base + i
+  logic [W-1:0]   sack_msk;
+  logic [10:0]    sack_n;
+  always_comb begin
+    sack_n = bmap_bits(ack_code_i);
+    if ({13'd0, sack_n} > alim) sack_n = alim[10:0];
+    for (int i = 0; i < W; i++) sack_msk[i] = ack_bmap_i[i] && (11'(i) < sack_n);
+    // rotate left by base modulo W
+    sack_set = (sack_msk << ab[IW-1:0]) | (sack_msk >> (W - 32'(ab[IW-1:0])));
+  end
+
+  // ---- transmit ----
+  always_comb begin
+    bits = bmap_bits(cfg_bmap_code_i);
+    out_free = !pkt_valid_o || pkt_ready_i;
+    for (int c = 0; c < CH; c++) begin
+      nxt_d[c] = nxt_q[c];
+      una_d[c] = una_q[c];
+      rptr_d[c] = rptr_q[c];
+      rend_d[c] = rend_q[c];
+      rto_d[c] = rto_q[c];
+      retries_d[c] = retries_q[c];
+    end
+    fail_d = fail_q;
+    // T1: the resend scan
+    scan_found = 1'b0;
+    cs = 2'd0;
+    for (int c = CH - 1; c >= 0; c--)
+      if (!fail_q[c] && rptr_q[c] != rend_q[c]) begin
+        scan_found = 1'b1;
+        cs = 2'(c);
+      end
+    rp = rptr_q[cs];
+    rhdl = desc_q[{cs, rp[IW-1:0]}];
+    emit_r = 1'b0;
+    adv = 1'b0;
+    if (scan_found) begin
+      if (!cfg_gbn_i && acked_q[cs][rp[IW-1:0]]) adv = 1'b1;
+      else if (out_free) begin
+        emit_r = 1'b1;
+        adv = 1'b1;
+      end
+    end
+    // T2: the new packet
+    hc = sq_c0_q;
+    emit_n = 1'b0;
+    drop_n = 1'b0;
+    if (sq_n_q != 2'd0) begin
+      if (fail_q[hc]) drop_n = 1'b1;
+      else emit_n = out_free && !emit_r && ({13'd0, cfg_window_i} > (nxt_q[hc] - una_q[hc])) &&
+                    rptr_q[hc] == rend_q[hc];
+    end
+    // T3: timers
+    for (int c = 0; c < CH; c++) begin
+      expire[c] = !fail_q[c] && tmr_q[c] == 32'd1;
+      tmr_d[c] = tmr_q[c] > 32'd1 ? tmr_q[c] - 32'd1 : 32'd0;
+    end
+    // T4: scan, new PSN, FIFO
+    if (adv) rptr_d[cs] = rp + 24'd1;
+    if (emit_n) nxt_d[hc] = nxt_q[hc] + 24'd1;
+    sq_n_d = sq_n_q;
+    sq_c0_d = sq_c0_q;
+    sq_c1_d = sq_c1_q;
+    sq_h0_d = sq_h0_q;
+    sq_h1_d = sq_h1_q;
+    if (emit_n || drop_n) begin
+      sq_c0_d = sq_c1_q;
+      sq_h0_d = sq_h1_q;
+      sq_n_d = sq_n_q - 2'd1;
+    end
+    if (sq_valid_i && sq_ready_o) begin
+      if (sq_n_d[0]) begin
+        sq_c1_d = sq_ch_i;
+        sq_h1_d = sq_hdl_i;
+      end else begin
+        sq_c0_d = sq_ch_i;
+        sq_h0_d = sq_hdl_i;
+      end
+      sq_n_d = sq_n_d + 2'd1;
+    end
+    // T5: an acknowledgement
+    ac_ch = ack_ch_i;
+    ab = ack_base_i;
+    alim = nxt_q[ac_ch] - ab;
+    ack_take = ack_valid_i && !fail_q[ac_ch] && (ab - una_q[ac_ch]) <= (nxt_q[ac_ch] - una_q[ac_ch]);
+    if (ack_take) begin
+      if (ab != una_q[ac_ch]) begin
+        una_d[ac_ch] = ab;
+        retries_d[ac_ch] = 4'd0;
+        rto_d[ac_ch] = cfg_rto_i;
+        tmr_d[ac_ch] = ab != nxt_d[ac_ch] ? cfg_rto_i : 32'd0;
+        expire[ac_ch] = 1'b0;
+      end
+      if (ack_kind_i == KNak) begin
+        rptr_d[ac_ch] = ab;
+        rend_d[ac_ch] = nxt_q[ac_ch];
+      end else begin
+        if ((rptr_d[ac_ch] - ab) > alim) rptr_d[ac_ch] = ab;
+        if ((rend_d[ac_ch] - ab) > alim) rend_d[ac_ch] = ab;
+        if (ack_kind_i == KSack && (ack_hi_i - ab) < alim)
+          rend_d[ac_ch] = farther(rend_d[ac_ch], ack_hi_i + 24'd1, ab);
+      end
+    end
+    // T6: timeouts
+    for (int c = 0; c < CH; c++)
+      if (expire[c]) begin
+        if ({1'b0, retries_q[c]} + 5'd1 > {1'b0, cfg_retry_max_i}) begin
+          fail_d[c] = 1'b1;
+          tmr_d[c] = 32'd0;
+        end else begin
+          retries_d[c] = retries_q[c] + 4'd1;
+          if (cfg_backoff_i) rto_d[c] = rto_q[c][31] ? 32'hFFFFFFFF : {rto_q[c][30:0], 1'b0};
+          tmr_d[c] = rto_d[c];
+          rptr_d[c] = una_d[c];
+          rend_d[c] = nxt_d[c];
+        end
+      end
+    // T7: a packet that leaves starts its channel's timer
+    sc = emit_r ? cs : hc;
+    if ((emit_r || emit_n) && !fail_d[sc] && tmr_d[sc] == 32'd0) begin
+      if (rto_d[sc] == 32'd0) rto_d[sc] = cfg_rto_i;
+      tmr_d[sc] = rto_d[sc];
+    end
+  end
+
+  // ---- receive ----
+  logic [2:0]  rv;
+  logic        rv_any;
+  logic [23:0] rd;
+  logic        dlv_found;
+  logic [1:0]  dc;
+  logic [23:0] dpsn;
+  logic        ao_free, ao_take;
+  logic [1:0]  ac;
+  logic [CH-1:0] owed;
+  logic [W-1:0]   ao_ring;
+  logic [W-1:0]   ao_rot;
+  logic [W-1:0]   ao_bits;
+  logic           ao_gap;
+  logic [1:0]     ao_kind;
+
+  always_comb begin
+    // R1: the verdict
+    rd = rx_psn_i - exp_q[rx_ch_i];
+    rv_any = rx_valid_i;
+    if (cfg_gbn_i)
+      rv = rd == 24'd0 ? (ring_q[rx_ch_i][rx_psn_i[IW-1:0]] ? VDup : VAccept) : rd >= Half ? VDup : VGap;
+    else if (rd >= Half) rv = VDup;
+    else if (rd >= {13'd0, bits}) rv = VBeyond;
+    else if (ring_q[rx_ch_i][rx_psn_i[IW-1:0]]) rv = VDup;
+    else if (rd != 24'd0 && held_q[rx_ch_i] >= cfg_ooo_cap_i) rv = VFull;
+    else rv = VAccept;
+    // R2: delivery
+    dlv_found = 1'b0;
+    dc = 2'd0;
+    for (int c = CH - 1; c >= 0; c--)
+      if (ring_q[c][exp_q[c][IW-1:0]]) begin
+        dlv_found = 1'b1;
+        dc = 2'(c);
+      end
+    dpsn = exp_q[dc];
+    // R3: an acknowledgement out
+    ao_free = !ao_valid_o || ao_ready_i;
+    owed = ack_pend_q | nak_pend_q;
+    ac = 2'd0;
+    ao_take = 1'b0;
+    for (int c = CH - 1; c >= 0; c--)
+      if (owed[c]) begin
+        ac = 2'(c);
+        ao_take = ao_free;
+      end
+    ao_ring = ring_q[ac];
+    ao_gap = held_q[ac] > {10'd0, ao_ring[exp_q[ac][IW-1:0]]};
+    ao_kind = nak_pend_q[ac] ? KNak : (!cfg_gbn_i && ao_gap) ? KSack : KAck;
+    // rotate right by the next expected PSN modulo W
+    ao_rot = (ao_ring >> exp_q[ac][IW-1:0]) | (ao_ring << (W - 32'(exp_q[ac][IW-1:0])));
+    for (int i = 0; i < W; i++) ao_bits[i] = ao_rot[i] && (11'(i) < bits) && ao_kind == KSack;
+  end
+
+  // ---- registers ----
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int c = 0; c < CH; c++) begin
+        nxt_q[c] <= '0;
+        una_q[c] <= '0;
+        rptr_q[c] <= '0;
+        rend_q[c] <= '0;
+        tmr_q[c] <= '0;
+        rto_q[c] <= '0;
+        retries_q[c] <= '0;
+        acked_q[c] <= '0;
+        exp_q[c] <= '0;
+        hi_q[c] <= 24'hFFFFFF;
+        held_q[c] <= '0;
+        ring_q[c] <= '0;
+      end
+      fail_q <= '0;
+      sq_n_q <= '0;
+      sq_c0_q <= '0;
+      sq_c1_q <= '0;
+      sq_h0_q <= '0;
+      sq_h1_q <= '0;
+      ack_pend_q <= '0;
+      nak_pend_q <= '0;
+      nak_sent_q <= '0;
+      sq_ready_o <= 1'b1;
+      pkt_valid_o <= 1'b0;
+      pkt_ch_o <= '0;
+      pkt_psn_o <= '0;
+      pkt_hdl_o <= '0;
+      pkt_retx_o <= 1'b0;
+      una_o <= '0;
+      fail_o <= '0;
+      tmo_o <= 1'b0;
+      rxv_valid_o <= 1'b0;
+      rxv_ch_o <= '0;
+      rxv_psn_o <= '0;
+      rxv_verdict_o <= '0;
+      dlv_valid_o <= 1'b0;
+      dlv_ch_o <= '0;
+      dlv_psn_o <= '0;
+      ao_valid_o <= 1'b0;
+      ao_ch_o <= '0;
+      ao_kind_o <= '0;
+      ao_base_o <= '0;
+      ao_hi_o <= '0;
+      ao_code_o <= '0;
+      ao_bmap_o <= '0;
+    end else begin
+      // transmit
+      for (int c = 0; c < CH; c++) begin
+        nxt_q[c] <= nxt_d[c];
+        una_q[c] <= una_d[c];
+        rptr_q[c] <= rptr_d[c];
+        rend_q[c] <= rend_d[c];
+        tmr_q[c] <= tmr_d[c];
+        rto_q[c] <= rto_d[c];
+        retries_q[c] <= retries_d[c];
+        una_o[24*c +: 24] <= una_d[c];
+      end
+      fail_q <= fail_d;
+      fail_o <= fail_d;
+      tmo_o <= |expire;
+      sq_n_q <= sq_n_d;
+      sq_c0_q <= sq_c0_d;
+      sq_c1_q <= sq_c1_d;
+      sq_h0_q <= sq_h0_d;
+      sq_h1_q <= sq_h1_d;
+      sq_ready_o <= sq_n_d != 2'd2;
+      if (emit_n) begin
+        desc_q[{hc, nxt_q[hc][IW-1:0]}] <= sq_h0_q;
+      end
+      for (int c = 0; c < CH; c++) begin
+        if (ack_take && ack_kind_i == KSack && 2'(c) == ac_ch) begin
+          if (emit_n && 2'(c) == hc)
+            acked_q[c] <= (acked_q[c] | sack_set) & ~(W'(1) << nxt_q[hc][IW-1:0]);
+          else
+            acked_q[c] <= acked_q[c] | sack_set;
+        end else if (emit_n && 2'(c) == hc) begin
+          acked_q[c][nxt_q[hc][IW-1:0]] <= 1'b0;
+        end
+      end
+      if (emit_r) begin
+        pkt_valid_o <= 1'b1;
+        pkt_ch_o <= cs;
+        pkt_psn_o <= rp;
+        pkt_hdl_o <= rhdl;
+        pkt_retx_o <= 1'b1;
+      end else if (emit_n) begin
+        pkt_valid_o <= 1'b1;
+        pkt_ch_o <= hc;
+        pkt_psn_o <= nxt_q[hc];
+        pkt_hdl_o <= sq_h0_q;
+        pkt_retx_o <= 1'b0;
+      end else if (out_free) begin
+        pkt_valid_o <= 1'b0;
+      end
+      // receive
+      for (int c = 0; c < CH; c++) begin
+        if (dlv_found && dc == 2'(c)) begin
+          exp_q[c] <= dpsn + 24'd1;
+          if (rv_any && rv == VAccept && rx_ch_i == 2'(c)) begin
+            ring_q[c] <= (ring_q[c] & ~(W'(1) << dpsn[IW-1:0])) | (W'(1) << rx_psn_i[IW-1:0]);
+            held_q[c] <= held_q[c];
+          end else begin
+            ring_q[c][dpsn[IW-1:0]] <= 1'b0;
+            held_q[c] <= held_q[c] - 11'd1;
+          end
+        end else if (rv_any && rv == VAccept && rx_ch_i == 2'(c)) begin
+          ring_q[c][rx_psn_i[IW-1:0]] <= 1'b1;
+          held_q[c] <= held_q[c] + 11'd1;
+        end
+        if (rv_any && rv == VAccept && rx_ch_i == 2'(c) && (rx_psn_i - hi_q[c]) != 24'd0 &&
+            (rx_psn_i - hi_q[c]) < Half)
+          hi_q[c] <= rx_psn_i;
+        // acknowledgements owed
+        begin
+          logic ap, np, ns;
+          ap = ack_pend_q[c];
+          np = nak_pend_q[c];
+          ns = nak_sent_q[c];
+          if (ao_take && ac == 2'(c)) begin
+            ap = 1'b0;
+            np = 1'b0;
+          end
+          if (dlv_found && dc == 2'(c)) begin
+            ap = 1'b1;
+            ns = 1'b0;
+          end
+          if (rv_any && rx_ch_i == 2'(c)) begin
+            if (rv == VGap) begin
+              if (!ns) begin
+                np = 1'b1;
+                ns = 1'b1;
+              end
+            end else if (rv != VAccept || rd != 24'd0) begin
+              ap = 1'b1;
+            end
+          end
+          ack_pend_q[c] <= ap;
+          nak_pend_q[c] <= np;
+          nak_sent_q[c] <= ns;
+        end
+      end
+      rxv_valid_o <= rv_any;
+      rxv_ch_o <= rx_ch_i;
+      rxv_psn_o <= rx_psn_i;
+      rxv_verdict_o <= rv_any ? rv : VAccept;
+      dlv_valid_o <= dlv_found;
+      dlv_ch_o <= dlv_found ? dc : 2'd0;
+      dlv_psn_o <= dlv_found ? dpsn : 24'd0;
+      if (ao_take) begin
+        ao_valid_o <= 1'b1;
+        ao_ch_o <= ac;
+        ao_kind_o <= ao_kind;
+        ao_base_o <= exp_q[ac];
+        ao_hi_o <= hi_q[ac];
+        ao_code_o <= cfg_bmap_code_i > 3'd4 ? 3'd4 : cfg_bmap_code_i;
+        ao_bmap_o <= ao_bits;
+      end else if (ao_free) begin
+        ao_valid_o <= 1'b0;
+      end
+    end
+  end
+
+  // busy: from the registers
+  always_comb begin
+    logic b;
+    b = sq_n_q != 2'd0 || pkt_valid_o || ao_valid_o || dlv_valid_o || rxv_valid_o ||
+        ack_pend_q != '0 || nak_pend_q != '0;
+    for (int c = 0; c < CH; c++)
+      b = b || (!fail_q[c] && (nxt_q[c] != una_q[c] || rptr_q[c] != rend_q[c])) || held_q[c] != '0;
+    busy_o = b;
+  end
+
+endmodule
