@@ -7,6 +7,8 @@
 #   make lint      Verilator -Wall lint and yosys synthesis of every RTL block
 #   make cmodel-alone  build the C models with nothing but cmodel/ and run them
 #   make bench     simulation speed figures
+#   make fuzz      fuzz the receive-side parsers (FUZZ_RUNS, default 10^7)
+#   make plots     draw the loss sweep into docs/img/ (python3-matplotlib)
 #   make example   build and run the example workload of docs/verbs.md
 #   make waves     example waveform dumps under waves/
 #   make clean
@@ -22,7 +24,8 @@ VERILATOR ?= verilator
 SAN       ?= 0
 
 DEB_PKGS := build-essential pkg-config verilator yosys iverilog gtkwave xvfb \
-            libgtest-dev libinih-dev libcjson-dev zlib1g-dev imagemagick
+            libgtest-dev libinih-dev libcjson-dev zlib1g-dev imagemagick \
+            clang-14 libclang-rt-14-dev libfuzzer-14-dev python3-matplotlib
 
 ifeq ($(SAN),1)
   OPT      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -74,13 +77,13 @@ EXAMPLE   := $(BUILD)/verbs_example
 
 LINK_LIBS  = $(LIB) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
 
-.PHONY: all deps run test test-asan lint bench waves clean help cmodel-alone example
+.PHONY: all deps run test test-asan lint bench waves clean help cmodel-alone example fuzz plots
 .DEFAULT_GOAL := all
 
 all: $(UBSIM) $(TESTS) $(EXAMPLE) $(CMODEL_ALONE).ok
 
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 # --- dependencies (Debian 12) ----------------------------------------------
 deps:
@@ -220,6 +223,38 @@ waves: $(UBSIM)
 bench: deps
 	@$(MAKE) --no-print-directory $(UBSIM)
 	@/usr/bin/python3 scripts/bench.py $(UBSIM)
+
+# --- plots (python3-matplotlib): every figure from the JSON ubsim prints ---
+plots: deps
+	@$(MAKE) --no-print-directory $(UBSIM)
+	@mkdir -p $(BUILD)/plots docs/img
+	$(UBSIM) loss --quiet --format json > $(BUILD)/plots/loss.json
+	/usr/bin/python3 scripts/plot_loss.py $(BUILD)/plots/loss.json docs/img/loss.png
+
+# --- fuzzing (clang-14 + libFuzzer, ASan + UBSan) --------------------------
+# The receive-side parsers and the transport's inputs (testbench/fuzz/rx_fuzz.c).
+# `make fuzz` runs FUZZ_RUNS executions from the seeds; CI runs a short one.
+FUZZ_RUNS ?= 10000000
+FUZZ_CC   := clang-14
+FUZZ_LIB  := sim/net/packet.c sim/node/rx_check.c sim/node/mem.c cmodel/transport.c
+FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Wall -Wextra -Werror \
+              -Icmodel -Isim/net -Isim/node
+$(BUILD)/fuzz/rx_fuzz: testbench/fuzz/rx_fuzz.c $(FUZZ_LIB) $(wildcard cmodel/*.h sim/net/*.h sim/node/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  testbench/fuzz/rx_fuzz.c $(FUZZ_LIB) -lz -o $@
+$(BUILD)/fuzz/seeds: testbench/fuzz/seeds.c $(FUZZ_LIB)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) testbench/fuzz/seeds.c sim/net/packet.c -lz -o $@
+fuzz: deps $(BUILD)/fuzz/rx_fuzz $(BUILD)/fuzz/seeds
+	@rm -rf $(BUILD)/fuzz/seed_dir && mkdir -p $(BUILD)/fuzz/seed_dir $(BUILD)/fuzz/corpus
+	$(BUILD)/fuzz/seeds $(BUILD)/fuzz/seed_dir
+	cd $(BUILD)/fuzz && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ./rx_fuzz -runs=$(FUZZ_RUNS) -max_len=4096 -seed=1 -print_final_stats=1 corpus seed_dir 2>&1 | \
+	  grep -E '^(Done|INFO: Seed|stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|rx_fuzz)' || true
+	@test -z "$$(ls $(BUILD)/fuzz/crash-* $(BUILD)/fuzz/leak-* $(BUILD)/fuzz/timeout-* 2>/dev/null)" || \
+	  { echo "make fuzz: a failing input was saved:"; ls $(BUILD)/fuzz/crash-* $(BUILD)/fuzz/leak-* $(BUILD)/fuzz/timeout-* 2>/dev/null; exit 1; }
+	@echo "make fuzz: $(FUZZ_RUNS) runs, clean"
 
 # --- RTL quality -----------------------------------------------------------
 lint:

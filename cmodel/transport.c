@@ -93,8 +93,20 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
         s->tmr[c] = s->tmr[c] > 1 ? s->tmr[c] - 1 : 0;
     }
     /* T4: the scan moves on; the new packet takes its PSN; the FIFO */
-    if (adv)
+    if (adv) {
         s->rptr[cs] = (rp + 1) & M;
+        if (emit_r)
+            s->rnd_rs |= (uint8_t)(1u << cs);
+        if (s->rptr[cs] == s->rend[cs]) {
+            /* the round is over: if it resent anything, watch for a SACK
+             * that reports a packet sent after it */
+            if (s->rnd_rs >> cs & 1) {
+                s->rnd_on |= (uint8_t)(1u << cs);
+                s->rnd_end[cs] = nxt_old[cs];
+            }
+            s->rnd_rs &= (uint8_t)~(1u << cs);
+        }
+    }
     if (emit_n) {
         uint32_t p = s->nxt[hc];
         s->desc[hc][p % TP_W] = hh;
@@ -141,8 +153,19 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
                         if (in->ack_bmap[i / 64] >> (i % 64) & 1)
                             bit_put(s->acked[c], b + i, 1);
                     uint32_t hi = in->ack_hi & M;
-                    if (((hi - b) & M) < lim)
+                    if (((hi - b) & M) < lim) {
                         s->rend[c] = farther(s->rend[c], (hi + 1) & M, b);
+                        /* a packet sent after the last round's resends has
+                         * arrived, and holes remain: those resends were
+                         * lost too, so the holes go again */
+                        uint32_t re = (s->rnd_end[c] - b) & M;
+                        if (re > lim) /* (all of that round acknowledged) */
+                            s->rnd_on &= (uint8_t)~(1u << c);
+                        else if ((s->rnd_on >> c & 1) && ((hi - b) & M) >= re) {
+                            s->rptr[c] = b;
+                            s->rnd_on &= (uint8_t)~(1u << c);
+                        }
+                    }
                 }
             }
         }
@@ -161,6 +184,8 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
             s->tmr[c] = s->rto[c];
             s->rptr[c] = s->una[c];
             s->rend[c] = s->nxt[c];
+            s->rnd_on &= (uint8_t)~(1u << c);
+            s->rnd_rs &= (uint8_t)~(1u << c);
         }
     }
     /* T7: a packet that leaves starts its channel's timer */

@@ -51,6 +51,12 @@ typedef struct {
     uint32_t rto[TP_CH];               /* the current timeout */
     uint8_t retries[TP_CH];
     uint8_t fail;
+    /* resend rounds: rnd_rs bit c, the round under way resent something;
+     * rnd_on bit c, a finished round's resends are watched: a SACK whose
+     * highest PSN is at or beyond rnd_end[c] (sent after them) starts the
+     * next round */
+    uint8_t rnd_rs, rnd_on;
+    uint32_t rnd_end[TP_CH];
     uint64_t acked[TP_CH][TP_W / 64];
     uint16_t desc[TP_CH][TP_W];
     /* new packets waiting for their window: a 2-entry FIFO */

@@ -88,6 +88,8 @@ module transport #(
   logic [31:0] rto_q [CH];
   logic [3:0] retries_q [CH];
   logic [CH-1:0] fail_q;
+  logic [CH-1:0] rnd_rs_q, rnd_on_q;  // resend rounds (docs/transport.md)
+  logic [23:0] rnd_end_q [CH];
   logic [W-1:0] acked_q [CH];
   logic [15:0] desc_q [CH*W];  // a RAM: written at a new PSN, read by the scan
   logic [1:0]  sq_n_q;
@@ -108,6 +110,8 @@ module transport #(
   logic [31:0] rto_d [CH];
   logic [3:0] retries_d [CH];
   logic [CH-1:0] fail_d;
+  logic [CH-1:0] rnd_rs_d, rnd_on_d;
+  logic [23:0] rnd_end_d [CH];
   logic [1:0]  sq_n_d;
   logic [1:0]  sq_c0_d, sq_c1_d;
   logic [15:0] sq_h0_d, sq_h1_d;
@@ -141,7 +145,8 @@ module transport #(
   always_comb begin
     sack_n = bmap_bits(ack_code_i);
     if ({13'd0, sack_n} > alim) sack_n = alim[10:0];
-    for (int i = 0; i < W; i++) sack_msk[i] = ack_bmap_i[i] && (11'(i) < sack_n);
+    // (bits 0 .. sack_n-1: a shifted mask, 0 - 1 being all ones when sack_n = W)
+    sack_msk = ack_bmap_i[W-1:0] & ((W'(1) << sack_n) - W'(1));
     // rotate left by base modulo W
     sack_set = (sack_msk << ab[IW-1:0]) | (sack_msk >> (W - 32'(ab[IW-1:0])));
   end
@@ -157,8 +162,11 @@ module transport #(
       rend_d[c] = rend_q[c];
       rto_d[c] = rto_q[c];
       retries_d[c] = retries_q[c];
+      rnd_end_d[c] = rnd_end_q[c];
     end
     fail_d = fail_q;
+    rnd_rs_d = rnd_rs_q;
+    rnd_on_d = rnd_on_q;
     // T1: the resend scan
     scan_found = 1'b0;
     cs = 2'd0;
@@ -193,7 +201,17 @@ module transport #(
       tmr_d[c] = tmr_q[c] > 32'd1 ? tmr_q[c] - 32'd1 : 32'd0;
     end
     // T4: scan, new PSN, FIFO
-    if (adv) rptr_d[cs] = rp + 24'd1;
+    if (adv) begin
+      rptr_d[cs] = rp + 24'd1;
+      if (emit_r) rnd_rs_d[cs] = 1'b1;
+      if (rptr_d[cs] == rend_q[cs]) begin
+        if (rnd_rs_d[cs]) begin
+          rnd_on_d[cs] = 1'b1;
+          rnd_end_d[cs] = nxt_q[cs];
+        end
+        rnd_rs_d[cs] = 1'b0;
+      end
+    end
     if (emit_n) nxt_d[hc] = nxt_q[hc] + 24'd1;
     sq_n_d = sq_n_q;
     sq_c0_d = sq_c0_q;
@@ -234,8 +252,14 @@ module transport #(
       end else begin
         if ((rptr_d[ac_ch] - ab) > alim) rptr_d[ac_ch] = ab;
         if ((rend_d[ac_ch] - ab) > alim) rend_d[ac_ch] = ab;
-        if (ack_kind_i == KSack && (ack_hi_i - ab) < alim)
+        if (ack_kind_i == KSack && (ack_hi_i - ab) < alim) begin
           rend_d[ac_ch] = farther(rend_d[ac_ch], ack_hi_i + 24'd1, ab);
+          if ((rnd_end_d[ac_ch] - ab) > alim) rnd_on_d[ac_ch] = 1'b0;
+          else if (rnd_on_d[ac_ch] && (ack_hi_i - ab) >= (rnd_end_d[ac_ch] - ab)) begin
+            rptr_d[ac_ch] = ab;
+            rnd_on_d[ac_ch] = 1'b0;
+          end
+        end
       end
     end
     // T6: timeouts
@@ -250,6 +274,8 @@ module transport #(
           tmr_d[c] = rto_d[c];
           rptr_d[c] = una_d[c];
           rend_d[c] = nxt_d[c];
+          rnd_on_d[c] = 1'b0;
+          rnd_rs_d[c] = 1'b0;
         end
       end
     // T7: a packet that leaves starts its channel's timer
@@ -311,7 +337,7 @@ module transport #(
     ao_kind = nak_pend_q[ac] ? KNak : (!cfg_gbn_i && ao_gap) ? KSack : KAck;
     // rotate right by the next expected PSN modulo W
     ao_rot = (ao_ring >> exp_q[ac][IW-1:0]) | (ao_ring << (W - 32'(exp_q[ac][IW-1:0])));
-    for (int i = 0; i < W; i++) ao_bits[i] = ao_rot[i] && (11'(i) < bits) && ao_kind == KSack;
+    ao_bits = ao_kind == KSack ? ao_rot & ((W'(1) << bits) - W'(1)) : '0;
   end
 
   // ---- registers ----
@@ -325,6 +351,7 @@ module transport #(
         tmr_q[c] <= '0;
         rto_q[c] <= '0;
         retries_q[c] <= '0;
+        rnd_end_q[c] <= '0;
         acked_q[c] <= '0;
         exp_q[c] <= '0;
         hi_q[c] <= 24'hFFFFFF;
@@ -332,6 +359,8 @@ module transport #(
         ring_q[c] <= '0;
       end
       fail_q <= '0;
+      rnd_rs_q <= '0;
+      rnd_on_q <= '0;
       sq_n_q <= '0;
       sq_c0_q <= '0;
       sq_c1_q <= '0;
@@ -373,9 +402,12 @@ module transport #(
         tmr_q[c] <= tmr_d[c];
         rto_q[c] <= rto_d[c];
         retries_q[c] <= retries_d[c];
+        rnd_end_q[c] <= rnd_end_d[c];
         una_o[24*c +: 24] <= una_d[c];
       end
       fail_q <= fail_d;
+      rnd_rs_q <= rnd_rs_d;
+      rnd_on_q <= rnd_on_d;
       fail_o <= fail_d;
       tmo_o <= |expire;
       sq_n_q <= sq_n_d;

@@ -236,3 +236,73 @@ TEST(Packet, TransactionAndRoceHeadersSitWhereTheDocsSay)
 }
 
 }  // namespace
+
+// UB transport acknowledgements: TPACK, NAK and TPSACK with its extension.
+TEST(PacketAck, RoundTripsEveryKindAndBitmapSize)
+{
+    for (int kind = 0; kind < 3; kind++)
+        for (unsigned code = 0; code <= (kind == 1 ? 4u : 0u); code++) {
+            pkt_ack_t a;
+            std::memset(&a, 0, sizeof a);
+            a.sack = kind == 1;
+            a.nak = kind == 2;
+            a.src_tpn = 0x123456;
+            a.dst_tpn = 0xABCDEF;
+            a.psn = 0xFFFFF0;
+            a.tpmsn = 77;
+            if (a.sack) {
+                a.code = (uint8_t)code;
+                a.hi_psn = 0x000010;
+                for (unsigned i = 0; i < (64u << code); i += 3)
+                    a.bmap[i / 64] |= 1ull << (i % 64);
+            }
+            uint8_t buf[256];
+            size_t n = pkt_ack_encode(&a, buf, sizeof buf, nullptr);
+            ASSERT_EQ(n, pkt_ack_bytes(&a));
+            EXPECT_EQ(n, a.sack ? 16u + 4u + (64u << code) / 8u + 4u : 20u);
+            EXPECT_EQ(pkt_ub_opcode(buf, n), a.sack ? 0x5 : 0x2);
+            pkt_ack_t b;
+            ASSERT_EQ(pkt_ack_decode(buf, n, &b), PKT_OK);
+            EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0);
+            // every single flipped bit is a bad checksum
+            for (size_t bit = 0; bit < n * 8; bit += 7) {
+                buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+                EXPECT_EQ(pkt_ack_decode(buf, n, &b), PKT_BAD_CRC) << bit;
+                EXPECT_EQ(pkt_ub_opcode(buf, n), -1);
+                buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            }
+            // one byte short
+            EXPECT_NE(pkt_ack_decode(buf, n - 1, &b), PKT_OK);
+        }
+}
+
+TEST(PacketAck, BitmapBytesAreLeastSignificantBitFirst)
+{
+    pkt_ack_t a;
+    std::memset(&a, 0, sizeof a);
+    a.sack = 1;
+    a.code = 0;
+    a.bmap[0] = 0x0102; // bits 1 and 8
+    uint8_t buf[64];
+    size_t n = pkt_ack_encode(&a, buf, sizeof buf, nullptr);
+    ASSERT_GT(n, 0u);
+    EXPECT_EQ(buf[16], 0);       // bitmap size code 0: 64 bits
+    EXPECT_EQ(buf[20 + 0], 0x02); // bit 1
+    EXPECT_EQ(buf[20 + 1], 0x01); // bit 8
+}
+
+TEST(PacketAck, RefusesFieldsThatDoNotFit)
+{
+    pkt_ack_t a;
+    std::memset(&a, 0, sizeof a);
+    a.sack = 1;
+    a.code = 5;
+    uint8_t buf[256];
+    pkt_err_t e;
+    EXPECT_EQ(pkt_ack_encode(&a, buf, sizeof buf, &e), 0u);
+    EXPECT_EQ(e, PKT_BAD_FIELD);
+    a.code = 0;
+    a.psn = 1u << 24;
+    EXPECT_EQ(pkt_ack_encode(&a, buf, sizeof buf, &e), 0u);
+    EXPECT_EQ(e, PKT_BAD_FIELD);
+}

@@ -236,3 +236,106 @@ pkt_err_t pkt_decode(const uint8_t *buf, size_t n, pkt_proto_t proto, pkt_hdr_t 
         *payload = p;
     return PKT_OK;
 }
+
+/* ---- UB transport acknowledgements ---- */
+
+size_t pkt_ack_bytes(const pkt_ack_t *a)
+{
+    size_t n = UB_RTPH_BYTES + PKT_CRC_BYTES;
+    if (a->sack)
+        n += PKT_UB_SAETPH_BYTES + (a->code <= 4 ? (64u << a->code) / 8 : 0);
+    return n;
+}
+
+size_t pkt_ack_encode(const pkt_ack_t *a, uint8_t *buf, size_t cap, pkt_err_t *err)
+{
+    if (err)
+        *err = PKT_OK;
+    if (!fits(a->src_tpn, UB_TPN_BITS) || !fits(a->dst_tpn, UB_TPN_BITS) || !fits(a->psn, UB_PSN_BITS) ||
+        !fits(a->tpmsn, UB_TPMSN_BITS) || (a->sack && (a->code > 4 || !fits(a->hi_psn, UB_PSN_BITS)))) {
+        if (err)
+            *err = PKT_BAD_FIELD;
+        return 0;
+    }
+    size_t total = pkt_ack_bytes(a);
+    if (total > cap) {
+        if (err)
+            *err = PKT_TRUNCATED;
+        return 0;
+    }
+    uint8_t *p = buf;
+    memset(p, 0, total);
+    p[0] = (uint8_t)(a->sack ? UB_TP_SACK : UB_TP_ACK);
+    p[1] = (uint8_t)(UB_TPVER << 6);
+    put_be(p + 2, a->src_tpn, 3);
+    put_be(p + 5, a->dst_tpn, 3);
+    put_be(p + 9, a->psn, 3);
+    p[12] = (uint8_t)((!a->sack && a->nak ? PKT_UB_NAK_STATUS : 0) << 5);
+    put_be(p + 13, a->tpmsn, 3);
+    p += UB_RTPH_BYTES;
+    if (a->sack) {
+        p[0] = a->code;
+        put_be(p + 1, a->hi_psn, 3);
+        p += PKT_UB_SAETPH_BYTES;
+        unsigned bytes = (64u << a->code) / 8;
+        for (unsigned j = 0; j < bytes; j++)
+            p[j] = (uint8_t)(a->bmap[j / 8] >> (8 * (j % 8)));
+        p += bytes;
+    }
+    put_be(p, crc_of(buf, (size_t)(p - buf)), 4);
+    return total;
+}
+
+int pkt_ub_opcode(const uint8_t *buf, size_t n)
+{
+    if (n < UB_RTPH_BYTES + PKT_CRC_BYTES)
+        return -1;
+    if ((uint32_t)get_be(buf + n - PKT_CRC_BYTES, 4) != crc_of(buf, n - PKT_CRC_BYTES))
+        return -1;
+    return buf[0] & 0x7f;
+}
+
+pkt_err_t pkt_ack_decode(const uint8_t *buf, size_t n, pkt_ack_t *a)
+{
+    memset(a, 0, sizeof *a);
+    if (n < UB_RTPH_BYTES + PKT_CRC_BYTES)
+        return PKT_TRUNCATED;
+    if ((uint32_t)get_be(buf + n - PKT_CRC_BYTES, 4) != crc_of(buf, n - PKT_CRC_BYTES))
+        return PKT_BAD_CRC;
+    const uint8_t *p = buf;
+    if (p[1] >> 6 != UB_TPVER)
+        return PKT_BAD_VERSION;
+    int op = p[0] & 0x7f;
+    if (op != UB_TP_ACK && op != UB_TP_SACK)
+        return PKT_BAD_FIELD;
+    a->sack = op == UB_TP_SACK;
+    a->src_tpn = (uint32_t)get_be(p + 2, 3);
+    a->dst_tpn = (uint32_t)get_be(p + 5, 3);
+    a->psn = (uint32_t)get_be(p + 9, 3);
+    a->tpmsn = (uint32_t)get_be(p + 13, 3);
+    unsigned status = p[12] >> 5;
+    if (!a->sack) {
+        if (n != UB_RTPH_BYTES + PKT_CRC_BYTES)
+            return PKT_TRUNCATED;
+        if (status != 0 && status != PKT_UB_NAK_STATUS)
+            return PKT_BAD_FIELD;
+        a->nak = status == PKT_UB_NAK_STATUS;
+        return PKT_OK;
+    }
+    if (status != 0)
+        return PKT_BAD_FIELD;
+    if (n < UB_RTPH_BYTES + PKT_UB_SAETPH_BYTES + PKT_CRC_BYTES)
+        return PKT_TRUNCATED;
+    p += UB_RTPH_BYTES;
+    if ((p[0] >> 3) != 0 || (p[0] & 7) > 4)
+        return PKT_BAD_FIELD;
+    a->code = p[0] & 7;
+    a->hi_psn = (uint32_t)get_be(p + 1, 3);
+    unsigned bytes = (64u << a->code) / 8;
+    if (n != UB_RTPH_BYTES + PKT_UB_SAETPH_BYTES + bytes + PKT_CRC_BYTES)
+        return PKT_TRUNCATED;
+    p += PKT_UB_SAETPH_BYTES;
+    for (unsigned j = 0; j < bytes; j++)
+        a->bmap[j / 8] |= (uint64_t)p[j] << (8 * (j % 8));
+    return PKT_OK;
+}

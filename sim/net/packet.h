@@ -99,4 +99,41 @@ size_t pkt_encode(const pkt_hdr_t *h, const uint8_t *payload, uint8_t *buf, size
 pkt_err_t pkt_decode(const uint8_t *buf, size_t n, pkt_proto_t proto, pkt_hdr_t *h,
                      const uint8_t **payload);
 
+/* ---- UB transport acknowledgements ----
+ *
+ * TPACK: an RTPH alone (TPOpcode UB_TP_ACK; a NAK is a TPACK with response
+ * status 0b011), its PSN the acknowledged base: every PSN before it was
+ * received. TPSACK: an RTPH (TPOpcode UB_TP_SACK) followed by the
+ * selective-ack extension SAETPH: the bitmap size code (byte 0, bits 2:0;
+ * bits 7:3 reserved, 0), the highest PSN received (bytes 1-3), then the
+ * bitmap of 64 << code bits, bit i (byte i / 8, bit i % 8: least significant
+ * first) set when PSN base + i was received. Then the CRC-32, as on every
+ * packet. The next-layer field of an acknowledgement's RTPH is 0 (none). */
+#define PKT_UB_SAETPH_BYTES 4
+#define PKT_UB_NAK_STATUS 3
+
+typedef struct {
+    uint8_t sack;          /* 1: TPSACK, 0: TPACK */
+    uint8_t nak;           /* TPACK: a NAK (response status 0b011) */
+    uint32_t src_tpn, dst_tpn;
+    uint32_t psn;          /* the acknowledged base */
+    uint32_t tpmsn;
+    uint8_t code;          /* TPSACK: bitmap of 64 << code bits, code 0..4 */
+    uint32_t hi_psn;       /* TPSACK: the highest PSN received */
+    uint64_t bmap[16];     /* TPSACK: bits beyond 64 << code are 0 */
+} pkt_ack_t;
+
+/* All the bytes of an acknowledgement. */
+size_t pkt_ack_bytes(const pkt_ack_t *a);
+/* Writes it to buf; returns the bytes written, or 0 (*err says why: a field
+ * too wide, a code above 4, no room). */
+size_t pkt_ack_encode(const pkt_ack_t *a, uint8_t *buf, size_t cap, pkt_err_t *err);
+/* Reads one: length, checksum, then version, opcode, reserved bits, code and
+ * exact length (PKT_BAD_FIELD for a wrong opcode, code or reserved bit,
+ * PKT_TRUNCATED for a length that is not the code's). */
+pkt_err_t pkt_ack_decode(const uint8_t *buf, size_t n, pkt_ack_t *a);
+/* The TPOpcode of a UB packet of n bytes whose checksum is right, or -1 (too
+ * short, or a bad checksum): which decoder to use. */
+int pkt_ub_opcode(const uint8_t *buf, size_t n);
+
 #endif

@@ -9,14 +9,12 @@
 
 #include "blocks.h"
 #include "hist.h"
+#include "packet.h"
 #include "transport.h"
+#include "ub_pkg.h"
 
 #define HDL_N 65536u
 #define CH_LOG 2048u /* per channel: packets submitted, not yet acknowledged */
-
-/* header bytes on the wire: RTPH 16, CRC 4; a data packet's TAH 24; a SACK's
- * extension 4 and its bitmap */
-enum { RTPH_B = 16, CRC_B = 4, TAH_B = 24, SAETPH_B = 4 };
 
 typedef struct {
     uint64_t msg, off;
@@ -25,15 +23,19 @@ typedef struct {
     uint64_t sig;
 } body_t;
 
-/* a packet on a link */
+/* a packet on a link: its bytes (packet.h) */
 typedef struct {
     uint64_t at, seq;   /* arrival (units), tie-break */
-    int ack, corrupt;
-    uint8_t ch, kind, code;
-    uint32_t psn, base, hi;
-    uint64_t bmap[TP_W / 64];
-    body_t body;
+    uint8_t *buf;
+    uint32_t n;
 } wpkt_t;
+
+/* a data packet the receiver holds: its bytes and what they say */
+typedef struct {
+    uint8_t *buf;       /* NULL: none */
+    pkt_hdr_t h;
+    const uint8_t *payload;
+} rxpkt_t;
 
 typedef struct {
     wpkt_t *v;
@@ -145,8 +147,9 @@ typedef struct {
     uint32_t una[TP_CH];
     uint64_t *msg_start;          /* per message: first packet sent (units), or ~0 */
     /* receiver */
-    body_t store[TP_CH][TP_W];
-    body_t rx_pend;               /* the packet given to rx at the last edge */
+    rxpkt_t store[TP_CH][TP_W];
+    rxpkt_t rx_pend;              /* the packet given to rx at this edge */
+    uint8_t *scratch;             /* a payload being made or checked */
     uint64_t delivered[TP_CH];    /* packets delivered per channel */
     uint64_t held_bytes;
     uint64_t msgs_deliverable;
@@ -185,13 +188,47 @@ static uint64_t ceil_units(double v)
     return f < 0 ? 0 : (uint64_t)f;
 }
 
-static uint32_t wire_bytes(const wpkt_t *p)
+/* The payload of a packet: bytes that follow from its content signature. */
+static void fill_payload(uint8_t *p, uint32_t len, uint64_t sig)
 {
-    if (!p->ack)
-        return RTPH_B + TAH_B + p->body.len + CRC_B;
-    if (p->kind == TP_SACK)
-        return RTPH_B + SAETPH_B + transport_bmap_bits(p->code) / 8 + CRC_B;
-    return RTPH_B + CRC_B;
+    uint64_t x = sig;
+    for (uint32_t i = 0; i < len; i += 8) {
+        x = mix(x);
+        for (uint32_t j = 0; j < 8 && i + j < len; j++)
+            p[i + j] = (uint8_t)(x >> (8 * j));
+    }
+}
+
+/* A data packet as bytes: a UB RTPH (reliable data, its channel as the TPN,
+ * its message number as TPMSN), a TAH of a write of the whole message (the
+ * address names the message and the offset), the payload, the CRC. */
+static uint8_t *encode_data(bench_t *b, int ch, uint32_t psn, const body_t *body, uint32_t *n)
+{
+    pkt_hdr_t h;
+    memset(&h, 0, sizeof h);
+    h.proto = PKT_UB;
+    h.last = body->last;
+    h.tp_opcode = UB_TP_RELIABLE;
+    h.ack_req = 1;
+    h.src_tpn = (uint32_t)ch;
+    h.dst_tpn = (uint32_t)ch;
+    h.psn = psn;
+    h.tpmsn = (uint32_t)(body->msg & TP_PSN_MASK);
+    h.ta_opcode = 0x03; /* write */
+    h.mode = 2;         /* ROI */
+    h.tassn = (uint16_t)body->msg;
+    h.addr = body->msg << 32 | body->off;
+    h.len = (uint32_t)msg_size(b->cfg, body->msg);
+    h.payload_len = body->len;
+    fill_payload(b->scratch, body->len, body->sig);
+    size_t cap = pkt_wire_bytes(&h);
+    uint8_t *buf = malloc(cap);
+    if (!buf || pkt_encode(&h, b->scratch, buf, cap, NULL) != cap) {
+        free(buf);
+        return NULL;
+    }
+    *n = (uint32_t)cap;
+    return buf;
 }
 
 /* Sends p on link d, taken at `now` (units): serialisation, faults, flight. */
@@ -199,7 +236,7 @@ static int link_send(bench_t *b, int d, wpkt_t *p, uint64_t now)
 {
     link_t *l = &b->link[d];
     tpb_result_t *r = b->res;
-    uint32_t bytes = wire_bytes(p);
+    uint32_t bytes = p->n;
     uint64_t ser = ceil_units((double)bytes / b->cfg->link_gbytes * (double)b->u_ns);
     uint64_t start = now > l->free_at ? now : l->free_at;
     uint64_t end = start + ser;
@@ -208,6 +245,7 @@ static int link_send(bench_t *b, int d, wpkt_t *p, uint64_t now)
     fault_decide(&l->fl, &b->cfg->fault, bytes, &a);
     if (a.lose) {
         r->lost[d]++;
+        free(p->buf);
         return 0;
     }
     p->at = end + ceil_units(b->cfg->link_ns * (double)b->u_ns);
@@ -215,13 +253,20 @@ static int link_send(bench_t *b, int d, wpkt_t *p, uint64_t now)
         p->at += ceil_units(b->cfg->fault.reorder_ns * (double)b->u_ns);
         r->reordered[d]++;
     }
-    p->corrupt = a.n_flip > 0;
+    if (a.n_flip)
+        fault_apply_flips(p->buf, &a);
+    wpkt_t c = *p;
+    if (a.dup) {
+        c.buf = malloc(p->n);
+        if (!c.buf)
+            return -1;
+        memcpy(c.buf, p->buf, p->n);
+    }
     if (heap_push(&l->flight, p))
         return -1;
     if (a.dup) {
         r->duplicated[d]++;
         l->free_at += ser;
-        wpkt_t c = *p;
         c.at = p->at + ser;
         if (heap_push(&l->flight, &c))
             return -1;
@@ -266,6 +311,55 @@ static int check_cfg(const tpb_cfg_t *c, char *err, int errlen)
     return 0;
 }
 
+/* A packet arriving at node 1 - d over link d: its bytes decoded and
+ * checked; a good one is put on the node's transport inputs (returns 1),
+ * anything else is counted and freed (returns 0). */
+static int take_arrival(bench_t *b, int d, wpkt_t *p)
+{
+    tpb_result_t *r = b->res;
+    transport_in_t *in = &b->in[1 - d];
+    int op = pkt_ub_opcode(p->buf, p->n);
+    if (op < 0) {
+        r->crc_drops[d]++;
+        free(p->buf);
+        return 0;
+    }
+    if (op == UB_TP_ACK || op == UB_TP_SACK) {
+        pkt_ack_t a;
+        if (pkt_ack_decode(p->buf, p->n, &a) != PKT_OK) {
+            r->malformed[d]++;
+        } else if (a.dst_tpn >= (uint32_t)b->cfg->channels || d != 1) {
+            r->wrong_tpn[d]++;
+        } else {
+            in->ack_valid = 1;
+            in->ack_ch = (uint8_t)a.dst_tpn;
+            in->ack_kind = a.sack ? TP_SACK : a.nak ? TP_NAK : TP_ACK;
+            in->ack_base = a.psn;
+            in->ack_hi = a.hi_psn;
+            in->ack_code = a.code;
+            memcpy(in->ack_bmap, a.bmap, sizeof in->ack_bmap);
+            free(p->buf);
+            return 1;
+        }
+        free(p->buf);
+        return 0;
+    }
+    rxpkt_t x = {p->buf, {0}, NULL};
+    if (pkt_decode(p->buf, p->n, PKT_UB, &x.h, &x.payload) != PKT_OK || op != UB_TP_RELIABLE) {
+        r->malformed[d]++;
+    } else if (x.h.dst_tpn >= (uint32_t)b->cfg->channels || d != 0) {
+        r->wrong_tpn[d]++;
+    } else {
+        in->rx_valid = 1;
+        in->rx_ch = (uint8_t)x.h.dst_tpn;
+        in->rx_psn = x.h.psn;
+        b->rx_pend = x;
+        return 1;
+    }
+    free(p->buf);
+    return 0;
+}
+
 /* Outputs of the edge just run: what the link takes, what B keeps and
  * delivers, what A learns. */
 static int after_edge(bench_t *b, uint64_t now, char *err, int errlen)
@@ -277,37 +371,50 @@ static int after_edge(bench_t *b, uint64_t now, char *err, int errlen)
     if (ob->rxv_valid) {
         r->verdict[ob->rxv_verdict < 5 ? ob->rxv_verdict : 0]++;
         if (ob->rxv_verdict == TP_ACCEPT) {
-            body_t *s = &b->store[ob->rxv_ch][ob->rxv_psn % TP_W];
-            if (s->used)
+            rxpkt_t *s = &b->store[ob->rxv_ch][ob->rxv_psn % TP_W];
+            if (s->buf)
                 return fail(err, errlen, "receiver accepted PSN %u on channel %u twice", ob->rxv_psn,
                             ob->rxv_ch);
             *s = b->rx_pend;
-            b->held_bytes += s->len;
+            b->held_bytes += s->h.payload_len;
             if (b->held_bytes > r->buffered_bytes_peak)
                 r->buffered_bytes_peak = b->held_bytes;
+        } else {
+            free(b->rx_pend.buf); /* refused: counted by its verdict */
         }
+        b->rx_pend.buf = NULL;
     }
     if (ob->dlv_valid) {
         int c = ob->dlv_ch;
-        body_t *s = &b->store[c][ob->dlv_psn % TP_W];
+        rxpkt_t *s = &b->store[c][ob->dlv_psn % TP_W];
         uint64_t k = b->delivered[c], m = b->cur_msg[c];
-        if (!s->used)
+        if (!s->buf)
             return fail(err, errlen, "channel %d delivered PSN %u that it never accepted", c, ob->dlv_psn);
         if (ob->dlv_psn != (uint32_t)(k & TP_PSN_MASK))
             return fail(err, errlen, "channel %d delivered PSN %u, expected %u", c, ob->dlv_psn,
                         (uint32_t)(k & TP_PSN_MASK));
         body_t want;
         body_for(b, m, b->cur_pk[c], &want);
-        if (m >= cfg->n_msgs || s->msg != want.msg || s->off != want.off || s->len != want.len ||
-            s->sig != want.sig)
+        const pkt_hdr_t *h = &s->h;
+        int same = m < cfg->n_msgs && h->addr == (want.msg << 32 | want.off) &&
+                   h->tpmsn == (uint32_t)(want.msg & TP_PSN_MASK) && h->payload_len == want.len &&
+                   h->last == want.last && h->len == msg_size(cfg, want.msg);
+        if (same) {
+            fill_payload(b->scratch, want.len, want.sig);
+            same = memcmp(s->payload, b->scratch, want.len) == 0;
+        }
+        if (!same)
             return fail(err, errlen,
                         "channel %d: delivery %" PRIu64 " is message %" PRIu64 " offset %" PRIu64
-                        ", expected message %" PRIu64 " offset %" PRIu64 " (or its bytes differ)",
-                        c, k, s->msg, s->off, want.msg, want.off);
+                        " (%u B), expected message %" PRIu64 " offset %" PRIu64
+                        " (%u B), or its bytes differ",
+                        c, k, (uint64_t)(h->addr >> 32), (uint64_t)(h->addr & 0xffffffffu),
+                        h->payload_len, want.msg, want.off, want.len);
         b->delivered[c]++;
-        b->held_bytes -= s->len;
-        r->bytes_delivered += s->len;
-        s->used = 0;
+        b->held_bytes -= h->payload_len;
+        r->bytes_delivered += h->payload_len;
+        free(s->buf);
+        s->buf = NULL;
         b->last_dlv = now;
         if (++b->cur_pk[c] == msg_pkts(cfg, m)) {
             b->cur_pk[c] = 0;
@@ -342,7 +449,8 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
     for (int c = 0; c < TP_CH; c++)
         b->cur_msg[c] = (uint64_t)c;
     b->msg_start = malloc(cfg->n_msgs * sizeof *b->msg_start);
-    if (!b->msg_start) {
+    b->scratch = malloc(cfg->mtu + 8u);
+    if (!b->msg_start || !b->scratch) {
         fail(err, errlen, "out of memory (%" PRIu64 " messages)", cfg->n_msgs);
         goto out;
     }
@@ -406,70 +514,54 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
             while (h->n && h->v[0].at <= now) {
                 wpkt_t p;
                 heap_pop(h, &p);
-                if (p.corrupt) {
-                    res->crc_drops[n]++;
-                    continue;
-                }
-                if (!p.ack) {
-                    ib->rx_valid = 1;
-                    ib->rx_ch = p.ch;
-                    ib->rx_psn = p.psn;
-                    b->rx_pend = p.body;
-                } else {
-                    ia->ack_valid = 1;
-                    ia->ack_ch = p.ch;
-                    ia->ack_kind = p.kind;
-                    ia->ack_base = p.base;
-                    ia->ack_hi = p.hi;
-                    ia->ack_code = p.code;
-                    memcpy(ia->ack_bmap, p.bmap, sizeof ia->ack_bmap);
-                }
-                break;
+                if (take_arrival(b, n, &p))
+                    break; /* one taken at this edge */
             }
         }
         /* the packets the links take at this edge */
         if (ia->pkt_ready) {
-            wpkt_t p;
-            memset(&p, 0, offsetof(wpkt_t, bmap));
-            p.ch = oa->pkt_ch;
-            p.psn = oa->pkt_psn;
             /* (a resend in the output register may have been acknowledged
              * meanwhile: its handle is free but not yet reused) */
-            p.body = b->hdl[oa->pkt_hdl];
-            if (!p.body.len) {
+            const body_t *body = &b->hdl[oa->pkt_hdl];
+            if (!body->len) {
                 fail(err, errlen, "A sent handle %u that never held a packet", oa->pkt_hdl);
                 goto out;
             }
             res->pkts_sent++;
             if (oa->pkt_retx) {
                 res->pkts_resent++;
-                res->bytes_resent += p.body.len;
-            } else if (p.body.off == 0 && b->msg_start[p.body.msg] == UINT64_MAX) {
-                b->msg_start[p.body.msg] = now;
+                res->bytes_resent += body->len;
+            } else if (body->off == 0 && b->msg_start[body->msg] == UINT64_MAX) {
+                b->msg_start[body->msg] = now;
             }
             if (b->first_send == UINT64_MAX)
                 b->first_send = now;
-            if (link_send(b, 0, &p, now)) {
+            wpkt_t p = {0};
+            p.buf = encode_data(b, oa->pkt_ch, oa->pkt_psn, body, &p.n);
+            if (!p.buf || link_send(b, 0, &p, now)) {
                 fail(err, errlen, "out of memory");
                 goto out;
             }
         }
         if (ib->ao_ready) {
-            wpkt_t p;
-            memset(&p, 0, sizeof p);
-            p.ack = 1;
-            p.ch = ob->ao_ch;
-            p.kind = ob->ao_kind;
-            p.base = ob->ao_base;
-            p.hi = ob->ao_hi;
-            p.code = ob->ao_code;
-            memcpy(p.bmap, ob->ao_bmap, sizeof p.bmap);
+            pkt_ack_t a;
+            memset(&a, 0, sizeof a);
+            a.sack = ob->ao_kind == TP_SACK;
+            a.nak = ob->ao_kind == TP_NAK;
+            a.src_tpn = a.dst_tpn = ob->ao_ch;
+            a.psn = ob->ao_base;
+            a.hi_psn = ob->ao_hi;
+            a.code = ob->ao_code;
+            memcpy(a.bmap, ob->ao_bmap, sizeof a.bmap);
             res->acks_sent++;
-            if (p.kind == TP_SACK)
+            if (a.sack)
                 res->sacks_sent++;
-            else if (p.kind == TP_NAK)
+            else if (a.nak)
                 res->naks_sent++;
-            if (link_send(b, 1, &p, now)) {
+            wpkt_t p = {0};
+            p.n = (uint32_t)pkt_ack_bytes(&a);
+            p.buf = malloc(p.n);
+            if (!p.buf || pkt_ack_encode(&a, p.buf, p.n, NULL) != p.n || link_send(b, 1, &p, now)) {
                 fail(err, errlen, "out of memory");
                 goto out;
             }
@@ -596,8 +688,15 @@ out:
     for (int n = 0; n < 2; n++) {
         if (b->blk[n])
             block_free(b->blk[n]);
+        for (int64_t i = 0; i < b->link[n].flight.n; i++)
+            free(b->link[n].flight.v[i].buf);
         free(b->link[n].flight.v);
     }
+    for (int c = 0; c < TP_CH; c++)
+        for (int i = 0; i < TP_W; i++)
+            free(b->store[c][i].buf);
+    free(b->rx_pend.buf);
+    free(b->scratch);
     hist_free(&b->hist);
     free(b->msg_start);
     free(b);

@@ -3,8 +3,11 @@
  * the forward direction; B's acknowledgements come back over the reverse
  * direction. Both directions serialise each packet at the link rate, delay
  * it by the propagation time and apply the seeded faults of sim/net/fault.h
- * (loss, duplication, reordering, corruption, drop=DIR:K); a corrupted packet
- * fails the receiver's checksum and never reaches its transport. Everything
+ * (loss, duplication, reordering, corruption, drop=DIR:K). Packets travel as
+ * bytes (sim/net/packet.h): data packets with a UB RTPH, a TAH and their
+ * payload, acknowledgements as TPACK or TPSACK; a corrupted packet fails the
+ * receiver's checksum and never reaches its transport. A resend is encoded
+ * again from the sender's descriptor (its payload re-read). Everything
  * is stepped at the NIC clock; nothing is decided outside the blocks but the
  * link.
  *
@@ -57,6 +60,8 @@ typedef struct {
     uint64_t acks_sent, sacks_sent, naks_sent, timeouts;
     uint64_t verdict[5];         /* B's transport, by tp_verdict_t */
     uint64_t crc_drops[2];       /* corrupted packets refused, forward / back */
+    uint64_t malformed[2];       /* a good checksum but fields that make no sense */
+    uint64_t wrong_tpn[2];       /* a TPN that is not one of the receiver's */
     uint64_t lost[2], duplicated[2], reordered[2];
     uint64_t buffered_bytes_peak;/* payload B held beyond a gap */
     double goodput_gbytes;       /* bytes delivered / ns */
