@@ -268,3 +268,212 @@ TEST(TransportIntegrity, MillionPacketsLockstep) { integrity(BACKEND_LOCKSTEP, 1
 TEST(TransportIntegrity, GoBackNLockstep) { integrity(BACKEND_LOCKSTEP, 100000, 1); }
 
 } // namespace
+
+#include <cjson/cJSON.h>
+
+namespace {
+
+// ubsim loss: the worked example as the command line prints it, the sweep's
+// JSON, and clear refusals.
+TEST(LossCli, WorkedExampleJsonForBothSchemes)
+{
+    std::string out;
+    const std::string base = testutil::ubsim() +
+                             " loss --message 32768 --mtu 4096 --link-ns 1000 --fault drop=fwd:1 "
+                             "--rto-ns 10000 --format json --scheme ";
+    for (const char *scheme : {"sack", "gbn"}) {
+        ASSERT_EQ(testutil::run(base + scheme, &out), 0) << out;
+        cJSON *j = cJSON_Parse(out.c_str());
+        ASSERT_NE(j, nullptr) << out;
+        for (const char *k : {"deliverable_ns", "buffered_bytes_peak", "resent_bytes", "resent_packets"})
+            EXPECT_TRUE(cJSON_IsNumber(cJSON_GetObjectItem(j, k))) << k;
+        double resent = cJSON_GetObjectItem(j, "resent_packets")->valuedouble;
+        EXPECT_EQ(resent, std::string(scheme) == "sack" ? 1.0 : 8.0);
+        cJSON_Delete(j);
+    }
+}
+
+TEST(LossCli, SweepJsonHasEveryPoint)
+{
+    std::string out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() +
+                                " loss --messages 100 --message 16384 --loss 0,0.01,0.05 --format json",
+                            &out),
+              0)
+        << out;
+    cJSON *j = cJSON_Parse(out.c_str());
+    ASSERT_NE(j, nullptr) << out;
+    cJSON *pts = cJSON_GetObjectItem(j, "points");
+    ASSERT_TRUE(cJSON_IsArray(pts));
+    EXPECT_EQ(cJSON_GetArraySize(pts), 9); // sack, gbn32, gbn256 at 3 rates
+    double sack5 = -1, gbn5 = -1;
+    cJSON *p;
+    cJSON_ArrayForEach(p, pts)
+    {
+        for (const char *k : {"loss", "goodput_fraction", "p50_ns", "p99_ns", "resent_packets", "resent_bytes"})
+            EXPECT_TRUE(cJSON_IsNumber(cJSON_GetObjectItem(p, k))) << k;
+        std::string s = cJSON_GetObjectItem(p, "scheme")->valuestring;
+        double loss = cJSON_GetObjectItem(p, "loss")->valuedouble;
+        double g = cJSON_GetObjectItem(p, "goodput_fraction")->valuedouble;
+        if (loss == 0) {
+            EXPECT_EQ(g, 1.0) << s;
+        }
+        if (loss == 0.05 && s == "sack")
+            sack5 = g;
+        if (loss == 0.05 && s == "gbn32")
+            gbn5 = g;
+    }
+    // selective ack keeps most of its goodput where go-back-N loses much more
+    EXPECT_GT(sack5, 0.85);
+    EXPECT_LT(gbn5, sack5 - 0.2);
+    cJSON_Delete(j);
+}
+
+TEST(LossCli, RefusesBadInput)
+{
+    std::string out;
+    const std::string u = testutil::ubsim() + " loss ";
+    EXPECT_EQ(testutil::run(u + "--loss 2", &out, true), 2);
+    EXPECT_NE(out.find("--loss"), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(u + "--bitmap 100", &out, true), 2);
+    EXPECT_EQ(testutil::run(u + "--window 512", &out, true), 2); // beyond the 256-bit bitmap
+    EXPECT_NE(out.find("--bitmap"), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(u + "--fault drop=fwd:1", &out, true), 2); // which scheme?
+    EXPECT_EQ(testutil::run(u + "--wave x.fst", &out, true), 2);
+    EXPECT_EQ(testutil::run(u + "--mix 4096,0", &out, true), 2);
+    EXPECT_EQ(testutil::run(u + "--frobnicate", &out, true), 2);
+    EXPECT_EQ(testutil::run(u + "--help", &out), 0);
+    EXPECT_NE(out.find("--rto-ns"), std::string::npos);
+}
+
+TEST(LossCli, MixOfSizesIsDeliveredWhole)
+{
+    tpb_cfg_t c = base_cfg();
+    uint64_t mix[] = {1, 4095, 4096, 4097, 70000};
+    c.mix = mix;
+    c.n_mix = 5;
+    c.n_msgs = 500;
+    c.channels = 2;
+    faults(c, "loss=0.02,seed=3");
+    tpb_result_t r = run_ok(c);
+    EXPECT_EQ(r.msgs_done, 500u);
+    uint64_t bytes = 0;
+    for (int i = 0; i < 500; i++)
+        bytes += mix[i % 5];
+    EXPECT_EQ(r.bytes_delivered, bytes);
+}
+
+} // namespace
+
+#include <random>
+
+#include "block_harness.h"
+
+namespace {
+
+using TpBlock = harness::Block<transport_in_t, transport_out_t>;
+
+// Random inputs on every port: new packets on random channels, acknowledgements
+// of every kind with bases, highest PSNs and bitmaps near and far from the
+// flight, data packets near and far from the next expected PSN, random
+// readiness, the configuration changed between phases, and resets.
+uint32_t g_exp[TP_CH]; // the receiver's next PSN per channel, as its deliveries show
+
+void random_edge(std::mt19937_64 &rng, const transport_out_t &o, transport_in_t &in)
+{
+    if (o.dlv_valid)
+        g_exp[o.dlv_ch] = (o.dlv_psn + 1) & TP_PSN_MASK;
+    uint64_t r = rng();
+    in.sq_valid = (r & 3) != 0;
+    in.sq_ch = (uint8_t)((r >> 2) & 3);
+    in.sq_hdl = (uint16_t)(r >> 4);
+    in.pkt_ready = ((r >> 20) & 3) != 0;
+    in.ao_ready = ((r >> 22) & 3) != 0;
+    int c = (int)((r >> 24) & 3);
+    uint32_t una = transport_out_una(&o, c);
+    in.ack_valid = ((r >> 26) & 7) == 0;
+    in.ack_ch = (uint8_t)c;
+    in.ack_kind = (uint8_t)((r >> 29) % 3);
+    int far = ((r >> 31) & 15) == 0;
+    in.ack_base = (una + (uint32_t)(far ? rng() : rng() % 48)) & TP_PSN_MASK;
+    in.ack_hi = (in.ack_base + (uint32_t)(far ? rng() : rng() % 64)) & TP_PSN_MASK;
+    in.ack_code = (uint8_t)((r >> 35) & 7);
+    for (auto &w : in.ack_bmap)
+        w = rng() & rng();
+    in.rx_valid = ((r >> 38) & 1) != 0;
+    in.rx_ch = (uint8_t)((r >> 39) & 3);
+    uint32_t near = (uint32_t)((rng() & 1) ? rng() % 6 : rng() % 80) - 2;
+    in.rx_psn = (uint32_t)(far ? rng() : g_exp[in.rx_ch] + near) & TP_PSN_MASK;
+}
+
+void new_config(std::mt19937_64 &rng, transport_in_t &in)
+{
+    in.cfg_gbn = rng() & 1;
+    in.cfg_bmap_code = (uint8_t)(rng() % 6); // 5: treated as 4
+    in.cfg_window = (uint16_t)(1 + rng() % 80);
+    in.cfg_ooo_cap = (uint16_t)(rng() % 40);
+    in.cfg_rto = (uint32_t)(1 + rng() % 60);
+    in.cfg_backoff = rng() & 1;
+    in.cfg_retry_max = (uint8_t)(rng() % 16);
+}
+
+TEST(TransportLockstep, RandomStimulusOnEveryPort)
+{
+    const uint64_t cycles = testutil::short_run() ? 50000 : 1000000;
+    TpBlock b(&transport_class, BACKEND_LOCKSTEP, 3106);
+    ASSERT_TRUE(b.ok());
+    std::mt19937_64 rng(9);
+    uint64_t sent = 0, acks = 0, dlv = 0, tmo = 0, fails = 0;
+    for (uint64_t i = 0; i < cycles; i++) {
+        if (i % 20000 == 0) {
+            new_config(rng, b.in);
+            transport_out_t after{};
+            after.sq_ready = 1;
+            b.reset(after); // configuration inputs are static while packets are in flight
+            std::memset(g_exp, 0, sizeof g_exp);
+        }
+        random_edge(rng, b.out, b.in);
+        ASSERT_EQ(b.step(), 0) << "lockstep mismatch at cycle " << i;
+        sent += b.out.pkt_valid;
+        acks += b.out.ao_valid;
+        dlv += b.out.dlv_valid;
+        tmo += b.out.tmo;
+        fails += b.out.fail != 0;
+    }
+    EXPECT_EQ(block_mismatches(b.inst), 0u);
+    // the stimulus reached every part of the block
+    EXPECT_GT(sent, cycles / 10);
+    EXPECT_GT(acks, cycles / 20);
+    EXPECT_GT(dlv, cycles / 100);
+    EXPECT_GT(tmo, 10u);
+    EXPECT_GT(fails, 0u);
+}
+
+TEST(TransportLockstep, APlantedBugIsFound)
+{
+    // the C model flips bit 700 of the SACK bitmap it sends at edge 3000
+    block_class_t cls = harness::with_bug(transport_class, "transport_buggy", "ao_bmap", 700, 3000);
+    FILE *rep = std::tmpfile();
+    ASSERT_NE(rep, nullptr);
+    block_opts_t o = harness::opts(BACKEND_LOCKSTEP, 3106);
+    o.report = rep;
+    std::string wave = "/tmp/ubsim_transport_bug.vcd";
+    o.mismatch_wave = wave.c_str();
+    TpBlock b(&cls, &o);
+    ASSERT_TRUE(b.ok());
+    std::mt19937_64 rng(4);
+    std::memset(g_exp, 0, sizeof g_exp);
+    new_config(rng, b.in);
+    int first = -1;
+    for (int i = 0; i < 5000 && first < 0; i++) {
+        random_edge(rng, b.out, b.in);
+        if (b.step())
+            first = i;
+    }
+    EXPECT_EQ(first, 3000);
+    std::string text = testutil::slurp(rep);
+    EXPECT_NE(text.find("ao_bmap"), std::string::npos) << text;
+    std::remove(wave.c_str());
+}
+
+} // namespace
