@@ -86,6 +86,33 @@ TEST(Transport, WorkedExampleGoBackNResendsTheWholeFlight)
     EXPECT_GT(g.deliverable_ns, s.deliverable_ns);
 }
 
+TEST(Transport, AnyOnePacketOfAMessageIsResentAlone)
+{
+    for (int k = 1; k <= 8; k++) {
+        tpb_cfg_t c = worked(0);
+        fault_spec_init(&c.fault);
+        char spec[32];
+        std::snprintf(spec, sizeof spec, "drop=fwd:%d", k);
+        faults(c, spec);
+        tpb_result_t r = run_ok(c);
+        EXPECT_EQ(r.msgs_done, 1u) << k;
+        EXPECT_EQ(r.pkts_resent, 1u) << k;
+        EXPECT_EQ(r.bytes_resent, 4096u) << k;
+    }
+}
+
+TEST(Transport, AResendPaysTheMemoryReadAgain)
+{
+    tpb_cfg_t c = worked(0);
+    tpb_result_t r0 = run_ok(c);
+    c.reread_ns = 200;
+    tpb_result_t r1 = run_ok(c);
+    // the lost packet's resend reaches the link 200 ns later; the message
+    // becomes deliverable at least that much later (to the NIC cycle)
+    EXPECT_GE(r1.deliverable_ns - r0.deliverable_ns, 200.0 - 3.2);
+    EXPECT_LE(r1.deliverable_ns - r0.deliverable_ns, 200.0 + 3.2);
+}
+
 TEST(Transport, WorkedExampleIsExactlyReplayed)
 {
     for (int gbn = 0; gbn < 2; gbn++) {

@@ -60,6 +60,9 @@ static const char *const usage_loss =
     "                       1 to 4 (default 1)\n"
     "  --link-ns NS         one-way propagation delay of the link (default 100)\n"
     "  --link-gbps G        link rate in GB/s (default 50)\n"
+    "  --reread-ns NS       what a resend costs: its payload is read from the\n"
+    "                       sender's memory again, so it reaches the link NS\n"
+    "                       later (default 0)\n"
     "  --fault SPEC         a single run with these faults (see 'ubsim latency\n"
     "                       --help': loss, dup, reorder, corrupt, drop=DIR:K, seed)\n"
     "  --seed N             the faults' seed in a sweep (default 1)\n"
@@ -255,6 +258,12 @@ int cmd_loss(int argc, char **argv)
             if (!bad && (end == v || *end || !(d >= 0) || d > 1e9))
                 bad = cli_usage_error(A.cmd, "--link-ns: expected 0 to 1e9 ns, got '%s'", v);
             c.link_ns = d;
+        } else if (cli_opt_value(&A, "--reread-ns", &v, &bad)) {
+            char *end;
+            double d = bad ? 0 : strtod(v, &end);
+            if (!bad && (end == v || *end || !(d >= 0) || d > 1e9))
+                bad = cli_usage_error(A.cmd, "--reread-ns: expected 0 to 1e9 ns, got '%s'", v);
+            c.reread_ns = d;
         } else if (cli_opt_value(&A, "--link-gbps", &v, &bad)) {
             char *end;
             double d = bad ? 0 : strtod(v, &end);
@@ -363,6 +372,7 @@ int cmd_loss(int argc, char **argv)
         cJSON_AddBoolToObject(cfg, "rto_backoff", c.backoff);
         cJSON_AddNumberToObject(cfg, "link_ns", c.link_ns);
         cJSON_AddNumberToObject(cfg, "link_gbytes", c.link_gbytes);
+        cJSON_AddNumberToObject(cfg, "reread_ns", c.reread_ns);
         cJSON_AddNumberToObject(cfg, "seed", (double)c.fault.seed);
         cJSON *arr = cJSON_AddArrayToObject(root, "points");
         for (int i = 0; i < n; i++) {

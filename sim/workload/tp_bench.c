@@ -306,6 +306,8 @@ static int check_cfg(const tpb_cfg_t *c, char *err, int errlen)
     if (!(c->link_gbytes > 0) || c->link_ns < 0 || !(c->clock_mhz >= 1) ||
         c->clock_mhz != floor(c->clock_mhz))
         return fail(err, errlen, "link rate must be > 0, link delay >= 0, clock a whole number of MHz");
+    if (!(c->reread_ns >= 0) || c->reread_ns > 1e9)
+        return fail(err, errlen, "re-read delay must be 0 to 1e9 ns");
     if (c->rto_ns < 1)
         return fail(err, errlen, "timeout must be at least 1 ns");
     return 0;
@@ -538,7 +540,8 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
                 b->first_send = now;
             wpkt_t p = {0};
             p.buf = encode_data(b, oa->pkt_ch, oa->pkt_psn, body, &p.n);
-            if (!p.buf || link_send(b, 0, &p, now)) {
+            uint64_t at = now + (oa->pkt_retx ? ceil_units(cfg->reread_ns * (double)b->u_ns) : 0);
+            if (!p.buf || link_send(b, 0, &p, at)) {
                 fail(err, errlen, "out of memory");
                 goto out;
             }

@@ -41,6 +41,8 @@ typedef struct {
     double link_gbytes;      /* link rate, GB/s */
     double link_ns;          /* propagation, each direction */
     double clock_mhz;        /* the NIC clock */
+    double reread_ns;        /* a resend's payload is read from memory again:
+                                it reaches the link this much later */
     fault_spec_t fault;
     uint64_t max_cycles;     /* 0: no limit (the run fails past it otherwise) */
     int progress;            /* print progress to stderr */
