@@ -152,6 +152,27 @@ TEST(Transport, RetryLimitEndsInFailureNotAHang)
     EXPECT_EQ(r.timeouts, 4u); // 3 retries, then the limit
 }
 
+TEST(Transport, TimersJumpedOnCAsTheRtlStepsThem)
+{
+    // the C model's fast-forward skips the quiet cycles of its timers; the
+    // RTL steps every one: the same run either way
+    tpb_cfg_t c = base_cfg();
+    c.n_msgs = 3;
+    c.rto_ns = 2000;
+    c.retry_max = 4;
+    faults(c, "fwd.loss=0.5,back.loss=0.5,seed=11");
+    tpb_result_t a = run_ok(c);
+    c.backend = BACKEND_LOCKSTEP;
+    tpb_result_t b = run_ok(c);
+    EXPECT_GT(a.timeouts, 0u);
+    EXPECT_EQ(a.cycles, b.cycles);
+    EXPECT_EQ(a.timeouts, b.timeouts);
+    EXPECT_EQ(a.msgs_done, b.msgs_done);
+    EXPECT_EQ(a.msgs_failed, b.msgs_failed);
+    EXPECT_EQ(a.deliverable_ns, b.deliverable_ns);
+    EXPECT_EQ(b.mismatches, 0u);
+}
+
 TEST(Transport, LossWithoutFaultsResendsNothing)
 {
     tpb_cfg_t c = base_cfg();
