@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "incast.h"
 #include "loss.h"
+#include "state.h"
 #include "order.h"
 #include "config.h"
 #include "latency.h"
@@ -34,6 +35,9 @@ static const char *const usage_top =
     "            peak queue\n"
     "  loss      goodput and message time against packet loss: selective\n"
     "            acknowledgement against go-back-N, over a lossy link\n"
+    "  state     bytes of connection state per scheme (RoCE queue pairs\n"
+    "            against UB's shared channels) and where each overflows the\n"
+    "            context cache\n"
     "  topology  check a topology file (nodes, switches, links) and show its\n"
     "            routes\n"
     "  help      this text; 'ubsim <command> --help' describes a command\n"
@@ -266,8 +270,10 @@ int main(int argc, char **argv)
         return cmd_order(argc - 1, argv + 1);
     if (strcmp(argv[1], "loss") == 0)
         return cmd_loss(argc - 1, argv + 1);
+    if (strcmp(argv[1], "state") == 0)
+        return cmd_state(argc - 1, argv + 1);
     fprintf(stderr,
-            "ubsim: unknown command '%s' (expected latency, rate, order, incast, loss or topology; see "
+            "ubsim: unknown command '%s' (expected latency, rate, order, incast, loss, state or topology; see "
             "'ubsim help')\n",
             argv[1]);
     return 2;
