@@ -1,0 +1,245 @@
+/* Context cache, C reference model: see context_cache.h and
+ * docs/context_cache.md. The steps of an edge run in a fixed order that the
+ * RTL mirrors: (1) the request is looked up (a hit updates its record and is
+ * queued for its answer; a miss joins or takes a miss register); (2) a fill
+ * from memory completes its miss register; (3) the lowest miss register with
+ * its record answers its next waiter, or once none is left evicts one
+ * record of its set or installs its own; (4) the answer of the edge: a hit
+ * that is due, else (3)'s; (5) the next fetch goes out. */
+#include "context_cache.h"
+
+#include <string.h>
+
+void context_cache_reset(context_cache_state_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->lfsr = 1;
+    s->o.rq_ready = 1;
+}
+
+static uint32_t ways_of(const context_cache_in_t *in)
+{
+    uint32_t w = in->cfg_ways;
+    return w < 1 ? 1 : w > CC_MAX_WAYS ? CC_MAX_WAYS : w;
+}
+
+static unsigned sets_log2(const context_cache_in_t *in)
+{
+    return in->cfg_sets_log2 > 6 ? 6 : in->cfg_sets_log2;
+}
+
+/* the way holding (kind, id) in set st, or -1 */
+static int find(const context_cache_state_t *s, uint32_t st, uint32_t ways, unsigned kind, uint32_t id)
+{
+    for (uint32_t w = 0; w < ways; w++) {
+        const cc_entry_t *e = &s->e[st][w];
+        if (e->valid && e->kind == kind && e->id == id)
+            return (int)w;
+    }
+    return -1;
+}
+
+static int find_mshr(const context_cache_state_t *s, unsigned kind, uint32_t id)
+{
+    for (int i = 0; i < CC_MSHRS; i++)
+        if (s->m[i].state != CC_FREE && s->m[i].kind == kind && s->m[i].id == id)
+            return i;
+    return -1;
+}
+
+void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, context_cache_out_t *out)
+{
+    context_cache_out_t *o = &s->o;
+    const uint32_t ways = ways_of(in);
+    const unsigned lg = sets_log2(in);
+    const uint32_t budget = in->cfg_capacity >> lg;
+    const uint32_t hc = in->cfg_hit_cycles ? in->cfg_hit_cycles : 1;
+    const uint16_t lfsr = s->lfsr;
+    int mreq_free = !o->mreq_valid || in->mreq_ready;
+
+    /* (1) the request */
+    if (in->rq_valid && o->rq_ready) {
+        unsigned kind = in->rq_kind & 3;
+        uint32_t id = in->rq_id & 0xFFFFFF;
+        int mi = find_mshr(s, kind, id);
+        uint32_t st = context_cache_set(kind, id, lg);
+        int w = mi < 0 ? find(s, st, ways, kind, id) : -1;
+        if (mi >= 0) {
+            cc_mshr_t *m = &s->m[mi];
+            m->w[(m->head + m->n) % CC_WAITERS] = (cc_waiter_t){in->rq_tag, in->rq_write & 1, in->rq_wdata};
+            m->n++;
+            o->misses++;
+            o->merged++;
+        } else if (w >= 0) {
+            cc_entry_t *e = &s->e[st][w];
+            if (in->rq_write) {
+                e->data = in->rq_wdata;
+                e->dirty = 1;
+            }
+            e->stamp = s->now;
+            unsigned t = (s->f_head + s->f_n) % CC_HIT_FIFO;
+            s->fifo[t].due = s->now + hc - 1;
+            s->fifo[t].tag = in->rq_tag;
+            s->fifo[t].data = e->data;
+            s->f_n++;
+            o->hits++;
+        } else {
+            int f = -1;
+            for (int i = 0; i < CC_MSHRS && f < 0; i++)
+                if (s->m[i].state == CC_FREE)
+                    f = i;
+            cc_mshr_t *m = &s->m[f]; /* rq_ready promised one */
+            memset(m, 0, sizeof *m);
+            m->state = CC_WAIT;
+            m->kind = (uint8_t)kind;
+            m->id = id;
+            m->w[0] = (cc_waiter_t){in->rq_tag, in->rq_write & 1, in->rq_wdata};
+            m->n = 1;
+            o->misses++;
+        }
+    }
+    /* (2) a fill */
+    if (in->fill_valid) {
+        int mi = find_mshr(s, in->fill_kind & 3, in->fill_id & 0xFFFFFF);
+        if (mi >= 0 && s->m[mi].state == CC_WAIT && s->m[mi].sent) {
+            s->m[mi].state = CC_FILLED;
+            s->m[mi].data = in->fill_data;
+        }
+    }
+    /* (4a) a hit due now answers */
+    int rsp = 0;
+    if (s->f_n && s->fifo[s->f_head].due == s->now) {
+        o->rsp_valid = 1;
+        o->rsp_tag = s->fifo[s->f_head].tag;
+        o->rsp_data = s->fifo[s->f_head].data;
+        o->rsp_hit = 1;
+        s->f_head = (uint8_t)((s->f_head + 1) % CC_HIT_FIFO);
+        s->f_n--;
+        rsp = 1;
+    }
+    /* (3) the lowest filled miss register */
+    o->wb_valid = 0;
+    int fm = -1;
+    for (int i = 0; i < CC_MSHRS && fm < 0; i++)
+        if (s->m[i].state == CC_FILLED)
+            fm = i;
+    if (fm >= 0) {
+        cc_mshr_t *m = &s->m[fm];
+        if (m->n) {
+            if (!rsp) { /* answer its next waiter */
+                cc_waiter_t *w = &m->w[m->head];
+                if (w->write) {
+                    m->data = w->wdata;
+                    m->dirty = 1;
+                }
+                o->rsp_valid = 1;
+                o->rsp_tag = w->tag;
+                o->rsp_data = m->data;
+                o->rsp_hit = 0;
+                m->head = (uint8_t)((m->head + 1) % CC_WAITERS);
+                m->n--;
+                rsp = 1;
+            }
+        } else {
+            uint32_t st = context_cache_set(m->kind, m->id, lg);
+            uint32_t rec = context_cache_rec(in, m->kind);
+            int free_w = -1;
+            uint32_t nvalid = 0;
+            for (uint32_t w = 0; w < ways; w++) {
+                if (!s->e[st][w].valid) {
+                    if (free_w < 0)
+                        free_w = (int)w;
+                } else {
+                    nvalid++;
+                }
+            }
+            if (rec > budget) {
+                /* it can never fit: not kept; a dirty one goes back */
+                if (m->dirty) {
+                    o->wb_valid = 1;
+                    o->wb_kind = m->kind;
+                    o->wb_id = m->id;
+                    o->wb_data = m->data;
+                    o->wb_bytes = (uint16_t)rec;
+                }
+                m->state = CC_FREE;
+            } else if (free_w >= 0 && s->used[st] + rec <= budget) {
+                cc_entry_t *e = &s->e[st][free_w];
+                e->valid = 1;
+                e->dirty = m->dirty;
+                e->kind = m->kind;
+                e->id = m->id;
+                e->data = m->data;
+                e->stamp = s->now;
+                s->used[st] += rec;
+                m->state = CC_FREE;
+            } else {
+                /* evict one: the least recently used, or the k-th valid way
+                 * for k = (lfsr ^ seed) mod (valid ways) */
+                int v = -1;
+                if (in->cfg_random) {
+                    uint32_t k = (uint32_t)(lfsr ^ in->cfg_seed) % nvalid;
+                    for (uint32_t w = 0; w < ways && v < 0; w++)
+                        if (s->e[st][w].valid && k-- == 0)
+                            v = (int)w;
+                } else {
+                    uint32_t best = 0;
+                    for (uint32_t w = 0; w < ways; w++) {
+                        const cc_entry_t *e = &s->e[st][w];
+                        /* the oldest stamp, measured back from now */
+                        if (e->valid && (v < 0 || s->now - e->stamp > best)) {
+                            best = s->now - e->stamp;
+                            v = (int)w;
+                        }
+                    }
+                }
+                cc_entry_t *e = &s->e[st][v];
+                uint32_t eb = context_cache_rec(in, e->kind);
+                if (e->dirty) {
+                    o->wb_valid = 1;
+                    o->wb_kind = e->kind;
+                    o->wb_id = e->id;
+                    o->wb_data = e->data;
+                    o->wb_bytes = (uint16_t)eb;
+                }
+                s->used[st] -= eb;
+                e->valid = 0;
+                o->evictions++;
+            }
+        }
+    }
+    if (!rsp)
+        o->rsp_valid = 0;
+    /* (5) the next fetch */
+    if (mreq_free) {
+        int q = -1;
+        for (int i = 0; i < CC_MSHRS && q < 0; i++)
+            if (s->m[i].state == CC_WAIT && !s->m[i].sent)
+                q = i;
+        if (q >= 0) {
+            s->m[q].sent = 1;
+            o->mreq_valid = 1;
+            o->mreq_kind = s->m[q].kind;
+            o->mreq_id = s->m[q].id;
+            o->mreq_bytes = (uint16_t)context_cache_rec(in, s->m[q].kind);
+        } else {
+            o->mreq_valid = 0;
+        }
+    }
+    /* ready for the next request: a free miss register, room in every one */
+    int free_m = 0, room = 1, used_m = 0;
+    for (int i = 0; i < CC_MSHRS; i++) {
+        if (s->m[i].state == CC_FREE)
+            free_m = 1;
+        else {
+            used_m = 1;
+            if (s->m[i].n >= CC_WAITERS)
+                room = 0;
+        }
+    }
+    o->rq_ready = (uint8_t)(free_m && room);
+    o->busy = (uint8_t)(used_m || s->f_n || o->rsp_valid || o->mreq_valid || o->wb_valid);
+    s->now++;
+    s->lfsr = (uint16_t)((lfsr >> 1) ^ (-(lfsr & 1u) & 0xB400u));
+    *out = *o;
+}

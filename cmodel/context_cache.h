@@ -1,0 +1,92 @@
+/* Context cache, C reference model (docs/context_cache.md has the rules).
+ *
+ * A set-associative cache of variable-size records: each set has a byte
+ * budget (the capacity over the sets) and at most cfg_ways records. A
+ * request looks its record up: a hit answers after cfg_hit_cycles edges; a
+ * miss takes a miss register (8), which fetches the record from memory and
+ * collects every later request for the same record (merged) until it has
+ * answered them all in order; then the record is installed, evicting the
+ * least recently used (or a random) record of the set until it fits, a dirty
+ * one written back. Requests that hit go on while misses are outstanding.
+ *
+ * Cycle convention (sim/core/block.h): step(in) is one rising edge; the
+ * outputs are registers. This model needs nothing outside cmodel/. */
+#ifndef UB_CONTEXT_CACHE_H
+#define UB_CONTEXT_CACHE_H
+
+#include <stdint.h>
+
+#include "block_ports.h"
+#include "context_cache_ports.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CC_MAX_SETS 64
+#define CC_MAX_WAYS 128
+#define CC_MSHRS 8
+#define CC_WAITERS 8 /* requests a miss register collects */
+#define CC_HIT_FIFO 16
+
+typedef struct { CONTEXT_CACHE_PORTS(PORTS_FIELDS_IN) } context_cache_in_t;
+typedef struct { CONTEXT_CACHE_PORTS(PORTS_FIELDS_OUT) } context_cache_out_t;
+CONTEXT_CACHE_PORTS(PORTS_CHECK)
+
+typedef struct {
+    uint8_t valid, dirty, kind;
+    uint32_t id, data, stamp;
+} cc_entry_t;
+
+typedef struct {
+    uint8_t tag, write;
+    uint32_t wdata;
+} cc_waiter_t;
+
+enum { CC_FREE = 0, CC_WAIT, CC_FILLED };
+
+typedef struct {
+    uint8_t state, sent, kind, dirty;
+    uint32_t id, data;
+    uint8_t n, head;
+    cc_waiter_t w[CC_WAITERS];
+} cc_mshr_t;
+
+typedef struct {
+    cc_entry_t e[CC_MAX_SETS][CC_MAX_WAYS];
+    uint32_t used[CC_MAX_SETS];     /* bytes held per set */
+    cc_mshr_t m[CC_MSHRS];
+    struct {
+        uint32_t due;
+        uint8_t tag;
+        uint32_t data;
+    } fifo[CC_HIT_FIFO];            /* hits waiting for their answer edge */
+    uint8_t f_head, f_n;
+    uint32_t now;                   /* edges since reset */
+    uint16_t lfsr;
+    context_cache_out_t o;
+} context_cache_state_t;
+
+void context_cache_reset(context_cache_state_t *s);
+void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in,
+                        context_cache_out_t *out);
+
+/* Kind k's record bytes from cfg_rec_bytes (0 read as 1). */
+static inline uint32_t context_cache_rec(const context_cache_in_t *in, unsigned k)
+{
+    uint32_t b = (uint32_t)(in->cfg_rec_bytes >> (11 * (k & 3))) & 0x7FF;
+    return b ? b : 1;
+}
+/* The set of a record, for sets = 1 << log2. */
+static inline uint32_t context_cache_set(unsigned kind, uint32_t id, unsigned log2)
+{
+    uint32_t h = id * 0x9E3779B1u ^ (uint32_t)kind * 0x85EBCA77u;
+    h ^= h >> 15;
+    return log2 ? h & ((1u << log2) - 1) : 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,289 @@
+// The context cache (cmodel/context_cache.c): hit and miss counts equal to
+// a reference cache written here (sharing no code) over random access
+// streams; misses to one record merged into one fetch, answered in order;
+// dirty state surviving eviction; hits answered while misses wait; the hit
+// latency; random replacement seeded.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <deque>
+#include <list>
+#include <map>
+#include <random>
+#include <vector>
+
+extern "C" {
+#include "context_cache.h"
+}
+
+#include "test_util.h"
+
+namespace {
+
+// The cache and a memory answering fetches after `mem_delay` edges (writes
+// back what is evicted).
+struct Bench {
+    context_cache_state_t s;
+    context_cache_in_t in{};
+    context_cache_out_t out{};
+    std::map<uint64_t, uint32_t> mem; // (kind << 32 | id) -> data
+    struct Pending {
+        uint64_t due;
+        uint8_t kind;
+        uint32_t id;
+    };
+    std::deque<Pending> fetches;
+    uint64_t edge = 0;
+    uint32_t mem_delay = 20;
+    std::vector<context_cache_out_t> rsps; // every answer, in order
+    uint64_t fetched = 0, written_back = 0;
+
+    explicit Bench(uint32_t capacity = 4096, unsigned sets_log2 = 2, unsigned ways = 8)
+    {
+        context_cache_reset(&s);
+        in.cfg_capacity = capacity;
+        in.cfg_sets_log2 = (uint8_t)sets_log2;
+        in.cfg_ways = (uint8_t)ways;
+        set_rec(0, 20);
+        set_rec(1, 32);
+        set_rec(2, 56);
+        set_rec(3, 512);
+        in.cfg_hit_cycles = 3;
+        out.rq_ready = 1;
+    }
+    void set_rec(unsigned k, uint64_t b)
+    {
+        in.cfg_rec_bytes &= ~(0x7FFull << (11 * k));
+        in.cfg_rec_bytes |= b << (11 * k);
+    }
+    // One edge; a request if rq_valid is set in `in` (cleared after).
+    bool step()
+    {
+        bool taken = in.rq_valid && out.rq_ready;
+        in.fill_valid = 0;
+        if (!fetches.empty() && fetches.front().due <= edge) {
+            in.fill_valid = 1;
+            in.fill_kind = fetches.front().kind;
+            in.fill_id = fetches.front().id;
+            uint64_t key = (uint64_t)in.fill_kind << 32 | in.fill_id;
+            in.fill_data = mem.count(key) ? mem[key] : (uint32_t)(key * 2654435761u);
+            fetches.pop_front();
+        }
+        in.mreq_ready = 1;
+        bool mreq = out.mreq_valid;
+        context_cache_out_t before = out;
+        context_cache_step(&s, &in, &out);
+        if (mreq) { // taken at this edge
+            fetches.push_back({edge + mem_delay, before.mreq_kind, before.mreq_id});
+            fetched++;
+        }
+        if (out.wb_valid) {
+            mem[(uint64_t)out.wb_kind << 32 | out.wb_id] = out.wb_data;
+            written_back++;
+        }
+        if (out.rsp_valid)
+            rsps.push_back(out);
+        in.rq_valid = 0;
+        edge++;
+        return taken;
+    }
+    // Offers a request until it is taken.
+    void request(unsigned kind, uint32_t id, uint8_t tag, bool write = false, uint32_t wdata = 0)
+    {
+        for (;;) {
+            in.rq_valid = 1;
+            in.rq_kind = (uint8_t)kind;
+            in.rq_id = id;
+            in.rq_tag = tag;
+            in.rq_write = write;
+            in.rq_wdata = wdata;
+            if (step())
+                return;
+        }
+    }
+    void settle()
+    {
+        for (int i = 0; i < 100000 && (out.busy || !fetches.empty()); i++)
+            step();
+        ASSERT_FALSE(out.busy);
+    }
+};
+
+// A reference: per set, records by recency; a byte budget and a way limit.
+struct RefCache {
+    uint32_t budget, ways;
+    unsigned lg;
+    uint32_t rec[4];
+    std::map<uint32_t, std::list<std::pair<unsigned, uint32_t>>> sets; // MRU first
+    std::map<uint32_t, uint32_t> used;
+    uint64_t hits = 0, misses = 0, evictions = 0;
+
+    static uint32_t set_of(unsigned kind, uint32_t id, unsigned lg)
+    {
+        // the documented hash (docs/context_cache.md)
+        uint32_t h = id * 0x9E3779B1u ^ (uint32_t)kind * 0x85EBCA77u;
+        h ^= h >> 15;
+        return lg ? h & ((1u << lg) - 1) : 0;
+    }
+    void access(unsigned kind, uint32_t id)
+    {
+        uint32_t st = set_of(kind, id, lg);
+        auto &l = sets[st];
+        for (auto it = l.begin(); it != l.end(); ++it)
+            if (it->first == kind && it->second == id) {
+                hits++;
+                l.splice(l.begin(), l, it);
+                return;
+            }
+        misses++;
+        if (rec[kind] > budget)
+            return;
+        while (l.size() >= ways || used[st] + rec[kind] > budget) {
+            used[st] -= rec[l.back().first];
+            l.pop_back();
+            evictions++;
+        }
+        l.push_front({kind, id});
+        used[st] += rec[kind];
+    }
+};
+
+void compare_with_reference(uint32_t capacity, unsigned lg, unsigned ways, int kinds, uint32_t span,
+                            uint64_t seed, int n)
+{
+    Bench b(capacity, lg, ways);
+    RefCache r;
+    r.budget = capacity >> lg;
+    r.ways = ways;
+    r.lg = lg;
+    for (unsigned k = 0; k < 4; k++)
+        r.rec[k] = context_cache_rec(&b.in, k);
+    std::mt19937_64 rng(seed);
+    for (int i = 0; i < n; i++) {
+        unsigned kind = (unsigned)(rng() % (uint64_t)kinds);
+        // a skewed stream: most accesses to a few records
+        uint32_t id = (uint32_t)((rng() & 3) ? rng() % (span / 8 + 1) : rng() % span);
+        r.access(kind, id);
+        b.request(kind, id, (uint8_t)i, (rng() & 7) == 0, (uint32_t)rng());
+        b.settle(); // one at a time: nothing merges
+    }
+    EXPECT_EQ(b.out.hits, r.hits);
+    EXPECT_EQ(b.out.misses, r.misses);
+    EXPECT_EQ(b.out.evictions, r.evictions);
+    EXPECT_EQ(b.out.merged, 0u);
+    EXPECT_EQ(b.rsps.size(), (size_t)n);
+    EXPECT_GT(r.hits, 0u);
+    EXPECT_GT(r.evictions, 0u);
+}
+
+TEST(ContextCache, HitsAndMissesEqualAReferenceCache)
+{
+    int n = testutil::short_run() ? 3000 : 20000;
+    compare_with_reference(4096, 2, 8, 3, 300, 1, n);     // byte budget and way limit both bite
+    compare_with_reference(2048, 0, 128, 4, 100, 2, n);   // one set, QP records of 512 B
+    compare_with_reference(16384, 6, 4, 1, 2000, 3, n);   // 64 sets of 4 ways
+    compare_with_reference(600, 1, 16, 4, 50, 4, n / 4);  // a 512 B record never fits a set
+}
+
+TEST(ContextCache, MissesToOneRecordAreMergedAndAnsweredInOrder)
+{
+    Bench b;
+    b.mem_delay = 50;
+    b.request(2, 77, 1);
+    b.request(2, 77, 2, true, 0xAAAA);
+    b.request(2, 77, 3);
+    b.request(2, 77, 4, true, 0xBBBB);
+    b.request(2, 77, 5);
+    b.settle();
+    EXPECT_EQ(b.fetched, 1u);
+    EXPECT_EQ(b.out.misses, 5u);
+    EXPECT_EQ(b.out.merged, 4u);
+    ASSERT_EQ(b.rsps.size(), 5u);
+    for (int i = 0; i < 5; i++) {
+        EXPECT_EQ(b.rsps[i].rsp_tag, i + 1);
+        EXPECT_EQ(b.rsps[i].rsp_hit, 0);
+    }
+    EXPECT_EQ(b.rsps[1].rsp_data, 0xAAAAu);
+    EXPECT_EQ(b.rsps[2].rsp_data, 0xAAAAu);
+    EXPECT_EQ(b.rsps[4].rsp_data, 0xBBBBu);
+    b.request(2, 77, 6); // now it hits, with the last write
+    b.settle();
+    EXPECT_EQ(b.rsps.back().rsp_hit, 1);
+    EXPECT_EQ(b.rsps.back().rsp_data, 0xBBBBu);
+}
+
+TEST(ContextCache, DirtyStateSurvivesEviction)
+{
+    Bench b(56 * 4, 0, 4); // one set of four channel records
+    b.request(2, 1, 1, true, 0x1234); // a channel's PSN, say
+    b.settle();
+    for (uint32_t id = 2; id < 12; id++) {
+        b.request(2, id, (uint8_t)id);
+        b.settle();
+    }
+    EXPECT_GE(b.written_back, 1u);
+    b.request(2, 1, 99);
+    b.settle();
+    EXPECT_EQ(b.rsps.back().rsp_hit, 0);
+    EXPECT_EQ(b.rsps.back().rsp_data, 0x1234u);
+}
+
+TEST(ContextCache, HitsGoOnWhileAMissWaitsAndTakeTheHitLatency)
+{
+    Bench b;
+    b.mem_delay = 200;
+    b.request(0, 5, 1); // install record 5
+    b.settle();
+    size_t before = b.rsps.size();
+    b.request(0, 6, 2); // a miss: 200 edges
+    uint64_t t = b.edge;
+    b.request(0, 5, 3); // a hit behind it
+    for (int i = 0; i < 10; i++)
+        b.step();
+    ASSERT_EQ(b.rsps.size(), before + 1);
+    EXPECT_EQ(b.rsps.back().rsp_tag, 3);
+    EXPECT_EQ(b.rsps.back().rsp_hit, 1);
+    (void)t;
+    b.settle();
+    EXPECT_EQ(b.rsps.back().rsp_tag, 2);
+    // the hit latency: answered in the outputs of edge t + hit_cycles - 1
+    Bench c;
+    c.in.cfg_hit_cycles = 5;
+    c.request(1, 9, 1);
+    c.settle();
+    c.in.rq_valid = 1;
+    c.in.rq_kind = 1;
+    c.in.rq_id = 9;
+    c.in.rq_tag = 7;
+    int at = -1;
+    for (int i = 0; i < 10; i++) {
+        c.step();
+        if (c.out.rsp_valid && at < 0)
+            at = i;
+    }
+    EXPECT_EQ(at, 4);
+}
+
+TEST(ContextCache, RandomReplacementIsSeeded)
+{
+    auto run = [](uint16_t seed, int lru) {
+        Bench b(56 * 16, 0, 16);
+        b.in.cfg_random = (uint8_t)!lru;
+        b.in.cfg_seed = seed;
+        std::mt19937_64 rng(5);
+        for (int i = 0; i < 3000; i++) {
+            b.request(2, (uint32_t)(rng() % 24), (uint8_t)i);
+            b.settle();
+        }
+        return b.out.hits;
+    };
+    EXPECT_EQ(run(1, 0), run(1, 0));
+    EXPECT_NE(run(1, 0), run(2, 0));
+    // 16 of 24 records fit: LRU and random both hit about two thirds
+    for (uint32_t h : {run(1, 0), run(1, 1)}) {
+        EXPECT_GT(h, 1500u);
+        EXPECT_LT(h, 2500u);
+    }
+}
+
+} // namespace
