@@ -8,7 +8,7 @@
 #   make cmodel-alone  build the C models with nothing but cmodel/ and run them
 #   make bench     simulation speed figures
 #   make fuzz      fuzz the receive-side parsers (FUZZ_RUNS, default 10^7)
-#   make plots     draw the loss sweep into docs/img/ (python3-matplotlib)
+#   make plots     draw the loss sweep and the cache cliff into docs/img/
 #   make example   build and run the example workload of docs/verbs.md
 #   make waves     example waveform dumps under waves/
 #   make clean
@@ -230,6 +230,8 @@ plots: deps
 	@mkdir -p $(BUILD)/plots docs/img
 	$(UBSIM) loss --quiet --format json > $(BUILD)/plots/loss.json
 	/usr/bin/python3 scripts/plot_loss.py $(BUILD)/plots/loss.json docs/img/loss.png
+	$(UBSIM) cache --quiet --format json > $(BUILD)/plots/cache.json
+	/usr/bin/python3 scripts/plot_cache.py $(BUILD)/plots/cache.json docs/img/cache.png
 
 # --- fuzzing (clang-14 + libFuzzer, ASan + UBSan) --------------------------
 # The receive-side parsers and the transport's inputs (testbench/fuzz/rx_fuzz.c).

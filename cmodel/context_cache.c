@@ -58,16 +58,32 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
     int mreq_free = !o->mreq_valid || in->mreq_ready;
 
     /* (1) the request */
+    int appended = -1;
     if (in->rq_valid && o->rq_ready) {
         unsigned kind = in->rq_kind & 3;
         uint32_t id = in->rq_id & 0xFFFFFF;
         int mi = find_mshr(s, kind, id);
         uint32_t st = context_cache_set(kind, id, lg);
         int w = mi < 0 ? find(s, st, ways, kind, id) : -1;
-        if (mi >= 0) {
+        if (mi >= 0 && s->m[mi].state == CC_FILLED && s->m[mi].n == 0) {
+            /* its record has arrived and every earlier request was
+             * answered: a hit on the miss register's copy */
+            cc_mshr_t *m = &s->m[mi];
+            if (in->rq_write) {
+                m->data = in->rq_wdata;
+                m->dirty = 1;
+            }
+            unsigned t = (s->f_head + s->f_n) % CC_HIT_FIFO;
+            s->fifo[t].due = s->now + hc - 1;
+            s->fifo[t].tag = in->rq_tag;
+            s->fifo[t].data = m->data;
+            s->f_n++;
+            o->hits++;
+        } else if (mi >= 0) {
             cc_mshr_t *m = &s->m[mi];
             m->w[(m->head + m->n) % CC_WAITERS] = (cc_waiter_t){in->rq_tag, in->rq_write & 1, in->rq_wdata};
             m->n++;
+            appended = mi;
             o->misses++;
             o->merged++;
         } else if (w >= 0) {
@@ -125,8 +141,10 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
             fm = i;
     if (fm >= 0) {
         cc_mshr_t *m = &s->m[fm];
+        /* a waiter that joined at this edge is answered from the next */
+        int older = m->n - (fm == appended);
         if (m->n) {
-            if (!rsp) { /* answer its next waiter */
+            if (!rsp && older > 0) { /* answer its next waiter */
                 cc_waiter_t *w = &m->w[m->head];
                 if (w->write) {
                     m->data = w->wdata;
@@ -242,4 +260,27 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
     s->now++;
     s->lfsr = (uint16_t)((lfsr >> 1) ^ (-(lfsr & 1u) & 0xB400u));
     *out = *o;
+}
+
+int64_t context_cache_quiet(const context_cache_state_t *s, const context_cache_in_t *in)
+{
+    if (in->rq_valid || in->fill_valid)
+        return 0;
+    const context_cache_out_t *o = &s->o;
+    if (s->f_n || o->rsp_valid || o->mreq_valid || o->wb_valid)
+        return 0;
+    for (int i = 0; i < CC_MSHRS; i++)
+        if (s->m[i].state == CC_FILLED || (s->m[i].state == CC_WAIT && !s->m[i].sent))
+            return 0;
+    return INT64_MAX / 4;
+}
+
+void context_cache_advance(context_cache_state_t *s, const context_cache_in_t *in, int n)
+{
+    (void)in;
+    s->now += (uint32_t)n;
+    uint16_t l = s->lfsr;
+    for (int i = 0; i < n; i++)
+        l = (uint16_t)((l >> 1) ^ (-(l & 1u) & 0xB400u));
+    s->lfsr = l;
 }

@@ -71,17 +71,29 @@ void context_cache_reset(context_cache_state_t *s);
 void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in,
                         context_cache_out_t *out);
 
+/* Fast-forward (block.h): edges over which, with `in` held (no request, no
+ * fill), no output can change: every miss register waits for memory with
+ * its fetch sent, nothing else is under way. Only the edge count (the LRU
+ * clock) and the random generator move; advance applies n such edges. */
+int64_t context_cache_quiet(const context_cache_state_t *s, const context_cache_in_t *in);
+void context_cache_advance(context_cache_state_t *s, const context_cache_in_t *in, int n);
+
 /* Kind k's record bytes from cfg_rec_bytes (0 read as 1). */
 static inline uint32_t context_cache_rec(const context_cache_in_t *in, unsigned k)
 {
     uint32_t b = (uint32_t)(in->cfg_rec_bytes >> (11 * (k & 3))) & 0x7FF;
     return b ? b : 1;
 }
-/* The set of a record, for sets = 1 << log2. */
+/* The set of a record, for sets = 1 << log2: the low bits of a 32-bit
+ * mix of kind << 24 | id (the finalizer of MurmurHash3). */
 static inline uint32_t context_cache_set(unsigned kind, uint32_t id, unsigned log2)
 {
-    uint32_t h = id * 0x9E3779B1u ^ (uint32_t)kind * 0x85EBCA77u;
-    h ^= h >> 15;
+    uint32_t h = (uint32_t)(kind & 3) << 24 | (id & 0xFFFFFF);
+    h ^= h >> 16;
+    h *= 0x85EBCA6Bu;
+    h ^= h >> 13;
+    h *= 0xC2B2AE35u;
+    h ^= h >> 16;
     return log2 ? h & ((1u << log2) - 1) : 0;
 }
 

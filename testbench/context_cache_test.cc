@@ -120,10 +120,12 @@ struct RefCache {
 
     static uint32_t set_of(unsigned kind, uint32_t id, unsigned lg)
     {
-        // the documented hash (docs/context_cache.md)
-        uint32_t h = id * 0x9E3779B1u ^ (uint32_t)kind * 0x85EBCA77u;
-        h ^= h >> 15;
-        return lg ? h & ((1u << lg) - 1) : 0;
+        // the documented hash (docs/context_cache.md): MurmurHash3's finalizer
+        uint32_t h = kind << 24 | id;
+        h = (h ^ (h >> 16)) * 0x85EBCA6Bu;
+        h = (h ^ (h >> 13)) * 0xC2B2AE35u;
+        h ^= h >> 16;
+        return lg ? h % (1u << lg) : 0;
     }
     void access(unsigned kind, uint32_t id)
     {
@@ -284,6 +286,107 @@ TEST(ContextCache, RandomReplacementIsSeeded)
         EXPECT_GT(h, 1500u);
         EXPECT_LT(h, 2500u);
     }
+}
+
+} // namespace
+
+extern "C" {
+#include "cache_bench.h"
+}
+
+#include <cjson/cJSON.h>
+
+namespace {
+
+cb_cfg_t cb_default(cb_stack_t st, uint64_t n)
+{
+    cb_cfg_t c{};
+    c.stack = st;
+    c.n = c.m = n;
+    c.capacity = 262144;
+    c.sets_log2 = 6;
+    c.ways = 128;
+    c.hit_cycles = 2;
+    c.rec[0] = 20;
+    c.rec[1] = 32;
+    c.rec[2] = 56;
+    c.rec[3] = 512;
+    c.miss_ns = st == CB_UB ? 100 : 500;
+    c.base_ns = 1000; // any: the bench adds the waits to it
+    c.clock_mhz = 322;
+    c.reads = 2000;
+    c.stream_seed = 1;
+    return c;
+}
+
+cb_result_t cb(const cb_cfg_t &c)
+{
+    cb_result_t r;
+    char err[256];
+    EXPECT_EQ(cb_run(&c, &r, err, sizeof err), 0) << err;
+    return r;
+}
+
+// The cliff sits where the state stops fitting: well below the overflow
+// point every context hits, well above it most miss, and each miss costs
+// its fetch.
+TEST(CacheCliff, EachStackFallsNearItsOverflowPoint)
+{
+    // pairwise queue pairs overflow 256 KiB at N = 23, UB's channels at 2428
+    EXPECT_EQ(cb(cb_default(CB_PCIE, 11)).hit_rate, 1.0);
+    EXPECT_LT(cb(cb_default(CB_PCIE, 45)).hit_rate, 0.6);
+    EXPECT_EQ(cb(cb_default(CB_UB, 1448)).hit_rate, 1.0);
+    EXPECT_LT(cb(cb_default(CB_UB, 4096)).hit_rate, 0.7);
+}
+
+TEST(CacheCliff, AMissCostsItsFetch)
+{
+    cb_cfg_t c = cb_default(CB_PCIE, 4096);
+    cb_result_t r = cb(c);
+    // nearly every queue pair misses at both ends: about 2 x 500 ns a read
+    EXPECT_GT(r.mean_ns - c.base_ns, 900);
+    EXPECT_LT(r.mean_ns - c.base_ns, 1100);
+    cb_cfg_t u = cb_default(CB_UB, 4096);
+    u.n = u.m = 4096;
+    cb_result_t ru = cb(u);
+    double per_miss = (ru.mean_ns - u.base_ns) / ((double)ru.misses / (double)u.reads);
+    // a 100 ns fetch, plus the install; a side's two misses overlap
+    EXPECT_GT(per_miss, 50);
+    EXPECT_LT(per_miss, 130);
+    EXPECT_LT(ru.mean_ns - u.base_ns, 2 * (100 + 10 * 3.11));
+    // hits cost nothing beyond the path
+    cb_cfg_t h = cb_default(CB_UB, 8);
+    EXPECT_EQ(cb(h).mean_ns, h.base_ns);
+}
+
+TEST(CacheCliff, ZipfSkewKeepsMoreHits)
+{
+    cb_cfg_t c = cb_default(CB_PCIE, 64);
+    double uniform = cb(c).hit_rate;
+    c.zipf = 1.2;
+    EXPECT_GT(cb(c).hit_rate, uniform + 0.2);
+}
+
+TEST(CacheCli, JsonHasEveryPoint)
+{
+    std::string out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " cache --n 4,23,64 --reads 500 --format json", &out), 0) << out;
+    cJSON *j = cJSON_Parse(out.c_str());
+    ASSERT_NE(j, nullptr) << out;
+    cJSON *pts = cJSON_GetObjectItem(j, "points");
+    ASSERT_EQ(cJSON_GetArraySize(pts), 6);
+    cJSON *p;
+    cJSON_ArrayForEach(p, pts)
+    {
+        for (const char *k : {"n", "state_bytes", "hit_rate", "mean_ns", "p99_ns"})
+            EXPECT_TRUE(cJSON_IsNumber(cJSON_GetObjectItem(p, k))) << k;
+        EXPECT_TRUE(cJSON_IsString(cJSON_GetObjectItem(p, "stack")));
+    }
+    cJSON_Delete(j);
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " cache --n 0", &out, true), 2);
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " cache --ways 200", &out, true), 2);
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " cache --stack roce", &out, true), 2);
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " cache --backend rtl", &out, true), 2);
 }
 
 } // namespace

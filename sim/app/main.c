@@ -8,6 +8,7 @@
 #include "incast.h"
 #include "loss.h"
 #include "state.h"
+#include "cache_bench.h"
 #include "order.h"
 #include "config.h"
 #include "latency.h"
@@ -38,6 +39,8 @@ static const char *const usage_top =
     "  state     bytes of connection state per scheme (RoCE queue pairs\n"
     "            against UB's shared channels) and where each overflows the\n"
     "            context cache\n"
+    "  cache     the context cache's cliff, simulated: hit rate and read\n"
+    "            latency against the number of endpoints, UB against RoCE\n"
     "  topology  check a topology file (nodes, switches, links) and show its\n"
     "            routes\n"
     "  help      this text; 'ubsim <command> --help' describes a command\n"
@@ -272,8 +275,10 @@ int main(int argc, char **argv)
         return cmd_loss(argc - 1, argv + 1);
     if (strcmp(argv[1], "state") == 0)
         return cmd_state(argc - 1, argv + 1);
+    if (strcmp(argv[1], "cache") == 0)
+        return cmd_cache(argc - 1, argv + 1);
     fprintf(stderr,
-            "ubsim: unknown command '%s' (expected latency, rate, order, incast, loss, state or topology; see "
+            "ubsim: unknown command '%s' (expected latency, rate, order, incast, loss, state, cache or topology; see "
             "'ubsim help')\n",
             argv[1]);
     return 2;
