@@ -36,8 +36,10 @@ for shim in sim/rtl/*_rtl.cc; do
     log="$out/$m.yosys"
     # a block may ask for parameters of its own for this check, in a line
     # "// lint-synth: <yosys commands>" of its RTL (for example a smaller ring)
+    # (read -defer: only the block's own hierarchy is elaborated, with those
+    # parameters)
     pre=$(sed -n 's|^// lint-synth: \(.*\)$|\1|p' "rtl/$m.sv" | head -1)
-    if ! yosys -q -l "$log" -p "read_verilog -sv ${files[*]}; ${pre:+$pre; }synth -flatten -top $m; stat" >/dev/null 2>&1; then
+    if ! yosys -q -l "$log" -p "read_verilog -defer -sv ${files[*]}; ${pre:+$pre; }synth -flatten -top $m; stat" >/dev/null 2>&1; then
         echo "lint: yosys synthesis of $m failed:"; grep -iE 'error' "$log" | head -10 | sed 's/^/  /'; fail=1; continue
     fi
     # (yosys turning an array of registers into single registers is not a defect)

@@ -359,6 +359,27 @@ TEST(CacheCliff, AMissCostsItsFetch)
     EXPECT_EQ(cb(h).mean_ns, h.base_ns);
 }
 
+TEST(CacheCliff, TheSameOnRtlAndLockstep)
+{
+    for (cb_stack_t st : {CB_PCIE, CB_UB}) {
+        cb_cfg_t c = cb_default(st, st == CB_PCIE ? 23 : 64);
+        c.reads = 300;
+        c.warm = 300;
+        c.capacity = st == CB_PCIE ? 262144 : 8192; // UB past its cliff too
+        cb_result_t a = cb(c);
+        c.backend = BACKEND_RTL;
+        cb_result_t b = cb(c);
+        c.backend = BACKEND_LOCKSTEP;
+        cb_result_t l = cb(c);
+        EXPECT_EQ(a.hits, b.hits);
+        EXPECT_EQ(a.misses, b.misses);
+        EXPECT_EQ(a.mean_ns, b.mean_ns);
+        EXPECT_EQ(a.p99_ns, l.p99_ns);
+        EXPECT_EQ(l.mismatches, 0u);
+        EXPECT_GT(a.misses, 0u);
+    }
+}
+
 TEST(CacheCliff, ZipfSkewKeepsMoreHits)
 {
     cb_cfg_t c = cb_default(CB_PCIE, 64);
@@ -386,7 +407,128 @@ TEST(CacheCli, JsonHasEveryPoint)
     EXPECT_EQ(testutil::run(testutil::ubsim() + " cache --n 0", &out, true), 2);
     EXPECT_EQ(testutil::run(testutil::ubsim() + " cache --ways 200", &out, true), 2);
     EXPECT_EQ(testutil::run(testutil::ubsim() + " cache --stack roce", &out, true), 2);
-    EXPECT_EQ(testutil::run(testutil::ubsim() + " cache --backend rtl", &out, true), 2);
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " cache --backend verilog", &out, true), 2);
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " cache --fault loss=1", &out, true), 2);
+}
+
+} // namespace
+
+#include "block_harness.h"
+
+extern "C" {
+#include "blocks.h"
+}
+
+namespace {
+
+using CcBlock = harness::Block<context_cache_in_t, context_cache_out_t>;
+
+// Random requests (a small id space, so misses merge and records are evicted
+// and fetched again), writes, fills after random delays, a memory that is
+// sometimes not ready, the configuration changed at each reset.
+void random_config(std::mt19937_64 &rng, context_cache_in_t &in)
+{
+    in.cfg_sets_log2 = (uint8_t)(rng() % 8);         // 7: treated as 6
+    in.cfg_ways = (uint8_t)(rng() % 140);            // 0 and > 128 clamped
+    in.cfg_capacity = (uint32_t)(rng() % 20000);
+    in.cfg_rec_bytes = 0;
+    for (unsigned k = 0; k < 4; k++)
+        in.cfg_rec_bytes |= (uint64_t)(rng() % 700) << (11 * k);
+    in.cfg_random = rng() & 1;
+    in.cfg_seed = (uint16_t)rng();
+    in.cfg_hit_cycles = (uint8_t)(rng() % 16);
+}
+
+TEST(ContextCacheLockstep, RandomStimulusOnEveryPort)
+{
+    const uint64_t cycles = testutil::short_run() ? 40000 : 1000000;
+    CcBlock b(&context_cache_class, BACKEND_LOCKSTEP, 3106);
+    ASSERT_TRUE(b.ok());
+    std::mt19937_64 rng(21);
+    struct F {
+        uint64_t due;
+        uint8_t kind;
+        uint32_t id;
+    };
+    std::deque<F> mem;
+    uint64_t rsp = 0, wb = 0, fetch = 0, merged = 0, evicted = 0, hits = 0;
+    unsigned span = 40;
+    for (uint64_t i = 0; i < cycles; i++) {
+        if (i % 40000 == 0) {
+            merged += b.out.merged;
+            evicted += b.out.evictions;
+            hits += b.out.hits;
+            random_config(rng, b.in);
+            context_cache_out_t after{};
+            after.rq_ready = 1;
+            b.reset(after);
+            mem.clear();
+            span = 4 + (unsigned)(rng() % 200);
+        }
+        uint64_t r = rng();
+        b.in.rq_valid = (r & 3) != 0;
+        b.in.rq_kind = (uint8_t)((r >> 2) & 3);
+        b.in.rq_id = (uint32_t)((r >> 4) % span);
+        b.in.rq_tag = (uint8_t)(r >> 20);
+        b.in.rq_write = ((r >> 28) & 3) == 0;
+        b.in.rq_wdata = (uint32_t)(r >> 32);
+        b.in.mreq_ready = ((r >> 30) & 3) != 0;
+        b.in.fill_valid = 0;
+        if (!mem.empty() && mem.front().due <= i) {
+            b.in.fill_valid = 1;
+            b.in.fill_kind = mem.front().kind;
+            b.in.fill_id = mem.front().id;
+            b.in.fill_data = (uint32_t)rng();
+            mem.pop_front();
+        }
+        bool took = b.out.mreq_valid && b.in.mreq_ready;
+        context_cache_out_t before = b.out;
+        ASSERT_EQ(b.step(), 0) << "lockstep mismatch at cycle " << i;
+        if (took) {
+            mem.push_back({i + 1 + rng() % 30, before.mreq_kind, before.mreq_id});
+            fetch++;
+        }
+        rsp += b.out.rsp_valid;
+        wb += b.out.wb_valid;
+    }
+    EXPECT_EQ(block_mismatches(b.inst), 0u);
+    EXPECT_GT(rsp, cycles / 4);
+    EXPECT_GT(fetch, cycles / 100);
+    EXPECT_GT(wb, cycles / 1000);
+    merged += b.out.merged;
+    evicted += b.out.evictions;
+    hits += b.out.hits;
+    EXPECT_GT(merged, cycles / 100);
+    EXPECT_GT(evicted, cycles / 100);
+    EXPECT_GT(hits, cycles / 20);
+    std::printf("lockstep: %llu cycles, %llu answers, %llu hits, %llu merged, %llu evictions, %llu write-backs\n",
+                (unsigned long long)cycles, (unsigned long long)rsp, (unsigned long long)hits,
+                (unsigned long long)merged, (unsigned long long)evicted, (unsigned long long)wb);
+}
+
+TEST(ContextCacheLockstep, APlantedBugIsFound)
+{
+    block_class_t cls = harness::with_bug(context_cache_class, "context_cache_buggy", "wb_data", 5, 2000);
+    FILE *rep = std::tmpfile();
+    ASSERT_NE(rep, nullptr);
+    block_opts_t o = harness::opts(BACKEND_LOCKSTEP, 3106);
+    o.report = rep;
+    std::string wave = "/tmp/ubsim_cache_bug.vcd";
+    o.mismatch_wave = wave.c_str();
+    CcBlock b(&cls, &o);
+    ASSERT_TRUE(b.ok());
+    std::mt19937_64 rng(3);
+    random_config(rng, b.in);
+    int first = -1;
+    for (int i = 0; i < 3000 && first < 0; i++) {
+        b.in.rq_valid = 1;
+        b.in.rq_id = (uint32_t)(rng() % 50);
+        b.in.mreq_ready = 1;
+        if (b.step())
+            first = i;
+    }
+    EXPECT_EQ(first, 2000);
+    std::remove(wave.c_str());
 }
 
 } // namespace

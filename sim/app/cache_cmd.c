@@ -47,6 +47,8 @@ static const char *const usage_cache =
     "  --miss-ns-ub NS      UB's fetch: the on-chip bus and a local memory\n"
     "                       read (default 100 = 30 + 70)\n"
     "  --miss-ns-pcie NS    the PCIe NIC's fetch: a PCIe DMA read (default 500)\n"
+    "  --backend B          the caches as c (default), rtl or lockstep (the RTL\n"
+    "                       steps every cycle: slow past the cliff)\n"
     "  --format FMT         table (default), csv or json\n"
     "  --progress, --quiet  progress on stderr (default: when it is a terminal)\n"
     "  -h, --help           this text\n";
@@ -183,8 +185,8 @@ int cmd_cache(int argc, char **argv)
                 bad = parse_double(A.cmd, "--miss-ns-pcie", v, 0, 1e6, &miss_pcie);
         } else if (strcmp(arg, "--wave") == 0 || strncmp(arg, "--wave=", 7) == 0 ||
                    strncmp(arg, "--fault", 7) == 0 || strcmp(arg, "--step-all") == 0 ||
-                   strncmp(arg, "--backend", 9) == 0 || strncmp(arg, "--timeout-us", 12) == 0) {
-            bad = cli_usage_error(A.cmd, "%s: not available for cache (the cache runs on its C model)", arg);
+                   strncmp(arg, "--timeout-us", 12) == 0) {
+            bad = cli_usage_error(A.cmd, "%s: not available for cache", arg);
         } else if (cli_run_option(&A, &ro, &bad)) {
         } else {
             bad = cli_usage_error(A.cmd, "unknown option '%s'", arg);
@@ -201,6 +203,7 @@ int cmd_cache(int argc, char **argv)
         }
     }
     base.seed = (uint16_t)ro.seed;
+    base.backend = (backend_kind_t)ro.backend;
     base.stream_seed = (uint64_t)ro.seed;
     char err[600];
     double lat[2];
@@ -262,6 +265,7 @@ int cmd_cache(int argc, char **argv)
         cJSON_AddNumberToObject(cfg, "zipf", base.zipf);
         cJSON_AddNumberToObject(cfg, "miss_ns_ub", miss_ub);
         cJSON_AddNumberToObject(cfg, "miss_ns_pcie", miss_pcie);
+        cJSON_AddStringToObject(cfg, "backend", backend_name(base.backend));
         cJSON *arr = cJSON_AddArrayToObject(root, "points");
         for (int i = 0; i < np; i++) {
             cJSON *o = cJSON_CreateObject();

@@ -5,6 +5,7 @@
 #define UB_BLOCKS_H
 
 #include "block.h"
+#include "context_cache.h"
 #include "order_tracker.h"
 #include "rc_send_pipeline.h"
 #include "transport.h"
@@ -18,11 +19,13 @@ extern const block_class_t ub_send_pipeline_class;
 extern const block_class_t rc_send_pipeline_class;
 extern const block_class_t order_tracker_class;
 extern const block_class_t transport_class;
+extern const block_class_t context_cache_class;
 
 BLOCK_RTL_DECL(ub_send_pipeline)
 BLOCK_RTL_DECL(rc_send_pipeline)
 BLOCK_RTL_DECL(order_tracker)
 BLOCK_RTL_DECL(transport)
+BLOCK_RTL_DECL(context_cache)
 
 #ifdef __cplusplus
 }

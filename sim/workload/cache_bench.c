@@ -6,12 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blocks.h"
 #include "context_cache.h"
 
 enum { K_JETTY = 0, K_SEG = 1, K_CHAN = 2, K_QP = 3 };
 
 typedef struct {
-    context_cache_state_t s;
+    block_inst_t *blk;
     context_cache_in_t in;
     context_cache_out_t out;
     /* fetches under way: (due edge, kind, id), in order */
@@ -21,6 +22,7 @@ typedef struct {
         uint32_t id;
     } q[CC_MSHRS + 2];
     int qh, qn;
+    int mismatch;
 } nic_cache_t;
 
 static uint64_t next_rand(uint64_t *x)
@@ -81,7 +83,8 @@ static void edge(nic_cache_t *c, uint64_t e, uint64_t miss_cycles)
     int mreq = c->out.mreq_valid;
     uint8_t k = c->out.mreq_kind;
     uint32_t id = c->out.mreq_id;
-    context_cache_step(&c->s, &c->in, &c->out);
+    if (block_step(c->blk, &c->in, &c->out, 0))
+        c->mismatch = 1;
     if (mreq) {
         int t = (c->qh + c->qn) % (CC_MSHRS + 2);
         c->q[t].due = e + miss_cycles;
@@ -119,10 +122,10 @@ static uint64_t side(nic_cache_t *c, uint64_t *e, const uint8_t *kind, const uin
         if (got < n && sent == n && c->qn) {
             c->in.rq_valid = 0;
             c->in.fill_valid = 0;
-            int64_t q = context_cache_quiet(&c->s, &c->in);
+            int64_t q = block_quiet(c->blk, &c->in);
             uint64_t due = c->q[c->qh].due;
             if (q > 0 && due > *e) {
-                context_cache_advance(&c->s, &c->in, (int)(due - *e));
+                block_advance(c->blk, &c->in, (int64_t)(due - *e));
                 *e = due;
             }
         }
@@ -141,10 +144,17 @@ int cb_run(const cb_cfg_t *c, cb_result_t *r, char *err, int errlen)
         return -1;
     }
     static nic_cache_t nic[2];
+    block_opts_t bo = {.kind = c->backend, .period_ps = (uint64_t)(1e6 / c->clock_mhz)};
     for (int x = 0; x < 2; x++) {
         nic_cache_t *q = &nic[x];
         memset(q, 0, sizeof *q);
-        context_cache_reset(&q->s);
+        q->blk = block_new(&context_cache_class, &bo, err, errlen);
+        if (!q->blk) {
+            if (x)
+                block_free(nic[0].blk);
+            return -1;
+        }
+        block_reset(q->blk);
         q->in.cfg_capacity = c->capacity;
         q->in.cfg_sets_log2 = (uint8_t)c->sets_log2;
         q->in.cfg_ways = (uint8_t)c->ways;
@@ -162,6 +172,8 @@ int cb_run(const cb_cfg_t *c, cb_result_t *r, char *err, int errlen)
         if (!cdf_n || !cdf_m) {
             free(cdf_n);
             free(cdf_m);
+            for (int x = 0; x < 2; x++)
+                block_free(nic[x].blk);
             snprintf(err, (size_t)errlen, "out of memory");
             return -1;
         }
@@ -171,6 +183,7 @@ int cb_run(const cb_cfg_t *c, cb_result_t *r, char *err, int errlen)
     uint64_t e[2] = {0, 0}, rng = c->stream_seed * 0x2545F4914F6CDD1Dull + 1;
     hist_t h;
     hist_init(&h);
+    int rc = -1;
     double sum = 0, waited = 0;
     uint64_t h0[2] = {0}, m0[2] = {0};
     uint64_t warm = c->warm;
@@ -213,13 +226,14 @@ int cb_run(const cb_cfg_t *c, cb_result_t *r, char *err, int errlen)
          * between them); each NIC keeps its own edge count */
         uint64_t a = side(&nic[d], &e[d], ki, ii, wi, ni, miss_cycles);
         uint64_t b = side(&nic[1 - d], &e[1 - d], kt, it, wt, nt, miss_cycles);
+        if (nic[0].mismatch || nic[1].mismatch) {
+            snprintf(err, (size_t)errlen, "lockstep: the C model and the RTL of a context cache differ");
+            goto fail;
+        }
         if (a < c->hit_cycles + (uint64_t)ni - 1 || b < c->hit_cycles + (uint64_t)nt - 1) {
             snprintf(err, (size_t)errlen, "internal: read %llu was answered faster than a hit",
                      (unsigned long long)k);
-            hist_free(&h);
-            free(cdf_n);
-            free(cdf_m);
-            return -1;
+            goto fail;
         }
         uint64_t extra = (a - (c->hit_cycles + (uint64_t)ni - 1)) + (b - (c->hit_cycles + (uint64_t)nt - 1));
         if (k >= warm) {
@@ -239,8 +253,14 @@ int cb_run(const cb_cfg_t *c, cb_result_t *r, char *err, int errlen)
     r->waited_ns_per_read = waited / (double)c->reads;
     r->p50_ns = (double)hist_percentile(&h, 50) / 1000.0;
     r->p99_ns = (double)hist_percentile(&h, 99) / 1000.0;
+    for (int x = 0; x < 2; x++)
+        r->mismatches += block_mismatches(nic[x].blk);
+    rc = 0;
+fail:
+    for (int x = 0; x < 2; x++)
+        block_free(nic[x].blk);
     hist_free(&h);
     free(cdf_n);
     free(cdf_m);
-    return 0;
+    return rc;
 }

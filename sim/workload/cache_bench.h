@@ -18,11 +18,13 @@
 
 #include <stdint.h>
 
+#include "block.h"
 #include "hist.h"
 
 typedef enum { CB_UB = 0, CB_PCIE = 1 } cb_stack_t;
 
 typedef struct {
+    backend_kind_t backend;  /* the caches' backend: C, RTL or lockstep */
     cb_stack_t stack;
     uint64_t n, m;           /* local and remote endpoints */
     uint32_t capacity;       /* bytes */
@@ -48,6 +50,7 @@ typedef struct {
     double hit_rate;
     double mean_ns, p50_ns, p99_ns;
     double waited_ns_per_read;   /* mean wait beyond an all-hit lookup */
+    uint64_t mismatches;         /* lockstep */
 } cb_result_t;
 
 /* Returns 0, or -1 with a message (a bad configuration, out of memory). */

@@ -1,0 +1,508 @@
+// Context cache: variable-size records in sets with a byte budget, LRU or
+// random replacement, 8 miss registers that merge misses to one record,
+// dirty records written back on eviction (docs/context_cache.md).
+//
+// RTL twin of cmodel/context_cache.c; both agree cycle for cycle. The steps
+// of an edge follow the C model's order: (1) the request is looked up, (2) a
+// fill completes its miss register, (4a) a hit due answers, (3) the lowest
+// filled miss register answers a waiter, evicts one record or installs its
+// own, (5) the next fetch goes out. Decisions are taken from the registers
+// before the edge, with the request's own update bypassed into (3).
+//
+// The port list is cmodel/context_cache_ports.h. SETS and WAYS are the
+// largest geometry (the configuration inputs choose within it); the
+// simulator needs 64 and 128.
+//
+// `make lint` synthesizes a small geometry (yosys needs far too long for
+// 8192 records of 92 bits):
+// lint-synth: hierarchy -top context_cache -chparam SETS 4 -chparam WAYS 8
+module context_cache #(
+  parameter int SETS = 64,
+  parameter int WAYS = 128
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [31:0] cfg_capacity_i,
+  input  logic [2:0]  cfg_sets_log2_i,
+  input  logic [7:0]  cfg_ways_i,
+  input  logic [43:0] cfg_rec_bytes_i,
+  input  logic        cfg_random_i,
+  input  logic [15:0] cfg_seed_i,
+  input  logic [3:0]  cfg_hit_cycles_i,
+  input  logic        rq_valid_i,
+  input  logic [1:0]  rq_kind_i,
+  input  logic [23:0] rq_id_i,
+  input  logic [7:0]  rq_tag_i,
+  input  logic        rq_write_i,
+  input  logic [31:0] rq_wdata_i,
+  input  logic        fill_valid_i,
+  input  logic [1:0]  fill_kind_i,
+  input  logic [23:0] fill_id_i,
+  input  logic [31:0] fill_data_i,
+  input  logic        mreq_ready_i,
+  output logic        rq_ready_o,
+  output logic        rsp_valid_o,
+  output logic [7:0]  rsp_tag_o,
+  output logic [31:0] rsp_data_o,
+  output logic        rsp_hit_o,
+  output logic        mreq_valid_o,
+  output logic [1:0]  mreq_kind_o,
+  output logic [23:0] mreq_id_o,
+  output logic [10:0] mreq_bytes_o,
+  output logic        wb_valid_o,
+  output logic [1:0]  wb_kind_o,
+  output logic [23:0] wb_id_o,
+  output logic [31:0] wb_data_o,
+  output logic [10:0] wb_bytes_o,
+  output logic [31:0] hits_o,
+  output logic [31:0] misses_o,
+  output logic [31:0] merged_o,
+  output logic [31:0] evictions_o,
+  output logic        busy_o
+);
+
+  localparam int SW = $clog2(SETS);
+  localparam int WW = $clog2(WAYS);
+  localparam int NE = SETS * WAYS;
+  localparam int NM = 8;  // miss registers
+  localparam int NW = 8;  // waiters per miss register
+  localparam logic [1:0] MFree = 2'd0, MWait = 2'd1, MFilled = 2'd2;
+
+  // ---- records ----
+  logic [NE-1:0] e_valid, e_dirty;
+  logic [1:0]    e_kind  [NE];
+  logic [23:0]   e_id    [NE];
+  logic [31:0]   e_data  [NE];
+  logic [31:0]   e_stamp [NE];
+  logic [31:0]   used_q  [SETS];
+  // ---- miss registers ----
+  logic [1:0]  m_state [NM];
+  logic [NM-1:0] m_sent, m_dirty;
+  logic [1:0]  m_kind  [NM];
+  logic [23:0] m_id    [NM];
+  logic [31:0] m_data  [NM];
+  logic [3:0]  m_n     [NM];
+  logic [2:0]  m_head  [NM];
+  logic [7:0]  w_tag   [NM*NW];
+  logic [NM*NW-1:0] w_write;
+  logic [31:0] w_wdata [NM*NW];
+  // ---- hits waiting for their answer edge ----
+  logic [31:0] f_due  [16];
+  logic [7:0]  f_tag  [16];
+  logic [31:0] f_data [16];
+  logic [3:0]  f_head;
+  logic [4:0]  f_n;
+  logic [31:0] now_q;
+  logic [15:0] lfsr_q;
+
+  function automatic logic [10:0] rec_of(input logic [43:0] r, input logic [1:0] k);
+    logic [10:0] b;
+    b = r[11*k +: 11];
+    rec_of = b == 11'd0 ? 11'd1 : b;
+  endfunction
+
+  function automatic logic [SW-1:0] set_of(input logic [1:0] kind, input logic [23:0] id,
+                                            input logic [2:0] lg);
+    logic [31:0] h;
+    logic [31:0] mask;
+    h = {6'd0, kind, id};
+    h = h ^ (h >> 16);
+    h = h * 32'h85EBCA6B;
+    h = h ^ (h >> 13);
+    h = h * 32'hC2B2AE35;
+    h = h ^ (h >> 16);
+    mask = (32'd1 << lg) - 32'd1;
+    set_of = SW'(h & mask);
+  endfunction
+
+  // ---- configuration ----
+  logic [7:0]  ways;
+  logic [2:0]  lg;
+  logic [31:0] budget;
+  logic [31:0] hc;
+  always_comb begin
+    ways = cfg_ways_i == 8'd0 ? 8'd1 : cfg_ways_i > 8'(WAYS) ? 8'(WAYS) : cfg_ways_i;
+    lg = cfg_sets_log2_i > 3'(SW) ? 3'(SW) : cfg_sets_log2_i;
+    budget = cfg_capacity_i >> lg;
+    hc = cfg_hit_cycles_i == 4'd0 ? 32'd1 : {28'd0, cfg_hit_cycles_i};
+  end
+
+  // ---- (1) the request ----
+  logic          rq_take;
+  logic [SW-1:0] rq_set;
+  logic          mi_found;
+  logic [2:0]    mi;
+  logic          hw_found;
+  logic [WW-1:0] hw;
+  logic          free_m_found;
+  logic [2:0]    free_m;
+  logic          case_a, case_b, case_c, case_d;
+  logic [31:0]   a_data;      // case A: the register's data after the write
+  logic [31:0]   c_data;      // case C: the record's data after the write
+  always_comb begin
+    rq_take = rq_valid_i && rq_ready_o;
+    rq_set = set_of(rq_kind_i, rq_id_i, lg);
+    mi_found = 1'b0;
+    mi = 3'd0;
+    for (int i = NM - 1; i >= 0; i--)
+      if (m_state[i] != MFree && m_kind[i] == rq_kind_i && m_id[i] == rq_id_i) begin
+        mi_found = 1'b1;
+        mi = 3'(i);
+      end
+    hw_found = 1'b0;
+    hw = '0;
+    for (int w = WAYS - 1; w >= 0; w--)
+      if (w < 32'(ways) && e_valid[{rq_set, WW'(w)}] && e_kind[{rq_set, WW'(w)}] == rq_kind_i &&
+          e_id[{rq_set, WW'(w)}] == rq_id_i) begin
+        hw_found = 1'b1;
+        hw = WW'(w);
+      end
+    free_m_found = 1'b0;
+    free_m = 3'd0;
+    for (int i = NM - 1; i >= 0; i--)
+      if (m_state[i] == MFree) begin
+        free_m_found = 1'b1;
+        free_m = 3'(i);
+      end
+    case_a = rq_take && mi_found && m_state[mi] == MFilled && m_n[mi] == 4'd0;
+    case_b = rq_take && mi_found && !case_a;
+    case_c = rq_take && !mi_found && hw_found;
+    case_d = rq_take && !mi_found && !hw_found && free_m_found;  // (rq_ready promised one)
+    a_data = rq_write_i ? rq_wdata_i : m_data[mi];
+    c_data = rq_write_i ? rq_wdata_i : e_data[{rq_set, hw}];
+  end
+
+  // ---- (2) a fill ----
+  logic       fill_hit;
+  logic [2:0] fi;
+  always_comb begin
+    fill_hit = 1'b0;
+    fi = 3'd0;
+    for (int i = NM - 1; i >= 0; i--)
+      if (fill_valid_i && !fill_hit && m_state[i] != MFree && m_kind[i] == fill_kind_i &&
+          m_id[i] == fill_id_i) begin
+        fi = 3'(i);
+      end
+    // the lowest matching register, if it waits for this fill
+    fill_hit = fill_valid_i && m_state[fi] == MWait && m_sent[fi] && m_kind[fi] == fill_kind_i &&
+               m_id[fi] == fill_id_i;
+  end
+
+  // ---- (4a) a hit due ----
+  logic [3:0]  f_tail;
+  logic [4:0]  f_n1;       // after the push of (1)
+  logic        hit_rsp;
+  logic [7:0]  hit_tag;
+  logic [31:0] hit_data;
+  always_comb begin
+    f_tail = f_head + f_n[3:0];
+    f_n1 = f_n + 5'((case_a || case_c) ? 1 : 0);
+    hit_rsp = 1'b0;
+    hit_tag = f_tag[f_head];
+    hit_data = f_data[f_head];
+    if (f_n != 5'd0) hit_rsp = f_due[f_head] == now_q;
+    else if (case_a || case_c) begin
+      // the FIFO was empty: the entry pushed now is the head
+      hit_rsp = now_q + hc - 32'd1 == now_q;
+      hit_tag = rq_tag_i;
+      hit_data = case_a ? a_data : c_data;
+    end
+  end
+
+  // ---- (3) the lowest filled miss register ----
+  logic          fm_found;
+  logic [2:0]    fm;
+  logic [3:0]    fm_n;        // its waiters after (1)
+  logic          fm_pop, fm_free, fm_install, fm_evict, fm_bypass_wb;
+  logic [31:0]   fm_data;     // its data after (1)
+  logic          fm_dirty;
+  logic [SW-1:0] fm_set;
+  logic [10:0]   fm_rec;
+  logic          fw_found;
+  logic [WW-1:0] fw;
+  logic [7:0]    nvalid;
+  logic [WW-1:0] victim;
+  logic [31:0]   best_age;
+  logic          v_found;
+  logic [15:0]   kth;
+  logic [7:0]    cnt;
+  logic [31:0]   pop_data;
+  logic [2:0]    pop_slot_head;
+  // a record of fm's set as it is after (1)
+  logic [31:0]   v_data;
+  logic          v_dirty;
+  always_comb begin
+    fm_found = 1'b0;
+    fm = 3'd0;
+    for (int i = NM - 1; i >= 0; i--)
+      if (m_state[i] == MFilled || (fill_hit && fi == 3'(i))) begin
+        fm_found = 1'b1;
+        fm = 3'(i);
+      end
+    fm_n = m_n[fm] + 4'((case_b && mi == fm) ? 1 : 0);
+    fm_data = (fill_hit && fi == fm) ? fill_data_i : m_data[fm];
+    fm_dirty = m_dirty[fm];
+    if (case_a && mi == fm) begin
+      fm_data = a_data;
+      fm_dirty = m_dirty[fm] | rq_write_i;
+    end
+    pop_slot_head = m_head[fm];
+    pop_data = w_write[{fm, pop_slot_head}] ? w_wdata[{fm, pop_slot_head}] : fm_data;
+    fm_pop = fm_found && fm_n != 4'd0 && !hit_rsp && (m_n[fm] != 4'd0);
+    fm_set = set_of(m_kind[fm], m_id[fm], lg);
+    fm_rec = rec_of(cfg_rec_bytes_i, m_kind[fm]);
+    fw_found = 1'b0;
+    fw = '0;
+    nvalid = 8'd0;
+    for (int w = WAYS - 1; w >= 0; w--)
+      if (w < 32'(ways)) begin
+        if (!e_valid[{fm_set, WW'(w)}]) begin
+          fw_found = 1'b1;
+          fw = WW'(w);
+        end else nvalid = nvalid + 8'd1;
+      end
+    fm_free = 1'b0;
+    fm_install = 1'b0;
+    fm_evict = 1'b0;
+    fm_bypass_wb = 1'b0;
+    if (fm_found && fm_n == 4'd0) begin
+      if ({21'd0, fm_rec} > budget) begin
+        fm_free = 1'b1;
+        fm_bypass_wb = fm_dirty;
+      end else if (fw_found && used_q[fm_set] + {21'd0, fm_rec} <= budget) begin
+        fm_install = 1'b1;
+        fm_free = 1'b1;
+      end else fm_evict = 1'b1;
+    end
+    // the victim: LRU (the oldest, the lowest way on a tie) or the k-th valid way
+    victim = '0;
+    v_found = 1'b0;
+    best_age = '0;
+    kth = nvalid == 8'd0 ? 16'd0 : (lfsr_q ^ cfg_seed_i) % {8'd0, nvalid};
+    cnt = 8'd0;
+    for (int w = 0; w < WAYS; w++) begin
+      logic [31:0] st, age;
+      st = (case_c && rq_set == fm_set && hw == WW'(w)) ? now_q : e_stamp[{fm_set, WW'(w)}];
+      age = now_q - st;
+      if (w < 32'(ways) && e_valid[{fm_set, WW'(w)}]) begin
+        if (cfg_random_i) begin
+          if (!v_found && {8'd0, cnt} == kth) begin
+            victim = WW'(w);
+            v_found = 1'b1;
+          end
+          cnt = cnt + 8'd1;
+        end else if (!v_found || age > best_age) begin
+          best_age = age;
+          victim = WW'(w);
+          v_found = 1'b1;
+        end
+      end
+    end
+    v_data = (case_c && rq_set == fm_set && hw == victim) ? c_data : e_data[{fm_set, victim}];
+    v_dirty = e_dirty[{fm_set, victim}] | (case_c && rq_set == fm_set && hw == victim && rq_write_i);
+  end
+
+  // ---- (5) the next fetch ----
+  logic       mreq_free, q_found;
+  logic [2:0] q;
+  always_comb begin
+    mreq_free = !mreq_valid_o || mreq_ready_i;
+    q_found = 1'b0;
+    q = 3'd0;
+    for (int i = NM - 1; i >= 0; i--)
+      if ((m_state[i] == MWait && !m_sent[i]) || (case_d && free_m == 3'(i))) begin
+        q_found = 1'b1;
+        q = 3'(i);
+      end
+  end
+
+  // next states of the miss registers, for rq_ready and busy
+  logic [1:0] ms_d [NM];
+  logic [3:0] mn_d [NM];
+  always_comb begin
+    for (int i = 0; i < NM; i++) begin
+      ms_d[i] = m_state[i];
+      mn_d[i] = m_n[i];
+    end
+    if (case_d) begin
+      ms_d[free_m] = MWait;
+      mn_d[free_m] = 4'd1;
+    end
+    if (case_b) mn_d[mi] = m_n[mi] + 4'd1;
+    if (fill_hit) ms_d[fi] = MFilled;
+    if (fm_pop) mn_d[fm] = fm_n - 4'd1;
+    if (fm_free) ms_d[fm] = MFree;
+  end
+
+  logic [31:0] v_key_kind_rec;
+  assign v_key_kind_rec = {21'd0, rec_of(cfg_rec_bytes_i, e_kind[{fm_set, victim}])};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      e_valid <= '0;
+      e_dirty <= '0;
+      for (int s = 0; s < SETS; s++) used_q[s] <= '0;
+      for (int i = 0; i < NM; i++) begin
+        m_state[i] <= MFree;
+        m_kind[i] <= '0;
+        m_id[i] <= '0;
+        m_data[i] <= '0;
+        m_n[i] <= '0;
+        m_head[i] <= '0;
+      end
+      m_sent <= '0;
+      m_dirty <= '0;
+      f_head <= '0;
+      f_n <= '0;
+      now_q <= '0;
+      lfsr_q <= 16'd1;
+      rq_ready_o <= 1'b1;
+      rsp_valid_o <= 1'b0;
+      rsp_tag_o <= '0;
+      rsp_data_o <= '0;
+      rsp_hit_o <= 1'b0;
+      mreq_valid_o <= 1'b0;
+      mreq_kind_o <= '0;
+      mreq_id_o <= '0;
+      mreq_bytes_o <= '0;
+      wb_valid_o <= 1'b0;
+      wb_kind_o <= '0;
+      wb_id_o <= '0;
+      wb_data_o <= '0;
+      wb_bytes_o <= '0;
+      hits_o <= '0;
+      misses_o <= '0;
+      merged_o <= '0;
+      evictions_o <= '0;
+    end else begin
+      // (1)
+      if (case_a) begin
+        m_data[mi] <= a_data;
+        if (rq_write_i) m_dirty[mi] <= 1'b1;
+      end
+      if (case_b) begin
+        w_tag[{mi, m_head[mi] + m_n[mi][2:0]}] <= rq_tag_i;
+        w_write[{mi, m_head[mi] + m_n[mi][2:0]}] <= rq_write_i;
+        w_wdata[{mi, m_head[mi] + m_n[mi][2:0]}] <= rq_wdata_i;
+        m_n[mi] <= m_n[mi] + 4'd1;
+      end
+      if (case_c) begin
+        e_data[{rq_set, hw}] <= c_data;
+        if (rq_write_i) e_dirty[{rq_set, hw}] <= 1'b1;
+        e_stamp[{rq_set, hw}] <= now_q;
+      end
+      if (case_d) begin
+        m_state[free_m] <= MWait;
+        m_kind[free_m] <= rq_kind_i;
+        m_id[free_m] <= rq_id_i;
+        m_data[free_m] <= '0;
+        m_dirty[free_m] <= 1'b0;
+        m_sent[free_m] <= 1'b0;
+        m_n[free_m] <= 4'd1;
+        m_head[free_m] <= 3'd0;
+        w_tag[{free_m, 3'd0}] <= rq_tag_i;
+        w_write[{free_m, 3'd0}] <= rq_write_i;
+        w_wdata[{free_m, 3'd0}] <= rq_wdata_i;
+      end
+      if (case_a || case_c) begin
+        f_due[f_tail] <= now_q + hc - 32'd1;
+        f_tag[f_tail] <= rq_tag_i;
+        f_data[f_tail] <= case_a ? a_data : c_data;
+      end
+      if (case_a || case_c) hits_o <= hits_o + 32'd1;
+      if (case_b || case_d) misses_o <= misses_o + 32'd1;
+      if (case_b) merged_o <= merged_o + 32'd1;
+      // (2)
+      if (fill_hit) begin
+        m_state[fi] <= MFilled;
+        m_data[fi] <= fill_data_i;
+      end
+      // (4a)
+      if (hit_rsp) begin
+        f_head <= f_head + 4'd1;
+        f_n <= f_n1 - 5'd1;
+      end else f_n <= f_n1;
+      // (3)
+      wb_valid_o <= 1'b0;
+      if (fm_pop) begin
+        m_data[fm] <= pop_data;
+        if (w_write[{fm, pop_slot_head}]) m_dirty[fm] <= 1'b1;
+        m_head[fm] <= m_head[fm] + 3'd1;
+        m_n[fm] <= fm_n - 4'd1;
+      end
+      if (fm_bypass_wb) begin
+        wb_valid_o <= 1'b1;
+        wb_kind_o <= m_kind[fm];
+        wb_id_o <= m_id[fm];
+        wb_data_o <= fm_data;
+        wb_bytes_o <= fm_rec;
+      end
+      if (fm_free) m_state[fm] <= MFree;
+      if (fm_install) begin
+        e_valid[{fm_set, fw}] <= 1'b1;
+        e_dirty[{fm_set, fw}] <= fm_dirty;
+        e_kind[{fm_set, fw}] <= m_kind[fm];
+        e_id[{fm_set, fw}] <= m_id[fm];
+        e_data[{fm_set, fw}] <= fm_data;
+        e_stamp[{fm_set, fw}] <= now_q;
+        used_q[fm_set] <= used_q[fm_set] + {21'd0, fm_rec};
+      end
+      if (fm_evict) begin
+        if (v_dirty) begin
+          wb_valid_o <= 1'b1;
+          wb_kind_o <= e_kind[{fm_set, victim}];
+          wb_id_o <= e_id[{fm_set, victim}];
+          wb_data_o <= v_data;
+          wb_bytes_o <= v_key_kind_rec[10:0];
+        end
+        used_q[fm_set] <= used_q[fm_set] - v_key_kind_rec;
+        e_valid[{fm_set, victim}] <= 1'b0;
+        evictions_o <= evictions_o + 32'd1;
+      end
+      // (4a)/(3): the answer of the edge
+      if (hit_rsp) begin
+        rsp_valid_o <= 1'b1;
+        rsp_tag_o <= hit_tag;
+        rsp_data_o <= hit_data;
+        rsp_hit_o <= 1'b1;
+      end else if (fm_pop) begin
+        rsp_valid_o <= 1'b1;
+        rsp_tag_o <= w_tag[{fm, pop_slot_head}];
+        rsp_data_o <= pop_data;
+        rsp_hit_o <= 1'b0;
+      end else rsp_valid_o <= 1'b0;
+      // (5)
+      if (mreq_free) begin
+        if (q_found) begin
+          m_sent[q] <= 1'b1;
+          mreq_valid_o <= 1'b1;
+          mreq_kind_o <= (case_d && free_m == q) ? rq_kind_i : m_kind[q];
+          mreq_id_o <= (case_d && free_m == q) ? rq_id_i : m_id[q];
+          mreq_bytes_o <= rec_of(cfg_rec_bytes_i, (case_d && free_m == q) ? rq_kind_i : m_kind[q]);
+        end else mreq_valid_o <= 1'b0;
+      end
+      // (6)
+      begin
+        logic fr, room;
+        fr = 1'b0;
+        room = 1'b1;
+        for (int i = 0; i < NM; i++) begin
+          if (ms_d[i] == MFree) fr = 1'b1;
+          else if (mn_d[i] >= 4'(NW)) room = 1'b0;
+        end
+        rq_ready_o <= fr && room;
+      end
+      now_q <= now_q + 32'd1;
+      lfsr_q <= (lfsr_q >> 1) ^ ({16{lfsr_q[0]}} & 16'hB400);
+    end
+  end
+
+  // busy: from the registers
+  always_comb begin
+    logic b;
+    b = f_n != 5'd0 || rsp_valid_o || mreq_valid_o || wb_valid_o;
+    for (int i = 0; i < NM; i++) b = b || m_state[i] != MFree;
+    busy_o = b;
+  end
+
+endmodule
