@@ -2,10 +2,10 @@
  * docs/context_cache.md. The steps of an edge run in a fixed order that the
  * RTL mirrors: (1) the request is looked up (a hit updates its record and is
  * queued for its answer; a miss joins or takes a miss register); (2) a fill
- * from memory completes its miss register; (3) the lowest miss register with
- * its record answers its next waiter, or once none is left evicts one
- * record of its set or installs its own; (4) the answer of the edge: a hit
- * that is due, else (3)'s; (5) the next fetch goes out. */
+ * from memory completes its miss register; (4a) a hit that is due answers;
+ * (3) the lowest miss register with its record answers its next waiter (if
+ * (4a) did not answer), or once none is left evicts one record of its set or
+ * installs its own; (5) the next fetch goes out. */
 #include "context_cache.h"
 
 #include <string.h>
@@ -196,7 +196,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
                  * for k = (lfsr ^ seed) mod (valid ways) */
                 int v = -1;
                 if (in->cfg_random) {
-                    uint32_t k = (uint32_t)(lfsr ^ in->cfg_seed) % nvalid;
+                    uint32_t k = nvalid ? (uint32_t)(lfsr ^ in->cfg_seed) % nvalid : 0;
                     for (uint32_t w = 0; w < ways && v < 0; w++)
                         if (s->e[st][w].valid && k-- == 0)
                             v = (int)w;
@@ -211,6 +211,8 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
                         }
                     }
                 }
+                if (v < 0) /* (no valid way: a configuration changed under it) */
+                    v = 0;
                 cc_entry_t *e = &s->e[st][v];
                 uint32_t eb = context_cache_rec(in, e->kind);
                 if (e->dirty) {

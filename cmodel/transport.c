@@ -55,6 +55,7 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
     transport_out_t *o = &s->o;
     const unsigned bits = transport_bmap_bits(in->cfg_bmap_code);
     const int gbn = in->cfg_gbn & 1;
+    const uint32_t win = in->cfg_window > TP_W ? TP_W : in->cfg_window; /* the ring's size at most */
     uint32_t nxt_old[TP_CH];
     memcpy(nxt_old, s->nxt, sizeof nxt_old);
 
@@ -82,7 +83,7 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
         if (s->fail >> hc & 1)
             drop_n = 1;
         else
-            emit_n = out_free && !emit_r && ((s->nxt[hc] - s->una[hc]) & M) < in->cfg_window &&
+            emit_n = out_free && !emit_r && ((s->nxt[hc] - s->una[hc]) & M) < win &&
                      s->rptr[hc] == s->rend[hc];
     }
     /* T3: timers count down */
@@ -223,9 +224,20 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
     o->tmo = expire != 0;
 
     /* ---------------- receive ---------------- */
-    /* R1: the verdict on an arriving packet, against the registers */
+    /* R2: delivery, on the lowest channel whose next PSN is held */
+    int dc = -1;
+    for (int c = 0; c < TP_CH; c++)
+        if (bit_get(s->ring[c], s->exp[c])) {
+            dc = c;
+            break;
+        }
+    uint32_t dpsn = dc >= 0 ? s->exp[dc] : 0;
+    /* R1: the verdict on an arriving packet, against the registers as this
+     * edge's delivery leaves them (the next PSN one further, one packet
+     * fewer held, on the channel that delivers) */
     int rv = -1, rc = in->rx_ch & (TP_CH - 1);
-    uint32_t rpsn = in->rx_psn & M, rd = (rpsn - s->exp[rc]) & M;
+    uint32_t moving = dc == rc;
+    uint32_t rpsn = in->rx_psn & M, rd = (rpsn - s->exp[rc] - moving) & M;
     if (in->rx_valid) {
         uint32_t d = rd;
         if (gbn)
@@ -237,19 +249,11 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
             rv = TP_BEYOND;
         else if (bit_get(s->ring[rc], rpsn))
             rv = TP_DUP;
-        else if (d && s->held[rc] >= in->cfg_ooo_cap)
+        else if (d && s->held[rc] - moving >= in->cfg_ooo_cap)
             rv = TP_FULL;
         else
             rv = TP_ACCEPT;
     }
-    /* R2: delivery, on the lowest channel whose next PSN is held */
-    int dc = -1;
-    for (int c = 0; c < TP_CH; c++)
-        if (bit_get(s->ring[c], s->exp[c])) {
-            dc = c;
-            break;
-        }
-    uint32_t dpsn = dc >= 0 ? s->exp[dc] : 0;
     /* R3: an acknowledgement out, built from the registers */
     const int ao_free = !o->ao_valid || in->ao_ready;
     int ac = -1;

@@ -127,6 +127,7 @@ module transport #(
   logic [23:0] ab, alim;
   logic [W-1:0] sack_set;   // bits to set in acked_q[ack_ch] (ring positions)
   logic [10:0] bits;
+  logic [23:0] win;
 
   function automatic logic [10:0] bmap_bits(input logic [2:0] code);
     bmap_bits = 11'd64 << (code > 3'd4 ? 3'd4 : code);
@@ -154,6 +155,7 @@ module transport #(
   // ---- transmit ----
   always_comb begin
     bits = bmap_bits(cfg_bmap_code_i);
+    win = cfg_window_i > 11'(W) ? 24'(W) : {13'd0, cfg_window_i};  // the ring's size at most
     out_free = !pkt_valid_o || pkt_ready_i;
     for (int c = 0; c < CH; c++) begin
       nxt_d[c] = nxt_q[c];
@@ -192,7 +194,7 @@ module transport #(
     drop_n = 1'b0;
     if (sq_n_q != 2'd0) begin
       if (fail_q[hc]) drop_n = 1'b1;
-      else emit_n = out_free && !emit_r && ({13'd0, cfg_window_i} > (nxt_q[hc] - una_q[hc])) &&
+      else emit_n = out_free && !emit_r && (win > (nxt_q[hc] - una_q[hc])) &&
                     rptr_q[hc] == rend_q[hc];
     end
     // T3: timers
@@ -288,7 +290,7 @@ module transport #(
 
   // ---- receive ----
   logic [2:0]  rv;
-  logic        rv_any;
+  logic        rv_any, moving;
   logic [23:0] rd;
   logic        dlv_found;
   logic [1:0]  dc;
@@ -303,16 +305,6 @@ module transport #(
   logic [1:0]     ao_kind;
 
   always_comb begin
-    // R1: the verdict
-    rd = rx_psn_i - exp_q[rx_ch_i];
-    rv_any = rx_valid_i;
-    if (cfg_gbn_i)
-      rv = rd == 24'd0 ? (ring_q[rx_ch_i][rx_psn_i[IW-1:0]] ? VDup : VAccept) : rd >= Half ? VDup : VGap;
-    else if (rd >= Half) rv = VDup;
-    else if (rd >= {13'd0, bits}) rv = VBeyond;
-    else if (ring_q[rx_ch_i][rx_psn_i[IW-1:0]]) rv = VDup;
-    else if (rd != 24'd0 && held_q[rx_ch_i] >= cfg_ooo_cap_i) rv = VFull;
-    else rv = VAccept;
     // R2: delivery
     dlv_found = 1'b0;
     dc = 2'd0;
@@ -322,6 +314,18 @@ module transport #(
         dc = 2'(c);
       end
     dpsn = exp_q[dc];
+    // R1: the verdict, against the registers as this edge's delivery leaves
+    // them (the next PSN one further, one packet fewer held)
+    moving = dlv_found && dc == rx_ch_i;
+    rd = rx_psn_i - exp_q[rx_ch_i] - {23'd0, moving};
+    rv_any = rx_valid_i;
+    if (cfg_gbn_i)
+      rv = rd == 24'd0 ? (ring_q[rx_ch_i][rx_psn_i[IW-1:0]] ? VDup : VAccept) : rd >= Half ? VDup : VGap;
+    else if (rd >= Half) rv = VDup;
+    else if (rd >= {13'd0, bits}) rv = VBeyond;
+    else if (ring_q[rx_ch_i][rx_psn_i[IW-1:0]]) rv = VDup;
+    else if (rd != 24'd0 && held_q[rx_ch_i] - {10'd0, moving} >= cfg_ooo_cap_i) rv = VFull;
+    else rv = VAccept;
     // R3: an acknowledgement out
     ao_free = !ao_valid_o || ao_ready_i;
     owed = ack_pend_q | nak_pend_q;

@@ -106,6 +106,19 @@ TEST(StateCli, JsonAndRefusals)
     EXPECT_NE(out.find("--n"), std::string::npos) << out;
     EXPECT_EQ(testutil::run(testutil::ubsim() + " state --format xml", &out, true), 2);
     EXPECT_EQ(testutil::run(testutil::ubsim() + " state --bogus", &out, true), 2);
+    // with L alone, P grows with L: the bytes and the overflow point agree
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " state --l 10 --format json", &out), 0);
+    j = cJSON_Parse(out.c_str());
+    ASSERT_NE(j, nullptr) << out;
+    arr = cJSON_GetObjectItem(j, "schemes");
+    cJSON *priv = cJSON_GetArrayItem(arr, 2);
+    EXPECT_STREQ(cJSON_GetObjectItem(priv, "name")->valuestring, "private");
+    double bytes = cJSON_GetObjectItem(priv, "bytes")->valuedouble;
+    double at = cJSON_GetObjectItem(priv, "overflow_at")->valuedouble;
+    EXPECT_EQ(bytes, 10.0 * 52 + 10.0 * 10 * 56);
+    EXPECT_EQ(cJSON_IsTrue(cJSON_GetObjectItem(priv, "fits")), at > 10);
+    EXPECT_EQ(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "general"), "p")->valuedouble, 10);
+    cJSON_Delete(j);
     ASSERT_EQ(testutil::run(testutil::ubsim() + " state --k 4 --format csv", &out), 0);
     EXPECT_NE(out.find("groups"), std::string::npos) << out;
 }

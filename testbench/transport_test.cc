@@ -173,6 +173,48 @@ TEST(Transport, TimersJumpedOnCAsTheRtlStepsThem)
     EXPECT_EQ(b.mismatches, 0u);
 }
 
+TEST(Transport, BackToBackSmallPacketsWithoutLossMeetNoGapAndNoFullBuffer)
+{
+    // 64 B packets reach the receiver every cycle: each one arrives while the
+    // one before it is being delivered
+    for (int gbn = 0; gbn < 2; gbn++)
+        for (unsigned cap : {1u, 1024u}) {
+            tpb_cfg_t c = base_cfg();
+            c.gbn = gbn;
+            c.mtu = 64;
+            c.msg_bytes = 64;
+            c.n_msgs = 3000;
+            c.window = gbn ? 32 : 256;
+            c.ooo_cap = cap;
+            tpb_result_t r = run_ok(c);
+            EXPECT_EQ(r.msgs_done, 3000u);
+            EXPECT_EQ(r.pkts_resent, 0u) << gbn << " " << cap;
+            EXPECT_EQ(r.verdict[TP_GAP], 0u);
+            EXPECT_EQ(r.verdict[TP_FULL], 0u);
+            EXPECT_EQ(r.naks_sent, 0u);
+            EXPECT_EQ(r.timeouts, 0u);
+            // one packet a cycle: 3000 packets in little more than 3000
+            // cycles (go-back-N's flight of 32 is the limit there instead)
+            if (!gbn) {
+                EXPECT_LT(r.ns, 3000 * 1000.0 / 322 * 1.2);
+            }
+        }
+}
+
+TEST(Transport, AFailedChannelWhoseReceiverHoldsPacketsEndsTheRun)
+{
+    tpb_cfg_t c = base_cfg();
+    c.n_msgs = 4;
+    c.msg_bytes = 65536;
+    c.rto_ns = 2000;
+    c.retry_max = 0;
+    faults(c, "fwd.loss=0.3,seed=1");
+    c.max_cycles = 0; // no limit: it must end by itself
+    tpb_result_t r = run_ok(c);
+    EXPECT_EQ(r.msgs_done + r.msgs_failed, 4u);
+    EXPECT_GT(r.msgs_failed, 0u);
+}
+
 TEST(Transport, LossWithoutFaultsResendsNothing)
 {
     tpb_cfg_t c = base_cfg();
@@ -389,6 +431,8 @@ TEST(LossCli, RefusesBadInput)
     EXPECT_EQ(testutil::run(u + "--fault drop=fwd:1", &out, true), 2); // which scheme?
     EXPECT_EQ(testutil::run(u + "--wave x.fst", &out, true), 2);
     EXPECT_EQ(testutil::run(u + "--mix 4096,0", &out, true), 2);
+    EXPECT_EQ(testutil::run(u + "--message 4294967296", &out, true), 2); // a 32-bit length
+    EXPECT_EQ(testutil::run(u + "--mix 4294967296", &out, true), 2);
     EXPECT_EQ(testutil::run(u + "--frobnicate", &out, true), 2);
     EXPECT_EQ(testutil::run(u + "--help", &out), 0);
     EXPECT_NE(out.find("--rto-ns"), std::string::npos);

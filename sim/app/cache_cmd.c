@@ -112,7 +112,7 @@ int cmd_cache(int argc, char **argv)
     base.reads = 4000;
     double miss_ub = 100, miss_pcie = 500, spo = 2;
     int stacks = 3;
-    uint64_t ns_list[64];
+    uint64_t ns_list[128]; /* 12 doublings of up to 8 steps, or a list of 64 */
     int n_list = 0;
     for (; A.i < argc; A.i++) {
         const char *v = NULL;
@@ -218,7 +218,7 @@ int cmd_cache(int argc, char **argv)
             return rc;
         }
     }
-    static point_t pts[128];
+    static point_t pts[256];
     int np = 0, total = n_list * ((stacks & 1) + (stacks >> 1 & 1)), done = 0;
     for (int s = 0; s < 2; s++) {
         if (!(stacks >> s & 1))

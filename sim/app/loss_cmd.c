@@ -84,9 +84,9 @@ static int parse_list(const char *cmd, const char *opt, const char *v, double *o
         errno = 0;
         double x = strtod(p, &end);
         if (end == p || errno || !isfinite(x) || x < 0 || (*end && *end != ',') ||
-            (!whole && x > 1) || (whole && (x < 1 || x != floor(x) || x > (double)(1ull << 40))))
+            (!whole && x > 1) || (whole && (x < 1 || x != floor(x) || x > 4294967295.0)))
             return cli_usage_error(cmd, "%s: expected %s, comma-separated, got '%s'", opt,
-                                   whole ? "whole numbers of bytes (at least 1)"
+                                   whole ? "whole numbers of bytes (1 to 4294967295)"
                                          : "probabilities from 0 to 1",
                                    v);
         if (*n >= max)
@@ -210,8 +210,9 @@ int cmd_loss(int argc, char **argv)
                 bad = cli_usage_error(A.cmd, "--scheme: expected sack, gbn or all, got '%s'", v);
             scheme = v;
         } else if (cli_opt_value(&A, "--message", &v, &bad)) {
-            if (!bad && (cli_parse_int(v, 1, &x) || x > (1ll << 32)))
-                bad = cli_usage_error(A.cmd, "--message: expected 1 to %lld bytes, got '%s'", 1ll << 32, v);
+            if (!bad && (cli_parse_int(v, 1, &x) || x > 0xFFFFFFFFll))
+                bad = cli_usage_error(A.cmd, "--message: expected 1 to %lld bytes (a 32-bit length), got '%s'",
+                                      0xFFFFFFFFll, v);
             c.msg_bytes = (uint64_t)x;
         } else if (cli_opt_value(&A, "--messages", &v, &bad)) {
             if (!bad && (cli_parse_int(v, 1, &x) || x > 100000000))

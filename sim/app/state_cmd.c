@@ -118,7 +118,7 @@ int cmd_state(int argc, char **argv)
     if (!l_given)
         c.l = c.n;
     if (!c.p_given)
-        c.p = c.m;
+        c.p = l_given ? c.l : c.m; /* P grows with L unless given */
     state_scheme_t s[STATE_MAX_SCHEMES];
     int n = state_eval(&c, s);
     if (fmt == FMT_JSON) {
@@ -126,6 +126,15 @@ int cmd_state(int argc, char **argv)
         cJSON_AddNumberToObject(root, "n", (double)c.n);
         cJSON_AddNumberToObject(root, "m", (double)c.m);
         cJSON_AddNumberToObject(root, "cache_bytes", (double)c.cache_bytes);
+        if (c.general) {
+            cJSON *g = cJSON_AddObjectToObject(root, "general");
+            cJSON_AddNumberToObject(g, "l", (double)c.l);
+            cJSON_AddNumberToObject(g, "p", (double)c.p);
+            cJSON_AddNumberToObject(g, "e", (double)c.e);
+            cJSON_AddNumberToObject(g, "r", (double)c.r);
+            cJSON_AddNumberToObject(g, "t", (double)c.t);
+            cJSON_AddNumberToObject(g, "k", (double)c.k);
+        }
         cJSON *arr = cJSON_AddArrayToObject(root, "schemes");
         for (int i = 0; i < n; i++) {
             cJSON *o = cJSON_CreateObject();

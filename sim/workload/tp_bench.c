@@ -633,8 +633,10 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
                     failed_msgs += mine - b->done_ch[c];
                 }
         int all_sent = b->src_msg >= cfg->n_msgs;
-        if (all_sent && b->msgs_deliverable + failed_msgs >= cfg->n_msgs && !oa->busy && !ob->busy &&
-            !b->link[0].flight.n && !b->link[1].flight.n) {
+        /* (B may hold packets of a failed channel for ever: it is not waited
+         * for once a channel failed) */
+        if (all_sent && b->msgs_deliverable + failed_msgs >= cfg->n_msgs && !oa->busy &&
+            (!ob->busy || b->failed_seen) && !b->link[0].flight.n && !b->link[1].flight.n) {
             res->msgs_failed = failed_msgs;
             break;
         }
@@ -663,6 +665,14 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
                     if (gap < q)
                         q = gap;
                 }
+            if (q >= INT64_MAX / 8 && !b->link[0].flight.n && !b->link[1].flight.n) {
+                /* nothing can happen any more, and the run is not done */
+                fail(err, errlen,
+                     "the run stopped: nothing left in flight and no timer running, %" PRIu64
+                     " of %" PRIu64 " messages deliverable",
+                     b->msgs_deliverable, cfg->n_msgs);
+                goto out;
+            }
             if (q > 0) {
                 *ia = qa;
                 *ib = qb;
