@@ -15,7 +15,7 @@
 //
 // `make lint` synthesizes a small geometry (yosys needs far too long for
 // 8192 records of 92 bits):
-// lint-synth: hierarchy -top context_cache -chparam SETS 4 -chparam WAYS 8
+// lint-synth: hierarchy -top context_cache -chparam SETS 2 -chparam WAYS 4
 module context_cache #(
   parameter int SETS = 64,
   parameter int WAYS = 128

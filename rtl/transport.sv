@@ -19,7 +19,7 @@
 //
 // `make lint` synthesizes it with a 64-entry ring (yosys needs minutes for
 // the full one; docs/transport.md gives both sizes):
-// lint-synth: hierarchy -top transport -chparam W 64
+// lint-synth: hierarchy -top transport -chparam W 32
 module transport #(
   parameter int W = 1024
 ) (

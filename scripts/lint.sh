@@ -29,24 +29,25 @@ for f in "${files[@]}"; do
     fi
 done
 
-printf '%-24s %10s %10s\n' "block" "cells" "flip-flops"
-for shim in sim/rtl/*_rtl.cc; do
-    m=$(basename "$shim" _rtl.cc)
-    [ -f "rtl/$m.sv" ] || { echo "lint: $shim has no rtl/$m.sv"; fail=1; continue; }
-    log="$out/$m.yosys"
+# one yosys run per block, two at a time (yosys is single-threaded); each
+# run leaves its verdict in $out/<block>.result, printed below in order
+synth_block() {
+    local m=$1 log="$out/$1.yosys" res="$out/$1.result" pre cells ffs
     # a block may ask for parameters of its own for this check, in a line
     # "// lint-synth: <yosys commands>" of its RTL (for example a smaller ring)
     # (read -defer: only the block's own hierarchy is elaborated, with those
     # parameters)
     pre=$(sed -n 's|^// lint-synth: \(.*\)$|\1|p' "rtl/$m.sv" | head -1)
     if ! yosys -q -l "$log" -p "read_verilog -defer -sv ${files[*]}; ${pre:+$pre; }synth -flatten -top $m; stat" >/dev/null 2>&1; then
-        echo "lint: yosys synthesis of $m failed:"; grep -iE 'error' "$log" | head -10 | sed 's/^/  /'; fail=1; continue
+        { echo "FAIL"; echo "lint: yosys synthesis of $m failed:"; grep -iE 'error' "$log" | head -10 | sed 's/^/  /'; } >"$res"
+        return
     fi
     # (yosys turning an array of registers into single registers is not a defect)
     # (and its closing count of them)
-    benign='Replacing memory .* with list of registers|Warnings: [0-9]+ unique messages'
+    local benign='Replacing memory .* with list of registers|Warnings: [0-9]+ unique messages'
     if grep -i 'warning' "$log" | grep -qvE "$benign"; then
-        echo "lint: yosys warnings for $m:"; grep -i 'warning' "$log" | grep -vE "$benign" | head -10 | sed 's/^/  /'; fail=1
+        { echo "FAIL"; echo "lint: yosys warnings for $m:"; grep -i 'warning' "$log" | grep -vE "$benign" | head -10 | sed 's/^/  /'; } >"$res"
+        return
     fi
     # the figures of the final `stat` (the last statistics block in the log)
     read -r cells ffs < <(awk '/Printing statistics/ {c=0; f=0}
@@ -54,7 +55,28 @@ for shim in sim/rtl/*_rtl.cc; do
         $1 ~ /^\$_.*(DFF|LATCH)/ {f+=$2}
         END {print c, f}' "$log")
     echo "$cells" >"$out/$m.cells"
-    printf '%-24s %10s %10s\n' "$m" "$cells" "$ffs"
+    { echo "OK"; printf '%-24s %10s %10s\n' "$m" "$cells" "$ffs"; } >"$res"
+}
+
+blocks=()
+for shim in sim/rtl/*_rtl.cc; do
+    m=$(basename "$shim" _rtl.cc)
+    [ -f "rtl/$m.sv" ] || { echo "lint: $shim has no rtl/$m.sv"; fail=1; continue; }
+    blocks+=("$m")
+done
+jobs_max=${LINT_JOBS:-2}
+for m in "${blocks[@]}"; do
+    rm -f "$out/$m.result"
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+    synth_block "$m" &
+done
+wait
+printf '%-24s %10s %10s\n' "block" "cells" "flip-flops"
+for m in "${blocks[@]}"; do
+    res="$out/$m.result"
+    if [ ! -f "$res" ]; then echo "lint: yosys run for $m left no result"; fail=1; continue; fi
+    [ "$(head -1 "$res")" = OK ] || fail=1
+    tail -n +2 "$res"
 done
 if [ $fail -ne 0 ]; then echo "lint: FAILED"; exit 1; fi
 echo "lint: clean (verilator -Wall, yosys)"
