@@ -13,6 +13,8 @@
 //                             lockstep backend; counts what went through
 //   harness::with_bug         a copy of a block class whose C model (or RTL)
 //                             flips one bit of one output port at one cycle
+//   harness::run_planted      steps such a class in lockstep until the first
+//                             mismatch; returns its edge and the report
 //
 // Cycle rules are sim/core/block.h's: a request is accepted at an edge where
 // wr_valid (input) and the previous outputs' wr_ready are 1; a packet is
@@ -24,6 +26,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -285,6 +288,47 @@ inline block_class_t with_bug(const block_class_t &cls, const char *name, const 
     block_impl_t bug = {bug_create, bug_reset, bug_step, bug_destroy, nullptr, nullptr};
     (side == C_MODEL ? c.c : c.rtl) = bug;
     return c;
+}
+
+// What run_planted saw: the first edge whose step reported a mismatch (-1
+// when none did) and everything the lockstep backend reported.
+struct Planted {
+    int64_t first = -1;
+    std::string report;
+};
+
+// Steps an instance B (a Block or a class built on one, constructed from a
+// class and options) of `cls` in lockstep for at most `edges` edges, or
+// until the first mismatch; drive(b, edge) sets the inputs of each edge. The
+// mismatch waveform goes to `wave` (nullptr: none).
+template <class B, class Drive>
+Planted run_planted(const block_class_t *cls, uint64_t period_ps, int64_t edges, const char *wave,
+                    Drive drive)
+{
+    Planted p;
+    FILE *rep = std::tmpfile();
+    EXPECT_NE(rep, nullptr);
+    if (!rep)
+        return p;
+    block_opts_t o = opts(BACKEND_LOCKSTEP, period_ps);
+    o.report = rep;
+    o.mismatch_wave = wave;
+    {
+        B b(cls, &o);
+        EXPECT_TRUE(b.ok());
+        for (int64_t c = 0; b.ok() && c < edges && p.first < 0; c++) {
+            drive(b, c);
+            if (b.step())
+                p.first = c;
+        }
+    }
+    std::rewind(rep);
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, rep)) > 0)
+        p.report.append(buf, n);
+    std::fclose(rep);
+    return p;
 }
 
 }  // namespace harness

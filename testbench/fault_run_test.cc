@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "test_paths.h"
 #include "test_util.h"
 
 extern "C" {
@@ -18,26 +19,9 @@ extern "C" {
 
 namespace {
 
-struct Paths {
-    config_t cfg;
-    Paths()
-    {
-        char err[512];
-        config_init(&cfg);
-        EXPECT_EQ(config_load_defaults(&cfg, err, sizeof err), 0) << err;
-        EXPECT_EQ(config_validate(&cfg, err, sizeof err), 0) << err;
-    }
-    const path_cfg_t *get(const char *name) { return config_find(&cfg, name); }
-};
+using testutil::Paths;
 
-fault_spec_t spec(const char *text)
-{
-    fault_spec_t s;
-    fault_spec_init(&s);
-    char err[256];
-    EXPECT_EQ(fault_parse(text, &s, err, sizeof err), 0) << err;
-    return s;
-}
+fault_spec_t spec(const char *text) { return testutil::fault_spec(text); }
 
 latency_result_t run(const path_cfg_t *p, const fault_spec_t *f, int64_t ops, int64_t slots,
                      backend_kind_t be = BACKEND_C, int64_t timeout_ps = 0)

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "test_paths.h"
 #include "test_util.h"
 
 extern "C" {
@@ -17,16 +18,7 @@ extern "C" {
 
 namespace {
 
-struct Paths {
-    config_t cfg;
-    Paths()
-    {
-        char err[512];
-        config_init(&cfg);
-        EXPECT_EQ(config_load_defaults(&cfg, err, sizeof err), 0) << err;
-        EXPECT_EQ(config_validate(&cfg, err, sizeof err), 0) << err;
-    }
-};
+using testutil::Paths;
 
 struct Star {
     topo_file_t *tf = new topo_file_t;

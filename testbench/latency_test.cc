@@ -12,23 +12,12 @@ extern "C" {
 #include "latency.h"
 }
 
+#include "test_paths.h"
 #include "test_util.h"
 
 namespace {
 
-struct Paths {
-    config_t cfg;
-    Paths(const std::vector<std::string> &sets = {})
-    {
-        char err[512];
-        config_init(&cfg);
-        EXPECT_EQ(config_load_defaults(&cfg, err, sizeof err), 0) << err;
-        for (auto &s : sets)
-            EXPECT_EQ(config_set(&cfg, s.c_str(), "--set", err, sizeof err), 0) << err;
-        EXPECT_EQ(config_validate(&cfg, err, sizeof err), 0) << err;
-    }
-    const path_cfg_t *get(const char *name) { return config_find(&cfg, name); }
-};
+using testutil::Paths;
 
 latency_result_t run(const path_cfg_t *p, int64_t ops = 1, int step_all = 0,
                      backend_kind_t backend = BACKEND_C)

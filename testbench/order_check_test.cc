@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "test_paths.h"
 #include "test_util.h"
 
 extern "C" {
@@ -147,16 +148,7 @@ struct Random {
     }
 };
 
-struct Paths {
-    config_t cfg;
-    Paths()
-    {
-        char err[512];
-        config_init(&cfg);
-        EXPECT_EQ(config_load_defaults(&cfg, err, sizeof err), 0) << err;
-        EXPECT_EQ(config_validate(&cfg, err, sizeof err), 0) << err;
-    }
-};
+using testutil::Paths;
 
 order_check_stats_t run_random(int64_t total, backend_kind_t be, const char *faults,
                                const block_class_t *cls = nullptr, uint64_t seed = 1)

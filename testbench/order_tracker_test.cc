@@ -197,24 +197,13 @@ TEST(OrderTrackerLockstep, RandomMillionCycles)
 TEST(OrderTrackerLockstep, AnInjectedBugIsCaught)
 {
     block_class_t cls = harness::with_bug(order_tracker_class, "order_tracker_buggy", "elig", 0, 777);
-    FILE *rep = std::tmpfile();
-    ASSERT_NE(rep, nullptr);
-    Dut d(BACKEND_LOCKSTEP, &cls);
-    d.o.report = rep;
-    Ot b(&cls, &d.o);
-    ASSERT_TRUE(b.ok());
     std::mt19937_64 rng(5);
-    int first = -1;
-    for (int c = 0; c < 2000; c++) {
-        random_edge(rng, &b.in, 8);
-        if (b.step() && first < 0)
-            first = c;
-    }
-    EXPECT_EQ(first, 777);
-    std::string r = testutil::slurp(rep);
-    EXPECT_NE(r.find("lockstep mismatch: cycle 777, block order_tracker_buggy, port elig_o"),
+    harness::Planted p = harness::run_planted<Ot>(&cls, kPeriodPs, 2000, nullptr,
+                                                  [&](Ot &b, int64_t) { random_edge(rng, &b.in, 8); });
+    EXPECT_EQ(p.first, 777);
+    EXPECT_NE(p.report.find("lockstep mismatch: cycle 777, block order_tracker_buggy, port elig_o"),
               std::string::npos)
-        << r;
+        << p.report;
 }
 
 } // namespace

@@ -545,26 +545,16 @@ TEST(TransportLockstep, APlantedBugIsFound)
 {
     // the C model flips bit 700 of the SACK bitmap it sends at edge 3000
     block_class_t cls = harness::with_bug(transport_class, "transport_buggy", "ao_bmap", 700, 3000);
-    FILE *rep = std::tmpfile();
-    ASSERT_NE(rep, nullptr);
-    block_opts_t o = harness::opts(BACKEND_LOCKSTEP, 3106);
-    o.report = rep;
     std::string wave = "/tmp/ubsim_transport_bug.vcd";
-    o.mismatch_wave = wave.c_str();
-    TpBlock b(&cls, &o);
-    ASSERT_TRUE(b.ok());
     std::mt19937_64 rng(4);
     std::memset(g_exp, 0, sizeof g_exp);
-    new_config(rng, b.in);
-    int first = -1;
-    for (int i = 0; i < 5000 && first < 0; i++) {
+    harness::Planted p = harness::run_planted<TpBlock>(&cls, 3106, 5000, wave.c_str(), [&](TpBlock &b, int64_t c) {
+        if (c == 0)
+            new_config(rng, b.in);
         random_edge(rng, b.out, b.in);
-        if (b.step())
-            first = i;
-    }
-    EXPECT_EQ(first, 3000);
-    std::string text = testutil::slurp(rep);
-    EXPECT_NE(text.find("ao_bmap"), std::string::npos) << text;
+    });
+    EXPECT_EQ(p.first, 3000);
+    EXPECT_NE(p.report.find("ao_bmap"), std::string::npos) << p.report;
     std::remove(wave.c_str());
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "test_paths.h"
 #include "test_util.h"
 
 extern "C" {
@@ -20,17 +21,7 @@ extern "C" {
 
 namespace {
 
-struct Paths {
-    config_t cfg;
-    Paths()
-    {
-        char err[512];
-        config_init(&cfg);
-        EXPECT_EQ(config_load_defaults(&cfg, err, sizeof err), 0) << err;
-        EXPECT_EQ(config_validate(&cfg, err, sizeof err), 0) << err;
-    }
-    const path_cfg_t *get(const char *name) { return config_find(&cfg, name); }
-};
+using testutil::Paths;
 
 const uint32_t TOKEN = 0x77;
 const uint64_t SEG = 0x100000, SEG_LEN = 1 << 20;

@@ -173,23 +173,13 @@ TEST(WidePort, RtlMatchesC)
 TEST(WidePort, MismatchOnAWidePortIsReported)
 {
     std::string wave = "/tmp/ubsim_wide_mismatch_" + std::to_string(getpid()) + ".vcd";
-    FILE *rep = std::tmpfile();
-    ASSERT_NE(rep, nullptr);
     block_class_t cls = harness::with_bug(wide_port_test_class, "wide_port_test_buggy", "acc", 129, 300);
-    block_opts_t o = harness::opts(BACKEND_LOCKSTEP, kPeriodPs);
-    o.report = rep;
-    o.mismatch_wave = wave.c_str();
-    harness::Block<wide_port_test_in_t, wide_port_test_out_t> b(&cls, &o);
-    ASSERT_TRUE(b.ok());
     std::mt19937_64 rng(3);
-    int first = -1;
-    for (int c = 0; c < 400; c++) {
-        random_inputs(rng, &b.in);
-        if (b.step() && first < 0)
-            first = c;
-    }
-    EXPECT_EQ(first, 300);
-    std::string r = testutil::slurp(rep);
+    using Wb = harness::Block<wide_port_test_in_t, wide_port_test_out_t>;
+    harness::Planted p = harness::run_planted<Wb>(&cls, kPeriodPs, 400, wave.c_str(),
+                                                  [&](Wb &b, int64_t) { random_inputs(rng, &b.in); });
+    EXPECT_EQ(p.first, 300);
+    const std::string &r = p.report;
     const std::string head = "lockstep mismatch: cycle 300, block wide_port_test_buggy, port acc_o: C=0x";
     size_t at = r.find(head);
     ASSERT_NE(at, std::string::npos) << r;

@@ -280,13 +280,7 @@ int cmd_cache(int argc, char **argv)
             cJSON_AddNumberToObject(o, "lookups", (double)pts[i].r.lookups);
             cJSON_AddNumberToObject(o, "misses", (double)pts[i].r.misses);
         }
-        char *txt = cJSON_Print(root);
-        cJSON_Delete(root);
-        if (!txt)
-            return 1;
-        printf("%s\n", txt);
-        free(txt);
-        return 0;
+        return report_json_print(stdout, root) ? 1 : 0;
     }
     if (fmt == FMT_CSV) {
         printf("stack,n,state_bytes,hit_rate,mean_ns,p50_ns,p99_ns,lookups,misses\n");

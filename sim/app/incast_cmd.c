@@ -169,13 +169,7 @@ static int print_json(const incast_result_t *r, const char *path, const char *to
     cJSON_AddNumberToObject(root, "executed", (double)r->executed);
     cJSON_AddNumberToObject(root, "bytes_checked", (double)r->bytes_checked);
     cJSON_AddNumberToObject(root, "end_ns", r->end_ns);
-    char *txt = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!txt)
-        return -1;
-    printf("%s\n", txt);
-    free(txt);
-    return 0;
+    return report_json_print(stdout, root);
 }
 
 int cmd_incast(int argc, char **argv)

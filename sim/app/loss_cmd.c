@@ -141,13 +141,7 @@ static void single_json(cJSON *o, const tpb_result_t *r)
 
 static int print_json(cJSON *root)
 {
-    char *txt = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!txt)
-        return 1;
-    printf("%s\n", txt);
-    free(txt);
-    return 0;
+    return report_json_print(stdout, root) ? 1 : 0;
 }
 
 static void single_table(const char *scheme, const tpb_cfg_t *c, const tpb_result_t *r)

@@ -122,13 +122,7 @@ static int print_json(const order_result_t *r, const char *backend)
             cJSON_AddNumberToObject(o, "cycles_to_all_sent", (double)x->cycles);
         cJSON_AddBoolToObject(o, "blocked", x->blocked);
     }
-    char *txt = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!txt)
-        return -1;
-    printf("%s\n", txt);
-    free(txt);
-    return 0;
+    return report_json_print(stdout, root);
 }
 
 int cmd_order(int argc, char **argv)

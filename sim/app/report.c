@@ -366,6 +366,11 @@ static int print_json(FILE *f, const path_cfg_t *const *paths, const latency_res
             cJSON_AddNumberToObject(s, "sim_ns", lat_row_sim_ns(r, i));
         }
     }
+    return report_json_print(f, root);
+}
+
+int report_json_print(FILE *f, cJSON *root)
+{
     char *txt = cJSON_Print(root);
     cJSON_Delete(root);
     if (!txt)

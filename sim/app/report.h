@@ -26,6 +26,10 @@ void report_switches_json(struct cJSON *o, const lat_switch_t *sw, int n);
 /* "topology NAME, A to B", or the path's own wire's delay and rate. */
 void report_where_text(FILE *f, const path_cfg_t *p);
 
+/* Prints `root` as indented JSON and a newline to f, and frees it.
+ * Returns 0, -1 when the text could not be made. */
+int report_json_print(FILE *f, struct cJSON *root);
+
 /* Prints n results (paths[i] produced res[i]). Returns 0, -1 on failure. */
 int report_latency(FILE *f, report_format_t fmt, const path_cfg_t *const *paths,
                    const latency_result_t *res, int n);

@@ -148,13 +148,7 @@ int cmd_state(int argc, char **argv)
             else
                 cJSON_AddNullToObject(o, "overflow_at");
         }
-        char *txt = cJSON_Print(root);
-        cJSON_Delete(root);
-        if (!txt)
-            return 1;
-        printf("%s\n", txt);
-        free(txt);
-        return 0;
+        return report_json_print(stdout, root) ? 1 : 0;
     }
     if (fmt == FMT_CSV) {
         printf("name,formula,bytes,fits,overflow_at\n");

@@ -104,13 +104,7 @@ static int print_json(const topo_file_t *tf)
         cJSON_AddNumberToObject(o, "one_way_ns", t->link[l].one_way_ns);
         cJSON_AddItemToArray(links, o);
     }
-    char *txt = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!txt)
-        return -1;
-    printf("%s\n", txt);
-    free(txt);
-    return 0;
+    return report_json_print(stdout, root);
 }
 
 int cmd_topology(int argc, char **argv)

@@ -370,13 +370,7 @@ static int print_json(const rate_row_t *rows, int n, const char *backend)
         report_switches_json(o, r->sw, r->n_switches);
         cJSON_AddNumberToObject(o, "nic_edges_spanned", (double)r->edges_spanned);
     }
-    char *txt = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!txt)
-        return -1;
-    printf("%s\n", txt);
-    free(txt);
-    return 0;
+    return report_json_print(stdout, root);
 }
 
 int cmd_rate(int argc, char **argv)
