@@ -2,6 +2,10 @@
 // random replacement, 8 miss registers that merge misses to one record,
 // dirty records written back on eviction (docs/context_cache.md).
 //
+// Its combinational blocks are `always @*`: Icarus Verilog 11 never settles
+// some of them written as always_comb (it wakes them again and again within
+// one time step), while both forms mean the same to Verilator and yosys.
+//
 // RTL twin of cmodel/context_cache.c; both agree cycle for cycle. The steps
 // of an edge follow the C model's order: (1) the request is looked up, (2) a
 // fill completes its miss register, (4a) a hit due answers, (3) the lowest
@@ -120,7 +124,7 @@ module context_cache #(
   logic [2:0]  lg;
   logic [31:0] budget;
   logic [31:0] hc;
-  always_comb begin
+  always @* begin
     ways = cfg_ways_i == 8'd0 ? 8'd1 : cfg_ways_i > 8'(WAYS) ? 8'(WAYS) : cfg_ways_i;
     lg = cfg_sets_log2_i > 3'(SW) ? 3'(SW) : cfg_sets_log2_i;
     budget = cfg_capacity_i >> lg;
@@ -139,7 +143,7 @@ module context_cache #(
   logic          case_a, case_b, case_c, case_d;
   logic [31:0]   a_data;      // case A: the register's data after the write
   logic [31:0]   c_data;      // case C: the record's data after the write
-  always_comb begin
+  always @* begin
     rq_take = rq_valid_i && rq_ready_o;
     rq_set = set_of(rq_kind_i, rq_id_i, lg);
     mi_found = 1'b0;
@@ -175,11 +179,11 @@ module context_cache #(
   // ---- (2) a fill ----
   logic       fill_hit;
   logic [2:0] fi;
-  always_comb begin
+  always @* begin
     fill_hit = 1'b0;
     fi = 3'd0;
     for (int i = NM - 1; i >= 0; i--)
-      if (fill_valid_i && !fill_hit && m_state[i] != MFree && m_kind[i] == fill_kind_i &&
+      if (fill_valid_i && m_state[i] != MFree && m_kind[i] == fill_kind_i &&
           m_id[i] == fill_id_i) begin
         fi = 3'(i);
       end
@@ -194,7 +198,7 @@ module context_cache #(
   logic        hit_rsp;
   logic [7:0]  hit_tag;
   logic [31:0] hit_data;
-  always_comb begin
+  always @* begin
     f_tail = f_head + f_n[3:0];
     f_n1 = f_n + 5'((case_a || case_c) ? 1 : 0);
     hit_rsp = 1'b0;
@@ -231,7 +235,7 @@ module context_cache #(
   // a record of fm's set as it is after (1)
   logic [31:0]   v_data;
   logic          v_dirty;
-  always_comb begin
+  always @* begin
     fm_found = 1'b0;
     fm = 3'd0;
     for (int i = NM - 1; i >= 0; i--)
@@ -305,7 +309,7 @@ module context_cache #(
   // ---- (5) the next fetch ----
   logic       mreq_free, q_found;
   logic [2:0] q;
-  always_comb begin
+  always @* begin
     mreq_free = !mreq_valid_o || mreq_ready_i;
     q_found = 1'b0;
     q = 3'd0;
@@ -319,7 +323,7 @@ module context_cache #(
   // next states of the miss registers, for rq_ready and busy
   logic [1:0] ms_d [NM];
   logic [3:0] mn_d [NM];
-  always_comb begin
+  always @* begin
     for (int i = 0; i < NM; i++) begin
       ms_d[i] = m_state[i];
       mn_d[i] = m_n[i];
@@ -498,7 +502,7 @@ module context_cache #(
   end
 
   // busy: from the registers
-  always_comb begin
+  always @* begin
     logic b;
     b = f_n != 5'd0 || rsp_valid_o || mreq_valid_o || wb_valid_o;
     for (int i = 0; i < NM; i++) b = b || m_state[i] != MFree;

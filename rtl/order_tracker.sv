@@ -112,14 +112,17 @@ module order_tracker (
     // the FIFO's storage: written behind the head, read only where filled
     always_ff @(posedge clk_i) begin
       if (acc_valid_i && (acc_q_i == 3'(q))) begin
-        logic [2:0] rd;
+        logic [2:0] rd, wr;
         logic [3:0] cnt;
         logic       pop;
         pop = pick_valid_i && (pick_q_i == 3'(q)) && (cnt_q != '0);
         rd  = rd_q + {2'b0, pop};
         cnt = cnt_q - {3'b0, pop};
+        // (the slot behind the last, modulo Depth: a 3-bit sum of its own,
+        // as some simulators widen a sum written inside the index)
+        wr  = rd + cnt[2:0];
         if (cnt != 4'(Depth)) begin
-          attr_q[rd + cnt[2:0]] <= {acc_fence_i, acc_order_i, acc_mode_i};
+          attr_q[wr] <= {acc_fence_i, acc_order_i, acc_mode_i};
         end
       end
     end

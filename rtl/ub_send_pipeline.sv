@@ -119,8 +119,26 @@ module ub_send_pipeline #(
   localparam int ModeW  = ub_pkg::UbModeBits;
   // Memories of requests are plain vectors of the record's width (yosys 0.23
   // drops memories whose element type is a struct); what is read from them is
-  // a ub_pkg::ub_req_t again.
+  // a req_t again.
   localparam int ReqW   = ub_pkg::UbReqBits;
+
+  // The request record, field for field ub_pkg::ub_req_t (testbench/
+  // ub_pkg_test.cc checks that they agree). It is declared here because
+  // Icarus Verilog 11 cannot elaborate a struct type named through its
+  // package, and yosys 0.23 reads no import of a package's type.
+  typedef struct packed {
+    logic [ub_pkg::UbTaOpcodeBits-1:0] opcode;
+    logic [ub_pkg::UbModeBits-1:0]     mode;
+    logic [ub_pkg::UbOrderBits-1:0]    order;
+    logic                              fence;
+    logic                              comp_order;
+    logic [ub_pkg::UbJettyBits-1:0]    jetty;
+    logic [ub_pkg::UbCeidBits-1:0]     dst;
+    logic [ub_pkg::UbLenBits-1:0]      len;
+    logic [ub_pkg::UbAddrBits-1:0]     addr;
+    logic [ub_pkg::UbTokenBits-1:0]    token;
+    logic [ub_pkg::UbTagBits-1:0]      tag;
+  } req_t;
 
   // Packet memory: at most 12 requests are in flight between the scheduler
   // and the MAC. S0..S20 hold at most 11 (items are at least one stage
@@ -143,7 +161,7 @@ module ub_send_pipeline #(
   // Intake register
   // ---------------------------------------------------------------------
   logic            in_valid_q;
-  ub_pkg::ub_req_t in_req_q;
+  req_t            in_req_q;
   logic [QW-1:0]   in_qidx;
   logic            drain;
 
@@ -164,7 +182,7 @@ module ub_send_pipeline #(
   logic            any_req;
   logic [QW-1:0]   grant;
   logic            pick;
-  ub_pkg::ub_req_t pick_req;
+  req_t            pick_req;
 
   // ---------------------------------------------------------------------
   // Back end S0..S20: valid bits and the stage fields
@@ -411,7 +429,7 @@ module ub_send_pipeline #(
   // ---------------------------------------------------------------------
   // Outputs: the head of the output buffer, zero while it is empty
   // ---------------------------------------------------------------------
-  ub_pkg::ub_req_t pkt;
+  req_t            pkt;
   logic            pkt_rel;
   logic [PsnW-1:0] pkt_nseg, pkt_psn;
   assign pkt_valid_o      = (out_cnt_q != 2'd0);

@@ -441,7 +441,8 @@ void random_config(std::mt19937_64 &rng, context_cache_in_t &in)
 
 TEST(ContextCacheLockstep, RandomStimulusOnEveryPort)
 {
-    const uint64_t cycles = testutil::short_run() ? 40000 : 1000000;
+    const uint64_t cycles = testutil::run_cycles(1000000, 40000);
+    const uint64_t every = testutil::reset_interval(40000);
     CcBlock b(&context_cache_class, BACKEND_LOCKSTEP, 3106);
     ASSERT_TRUE(b.ok());
     std::mt19937_64 rng(21);
@@ -454,7 +455,7 @@ TEST(ContextCacheLockstep, RandomStimulusOnEveryPort)
     uint64_t rsp = 0, wb = 0, fetch = 0, merged = 0, evicted = 0, hits = 0;
     unsigned span = 40;
     for (uint64_t i = 0; i < cycles; i++) {
-        if (i % 40000 == 0) {
+        if (i % every == 0) {
             merged += b.out.merged;
             evicted += b.out.evictions;
             hits += b.out.hits;

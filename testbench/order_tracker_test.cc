@@ -176,12 +176,13 @@ TEST(OrderTrackerLockstep, RandomMillionCycles)
     Dut d(BACKEND_LOCKSTEP);
     ASSERT_TRUE(d.b.ok());
     std::mt19937_64 rng(2026);
-    uint64_t cycles = testutil::short_run() ? 100000 : 1000000, held = 0, elig = 0;
+    uint64_t cycles = testutil::run_cycles(1000000, 100000), held = 0, elig = 0;
+    const uint64_t every = testutil::reset_interval(250000);
     int rate = 8;
     for (uint64_t c = 0; c < cycles; c++) {
         if (c % 1000 == 0)
             rate = (int)(rng() % 17);
-        if (c % 250000 == 125000)
+        if (c % every == every / 2)
             d.b.reset(order_tracker_out_t{});
         random_edge(rng, &d.b.in, rate);
         ASSERT_EQ(d.b.step(), 0) << "cycle " << c;

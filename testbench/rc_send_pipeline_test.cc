@@ -20,6 +20,7 @@ extern "C" {
 }
 
 #include "block_harness.h"
+#include "test_util.h"
 
 namespace {
 
@@ -531,11 +532,11 @@ TEST(RcSendC, QuietEdgesChangeNoOutputAndAdvanceEqualsSteps) {
 // output port every cycle.
 TEST(RcSendLockstep, RandomStimulusMillionCycles) {
     harness::RandomSpec<rc_send_pipeline_in_t> spec;
-    spec.cycles = short_run() ? 100000 : 1000000;
+    spec.cycles = testutil::run_cycles(1000000, 100000);
     spec.seed = 2026;
     spec.period_ps = kPeriodPs;
     spec.phase = 5000;
-    spec.reset_every = 150000;
+    spec.reset_every = testutil::reset_interval(150000);
     spec.new_phase = [](std::mt19937_64 &rng, rc_send_pipeline_in_t &in) {
         if (rng() % 4 == 0) in.cfg_psn_init = (uint32_t)rng() & 0xFFFFFF;
         if (rng() % 4 == 0) in.cfg_mtu_log2 = rng() % 3 ? (uint8_t)(8 + rng() % 9) : 0;

@@ -3,6 +3,7 @@
 #define UB_TEST_UTIL_H
 
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -55,6 +56,31 @@ inline std::string slurp(FILE *f)
 }
 
 inline bool short_run() { return std::getenv("UBSIM_TEST_SHORT") != nullptr; }
+
+// UBSIM_TEST_CYCLES=N (the replay test's brief runs that write vectors):
+// N, else 0.
+inline uint64_t cycles_override()
+{
+    const char *s = std::getenv("UBSIM_TEST_CYCLES");
+    return s && *s ? std::strtoull(s, nullptr, 10) : 0;
+}
+
+// The cycles of a long random run: `full`, `brief` in the sanitizer build,
+// or UBSIM_TEST_CYCLES.
+inline uint64_t run_cycles(uint64_t full, uint64_t brief)
+{
+    if (uint64_t n = cycles_override())
+        return n;
+    return short_run() ? brief : full;
+}
+
+// Edges between the resets of such a run: `normal`, or half the run under
+// UBSIM_TEST_CYCLES (so that a brief run has a reset in its middle).
+inline uint64_t reset_interval(uint64_t normal)
+{
+    uint64_t n = cycles_override();
+    return n ? (n / 2 ? n / 2 : 1) : normal;
+}
 
 }  // namespace testutil
 

@@ -511,13 +511,14 @@ void new_config(std::mt19937_64 &rng, transport_in_t &in)
 
 TEST(TransportLockstep, RandomStimulusOnEveryPort)
 {
-    const uint64_t cycles = testutil::short_run() ? 50000 : 1000000;
+    const uint64_t cycles = testutil::run_cycles(1000000, 50000);
+    const uint64_t every = testutil::reset_interval(20000);
     TpBlock b(&transport_class, BACKEND_LOCKSTEP, 3106);
     ASSERT_TRUE(b.ok());
     std::mt19937_64 rng(9);
     uint64_t sent = 0, acks = 0, dlv = 0, tmo = 0, fails = 0;
     for (uint64_t i = 0; i < cycles; i++) {
-        if (i % 20000 == 0) {
+        if (i % every == 0) {
             new_config(rng, b.in);
             transport_out_t after{};
             after.sq_ready = 1;

@@ -503,11 +503,11 @@ TEST(UbSendPipeline, LongRequestsLeaveAsMtuPackets)
 TEST(UbSendPipeline, RandomLockstepZeroMismatches)
 {
     harness::RandomSpec<ub_send_pipeline_in_t> spec;
-    spec.cycles = harness::short_run() ? 100000 : 1000000;
+    spec.cycles = testutil::run_cycles(1000000, 100000);
     spec.seed = 2026;
     spec.period_ps = kPeriodPs;
     spec.phase = 997;
-    spec.reset_every = 250000;
+    spec.reset_every = testutil::reset_interval(250000);
     std::string wave = "/tmp/ubsp_lockstep_" + std::to_string(getpid()) + ".vcd";
     spec.mismatch_wave = wave.c_str();
     spec.new_phase = [](std::mt19937_64 &rng, ub_send_pipeline_in_t &in) {

@@ -15,7 +15,9 @@
 #include "rate.h"
 #include "report.h"
 #include "topo_cmd.h"
+#include "vectors.h"
 #include "wave.h"
+#include "diff_cmd.h"
 
 static const char *const usage_top =
     "ubsim - cycle-level model of a Unified Bus (UB) / URMA endpoint and a PCIe-NIC baseline\n"
@@ -43,7 +45,18 @@ static const char *const usage_top =
     "            latency against the number of endpoints, UB against RoCE\n"
     "  topology  check a topology file (nodes, switches, links) and show its\n"
     "            routes\n"
+    "  diff      compare two waveform files (FST or VCD: the C model's port\n"
+    "            dump, the RTL's trace, a replay in another simulator) port by\n"
+    "            port and cycle by cycle\n"
     "  help      this text; 'ubsim <command> --help' describes a command\n"
+    "\n"
+    "option of every simulating command:\n"
+    "  --vectors DIR  write test vectors of every block instance the command\n"
+    "                 runs into DIR/<block>.<k>/ (in.hex: inputs and resets per\n"
+    "                 clock edge; exp.hex: the C model's outputs; manifest.json),\n"
+    "                 for replay in any Verilog simulator with the testbench\n"
+    "                 build/replay/<block>_replay.sv (make replay-tb;\n"
+    "                 docs/vectors.md). Needs --backend c or lockstep\n"
     "\n"
     "Exit status: 0 success, 1 simulation failure or a waveform that could not be\n"
     "written (a full disk), 2 bad command line or config.\n";
@@ -254,13 +267,11 @@ static int cmd_latency(int argc, char **argv)
     return rc;
 }
 
-int main(int argc, char **argv)
+
+/* The command, with --vectors DIR (any simulating command takes it) taken
+ * out of argv and turned on. Returns the command's exit status. */
+static int dispatch(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "--help") == 0) {
-        fputs(usage_top, argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
-    }
     if (strcmp(argv[1], "latency") == 0)
         return cmd_latency(argc - 1, argv + 1);
     if (strcmp(argv[1], "rate") == 0)
@@ -277,9 +288,80 @@ int main(int argc, char **argv)
         return cmd_state(argc - 1, argv + 1);
     if (strcmp(argv[1], "cache") == 0)
         return cmd_cache(argc - 1, argv + 1);
+    if (strcmp(argv[1], "diff") == 0)
+        return cmd_diff(argc - 1, argv + 1);
     fprintf(stderr,
-            "ubsim: unknown command '%s' (expected latency, rate, order, incast, loss, state, cache or topology; see "
-            "'ubsim help')\n",
+            "ubsim: unknown command '%s' (expected latency, rate, order, incast, loss, state, cache, "
+            "topology or diff; see 'ubsim help')\n",
             argv[1]);
     return 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "--help") == 0) {
+        fputs(usage_top, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    /* --vectors DIR / --vectors=DIR, wherever it stands after the command */
+    const char *vec_dir = NULL, *seed = "";
+    size_t cmd_len = 1;
+    for (int i = 0; i < argc; i++)
+        cmd_len += strlen(argv[i]) + 1;
+    char *cmdline = malloc(cmd_len);
+    if (!cmdline) {
+        fprintf(stderr, "ubsim: out of memory\n");
+        return 1;
+    }
+    cmdline[0] = '\0';
+    int n = 1;
+    for (int i = 1; i < argc; i++) {
+        if (i > 1)
+            strcat(cmdline, " ");
+        strcat(cmdline, argv[i]);
+        if (i > 1 && strcmp(argv[i], "--vectors") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0]) {
+                fprintf(stderr, "ubsim %s: --vectors: a folder expected\n", argv[1]);
+                free(cmdline);
+                return 2;
+            }
+            vec_dir = argv[++i];
+            strcat(cmdline, " ");
+            strcat(cmdline, argv[i]);
+            continue;
+        }
+        if (i > 1 && strncmp(argv[i], "--vectors=", 10) == 0) {
+            vec_dir = argv[i] + 10;
+            continue;
+        }
+        if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+            seed = argv[i + 1];
+        argv[n++] = argv[i];
+    }
+    argv[n] = NULL;
+    int rc;
+    if (vec_dir) {
+        char err[600];
+        if (strcmp(argv[1], "diff") == 0 || strcmp(argv[1], "state") == 0 || strcmp(argv[1], "topology") == 0) {
+            fprintf(stderr, "ubsim %s: --vectors: this command runs no block\n", argv[1]);
+            free(cmdline);
+            return 2;
+        }
+        if (block_vectors_begin(vec_dir, cmdline, seed, err, sizeof err)) {
+            fprintf(stderr, "ubsim %s: %s\n", argv[1], err);
+            free(cmdline);
+            return 2;
+        }
+        rc = dispatch(n, argv);
+        if (block_vectors_end(err, sizeof err)) {
+            fprintf(stderr, "ubsim %s: %s\n", argv[1], err);
+            if (!rc)
+                rc = 1;
+        }
+    } else {
+        rc = dispatch(n, argv);
+    }
+    free(cmdline);
+    return rc;
 }

@@ -1,0 +1,940 @@
+// ubsim diff and the waveform reader under it (sim/core/trace_read.c): VCD
+// files written here by hand, VCD and FST pairs written through the
+// project's own writer (sim/core/wave.h), an RTL trace of a real run, and the
+// command's output, exit status and messages.
+#include <gtest/gtest.h>
+
+#include <cjson/cJSON.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <dirent.h>
+#include <unistd.h>
+
+extern "C" {
+#include "trace_read.h"
+#include "wave.h"
+}
+
+#include "test_util.h"
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+// A fresh directory per test, removed with its contents afterwards.
+class TraceDiffTest : public ::testing::Test {
+  protected:
+    void SetUp() override
+    {
+        char tmpl[] = "/tmp/ubsim_trace_diff_XXXXXX";
+        ASSERT_NE(mkdtemp(tmpl), nullptr);
+        dir_ = tmpl;
+    }
+    void TearDown() override
+    {
+        if (DIR *d = opendir(dir_.c_str())) {
+            while (struct dirent *e = readdir(d)) {
+                std::string n = e->d_name;
+                if (n != "." && n != "..")
+                    std::remove((dir_ + "/" + n).c_str());
+            }
+            closedir(d);
+        }
+        rmdir(dir_.c_str());
+    }
+    // Writes text to DIR/name and returns the path.
+    std::string File(const std::string &name, const std::string &text)
+    {
+        std::string p = dir_ + "/" + name;
+        FILE *f = std::fopen(p.c_str(), "wb");
+        EXPECT_NE(f, nullptr);
+        if (f) {
+            std::fwrite(text.data(), 1, text.size(), f);
+            std::fclose(f);
+        }
+        return p;
+    }
+    std::string Path(const std::string &name) { return dir_ + "/" + name; }
+
+    std::string dir_;
+};
+
+// `ubsim diff ARGS`: the exit status; stdout in *out, stderr in *err.
+int Diff(const std::string &args, std::string *out, std::string *err = nullptr)
+{
+    std::string errfile = testutil::temp_file("", ".err");
+    // in a subshell: run() sends the stderr of what it runs to /dev/null
+    int rc = testutil::run("(" + testutil::ubsim() + " diff " + args + " 2>" + errfile + ")", out);
+    if (err) {
+        FILE *f = std::fopen(errfile.c_str(), "rb");
+        *err = f ? testutil::slurp(f) : "";
+    }
+    std::remove(errfile.c_str());
+    return rc;
+}
+
+std::vector<std::string> Lines(const std::string &text)
+{
+    std::vector<std::string> v;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t nl = text.find('\n', pos);
+        if (nl == std::string::npos)
+            nl = text.size();
+        v.push_back(text.substr(pos, nl - pos));
+        pos = nl + 1;
+    }
+    return v;
+}
+
+// Line i of text, "" if it has fewer lines.
+std::string LineOf(const std::string &text, size_t i)
+{
+    std::vector<std::string> v = Lines(text);
+    return i < v.size() ? v[i] : "";
+}
+
+std::string Hex(uint64_t v, int digits)
+{
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "0x%0*llx", digits, (unsigned long long)v);
+    return buf;
+}
+
+// A reader that fails the test with its message.
+struct Trace {
+    trace_t *t = nullptr;
+    std::string err;
+    explicit Trace(const std::string &path)
+    {
+        char e[1024] = "";
+        t = trace_read(path.c_str(), nullptr, nullptr, e, sizeof e);
+        err = e;
+    }
+    ~Trace() { trace_free(t); }
+    const trace_signal_t *Sig(const std::string &name) const
+    {
+        long i = trace_find(t, name.c_str());
+        return i < 0 ? nullptr : &t->sig[i];
+    }
+    const trace_track_t *Track(const std::string &name) const
+    {
+        const trace_signal_t *s = Sig(name);
+        return s ? &t->track[s->track] : nullptr;
+    }
+    // "time:value time:value ..." of a signal's recorded changes.
+    std::string Changes(const std::string &name) const
+    {
+        const trace_track_t *tr = Track(name);
+        if (!tr)
+            return "(no signal " + name + ")";
+        std::string s;
+        for (size_t i = 0; i < tr->n; i++) {
+            if (i)
+                s += ' ';
+            s += std::to_string(tr->time[i]) + ":" + (tr->val + i * (tr->width + 1));
+        }
+        return s;
+    }
+};
+
+// The values of the ports of the generated dumps at cycle c.
+struct Values {
+    uint64_t a_i, b_i, c_o, wide_o[2], count;
+};
+
+Values ValuesAt(int c)
+{
+    Values v;
+    v.a_i = (uint64_t)c & 1;
+    v.b_i = (uint64_t)(c * 37 + 5) & 0xff;
+    v.c_o = (uint64_t)(c * c * 101 + 7) & 0xffff;
+    v.wide_o[0] = 0x0123456789abcdefull ^ (uint64_t)c;
+    v.wide_o[1] = (uint64_t)(c * 3) & 0xff; // 72 bits: 8 in the top word
+    v.count = (uint64_t)c;
+    return v;
+}
+
+// A port dump of N cycles in SCOPE, written through wave.h (FST or VCD by the
+// extension). Without a clock, cycle c is at time c * 1000 (every timestamp a
+// cycle; the internal counter changes every cycle). With one, clk_i and
+// rst_ni in SCOPE: reset_edges rising edges in reset, then N edges at which
+// the ports take cycle c's values. `mutate` may change cycle c's values.
+struct DumpSpec {
+    std::string scope = "TOP.blk";
+    int cycles = 8;
+    bool clock = false;
+    int reset_edges = 0;
+    std::function<void(int, Values &)> mutate;
+};
+
+bool WriteDump(const std::string &path, const DumpSpec &d)
+{
+    char err[256];
+    wave_t *w = wave_open(path.c_str(), err, sizeof err);
+    if (!w) {
+        ADD_FAILURE() << err;
+        return false;
+    }
+    const std::string &s = d.scope;
+    wave_sig_t clk = -1, rst = -1;
+    if (d.clock) {
+        clk = wave_add(w, (s + ".clk_i").c_str(), 1);
+        rst = wave_add(w, (s + ".rst_ni").c_str(), 1);
+    }
+    wave_sig_t a = wave_add(w, (s + ".a_i").c_str(), 1);
+    wave_sig_t b = wave_add(w, (s + ".b_i").c_str(), 8);
+    wave_sig_t c = wave_add(w, (s + ".c_o").c_str(), 16);
+    wave_sig_t wide = wave_add(w, (s + ".wide_o").c_str(), 72);
+    wave_sig_t cnt = wave_add(w, (s + ".count").c_str(), 32);
+    wave_sig_t st = wave_add_str(w, (s + ".state").c_str());
+    auto put = [&](int cyc) {
+        Values v = ValuesAt(cyc);
+        if (d.mutate)
+            d.mutate(cyc, v);
+        wave_set(w, a, v.a_i);
+        wave_set(w, b, v.b_i);
+        wave_set(w, c, v.c_o);
+        wave_set_words(w, wide, v.wide_o);
+        wave_set(w, cnt, v.count);
+        wave_set_str(w, st, cyc % 3 ? "run" : "idle");
+    };
+    if (!d.clock) {
+        for (int cyc = 0; cyc < d.cycles; cyc++) {
+            wave_time(w, (uint64_t)cyc * 1000);
+            put(cyc);
+        }
+    } else {
+        wave_time(w, 0); // clk 0, rst_ni 0, ports 0
+        for (int e = 0; e < d.reset_edges + d.cycles; e++) {
+            wave_time(w, (uint64_t)e * 1000 + 500);
+            wave_set(w, clk, 1);
+            if (e >= d.reset_edges)
+                put(e - d.reset_edges);
+            wave_time(w, (uint64_t)e * 1000 + 1000);
+            wave_set(w, clk, 0);
+            if (e + 1 == d.reset_edges)
+                wave_set(w, rst, 1); // out of reset from the next edge
+        }
+    }
+    return wave_close(w) == 0;
+}
+
+// ---------------------------------------------------------------------------
+// The reader
+
+const char kVcd[] =
+    "$date today $end\n"
+    "$version hand written $end\n"
+    "$timescale 10 ns $end\n"
+    "$scope module TOP $end\n"
+    "$var wire 1 ! clk_i $end\n"
+    "$var wire 4 \" data_i [3:0] $end\n"
+    "$var real 64 # speed $end\n"
+    "$scope module sub $end\n"
+    "$var wire 4 \" data_i [3:0] $end\n" // an alias of TOP.data_i
+    "$var reg 8 $ out_o[7:0] $end\n"
+    "$var wire 1 % mem[3] $end\n"
+    "$upscope $end\n"
+    "$upscope $end\n"
+    "$enddefinitions $end\n"
+    "$comment the initial values $end\n"
+    "#0\n"
+    "$dumpvars\n"
+    "0!\n"
+    "bx \"\n"
+    "r0 #\n"
+    "b0 $\n"
+    "z%\n"
+    "$end\n"
+    "#5\n"
+    "1!\n"
+    "b1 \"\n"       // 0001: 0 and 1 extend with 0
+    "r1.5 #\n"
+    "#7\n"
+    "b10 \"\n"
+    "b11 \"\n"      // same time: the last one stands
+    "bz1 $\n"       // zzzzzzz1: z extends with z
+    "X%\n"
+    "#9\n"
+    "r2.5 #\n"      // a real only: not a time of the trace
+    "#12\n"
+    "0!\n"
+    "bx0 $\n"       // xxxxxxx0
+    "B00001111 \"\n" // longer, but only by leading zeros
+    "#20\n";       // nothing changes: not a time either
+
+TEST_F(TraceDiffTest, ReadsAHandWrittenVcd)
+{
+    Trace tr(File("t.vcd", kVcd));
+    ASSERT_NE(tr.t, nullptr) << tr.err;
+    EXPECT_EQ(tr.t->format, TRACE_VCD);
+    EXPECT_EQ(tr.t->timescale_mul, 10);
+    EXPECT_EQ(tr.t->timescale_exp, -9);
+    ASSERT_EQ(tr.t->n_sig, 5u); // the real is not read
+    EXPECT_EQ(tr.t->n_skipped, 1u);
+    const char *names[] = {"TOP.clk_i", "TOP.data_i", "TOP.sub.data_i", "TOP.sub.out_o", "TOP.sub.mem[3]"};
+    const int widths[] = {1, 4, 4, 8, 1};
+    for (int i = 0; i < 5; i++) {
+        EXPECT_STREQ(tr.t->sig[i].name, names[i]);
+        EXPECT_EQ(tr.t->sig[i].width, widths[i]);
+    }
+    EXPECT_STREQ(tr.t->sig[2].leaf, "data_i");
+    EXPECT_EQ(tr.t->sig[2].depth, 2);
+    EXPECT_EQ(tr.t->sig[1].track, tr.t->sig[2].track); // the alias shares its track
+    EXPECT_EQ(tr.t->n_track, 4u);
+
+    EXPECT_EQ(tr.Changes("TOP.clk_i"), "0:0 5:1 12:0");
+    EXPECT_EQ(tr.Changes("TOP.data_i"), "0:xxxx 5:0001 7:0011 12:1111");
+    EXPECT_EQ(tr.Changes("TOP.sub.out_o"), "0:00000000 7:zzzzzzz1 12:xxxxxxx0");
+    EXPECT_EQ(tr.Changes("TOP.sub.mem[3]"), "0:z 7:x");
+    std::vector<uint64_t> times(tr.t->times, tr.t->times + tr.t->n_times);
+    EXPECT_EQ(times, (std::vector<uint64_t>{0, 5, 7, 12}));
+
+    const trace_track_t *d = tr.Track("TOP.data_i");
+    EXPECT_EQ(trace_value_at(d, 6), std::string("0001"));
+    EXPECT_EQ(trace_value_at(d, 7), std::string("0011")); // the end of the step
+    EXPECT_EQ(trace_value_at(d, 100), std::string("1111"));
+}
+
+TEST_F(TraceDiffTest, ValuesBeforeTheFirstTimeAreAtTimeZeroAndNoScopeIsFine)
+{
+    Trace tr(File("t.vcd", "$var wire 2 a x_o $end $enddefinitions $end b1 a #3 b10 a\n"));
+    ASSERT_NE(tr.t, nullptr) << tr.err;
+    EXPECT_STREQ(tr.t->sig[0].name, "x_o");
+    EXPECT_EQ(tr.t->sig[0].depth, 0);
+    EXPECT_EQ(tr.Changes("x_o"), "0:01 3:10");
+}
+
+// The writer's VCD and FST of the same calls read back alike: the same
+// signals, the same changes (a 72-bit signal included), the same times.
+TEST_F(TraceDiffTest, FstAndVcdOfTheWaveWriterReadTheSame)
+{
+    DumpSpec d;
+    d.cycles = 20;
+    ASSERT_TRUE(WriteDump(Path("p.vcd"), d));
+    ASSERT_TRUE(WriteDump(Path("p.fst"), d));
+    Trace v(Path("p.vcd")), f(Path("p.fst"));
+    ASSERT_NE(v.t, nullptr) << v.err;
+    ASSERT_NE(f.t, nullptr) << f.err;
+    EXPECT_EQ(f.t->format, TRACE_FST);
+    EXPECT_EQ(f.t->timescale_exp, -12);
+    EXPECT_EQ(v.t->timescale_exp, -12);
+    ASSERT_EQ(v.t->n_sig, 5u);
+    ASSERT_EQ(f.t->n_sig, 5u);
+    EXPECT_EQ(v.t->n_skipped, 1u); // the string
+    EXPECT_EQ(f.t->n_skipped, 1u);
+    for (size_t i = 0; i < v.t->n_sig; i++) {
+        EXPECT_STREQ(v.t->sig[i].name, f.t->sig[i].name);
+        EXPECT_EQ(v.t->sig[i].width, f.t->sig[i].width);
+        EXPECT_EQ(v.Changes(v.t->sig[i].name), f.Changes(f.t->sig[i].name)) << v.t->sig[i].name;
+    }
+    ASSERT_EQ(v.t->n_times, 20u);
+    ASSERT_EQ(f.t->n_times, 20u);
+    for (size_t i = 0; i < 20; i++) {
+        EXPECT_EQ(v.t->times[i], i * 1000);
+        EXPECT_EQ(f.t->times[i], i * 1000);
+    }
+    // the 72-bit value at cycle 5, MSB first
+    Values x = ValuesAt(5);
+    std::string want;
+    for (int b = 71; b >= 0; b--)
+        want += ((x.wide_o[b / 64] >> (b % 64)) & 1) ? '1' : '0';
+    EXPECT_EQ(trace_value_at(f.Track("TOP.blk.wide_o"), 5000), want);
+}
+
+// What the keep function turns down is declared but not recorded; its
+// changes still count among the trace's times.
+TEST_F(TraceDiffTest, UnkeptSignalsAreDeclaredButNotRecorded)
+{
+    DumpSpec d;
+    ASSERT_TRUE(WriteDump(Path("p.fst"), d));
+    char err[512];
+    auto only_ports = [](const trace_signal_t *s, void *) -> int {
+        return std::strcmp(s->leaf, "count") != 0;
+    };
+    trace_t *t = trace_read(Path("p.fst").c_str(), only_ports, nullptr, err, sizeof err);
+    ASSERT_NE(t, nullptr) << err;
+    long i = trace_find(t, "TOP.blk.count");
+    ASSERT_GE(i, 0);
+    EXPECT_EQ(t->track[t->sig[i].track].keep, 0);
+    EXPECT_EQ(t->track[t->sig[i].track].n, 0u);
+    EXPECT_EQ(t->n_times, 8u);
+    trace_free(t);
+}
+
+TEST_F(TraceDiffTest, CyclesAreRisingEdgesOutOfReset)
+{
+    DumpSpec d;
+    d.clock = true;
+    d.reset_edges = 3;
+    d.cycles = 6;
+    ASSERT_TRUE(WriteDump(Path("c.vcd"), d));
+    Trace tr(Path("c.vcd"));
+    ASSERT_NE(tr.t, nullptr) << tr.err;
+    trace_cycles_t cyc;
+    char err[256];
+    ASSERT_EQ(trace_cycles(tr.t, nullptr, &cyc, err, sizeof err), 0) << err;
+    ASSERT_GE(cyc.clk, 0);
+    ASSERT_GE(cyc.rst, 0);
+    EXPECT_STREQ(tr.t->sig[cyc.clk].name, "TOP.blk.clk_i");
+    EXPECT_STREQ(tr.t->sig[cyc.rst].name, "TOP.blk.rst_ni");
+    EXPECT_EQ(cyc.reset_edges, 3u);
+    ASSERT_EQ(cyc.n, 6u);
+    for (size_t i = 0; i < cyc.n; i++)
+        EXPECT_EQ(cyc.time[i], (i + 3) * 1000 + 500);
+    trace_cycles_free(&cyc);
+}
+
+TEST_F(TraceDiffTest, TheShallowestClockIsTheOneAndAScopedOneIsPreferred)
+{
+    const char vcd[] =
+        "$scope module TOP $end\n"
+        "$scope module deep $end $var wire 1 ! clk_i $end $upscope $end\n"
+        "$var wire 1 \" clk_i $end\n"
+        "$var wire 1 # x_o $end\n"
+        "$upscope $end\n"
+        "$enddefinitions $end\n"
+        "#0 0! 0\" 0#\n"
+        "#1 1\"\n"      // TOP.clk_i rises
+        "#2 0\" 1!\n"   // TOP.deep.clk_i rises
+        "#3 1\" 0!\n"   // TOP.clk_i
+        "#4 1#\n";
+    Trace tr(File("k.vcd", vcd));
+    ASSERT_NE(tr.t, nullptr) << tr.err;
+    trace_cycles_t cyc;
+    char err[256];
+    ASSERT_EQ(trace_cycles(tr.t, nullptr, &cyc, err, sizeof err), 0);
+    EXPECT_STREQ(tr.t->sig[cyc.clk].name, "TOP.clk_i");
+    EXPECT_EQ(cyc.rst, -1);
+    EXPECT_EQ(std::vector<uint64_t>(cyc.time, cyc.time + cyc.n), (std::vector<uint64_t>{1, 3}));
+    trace_cycles_free(&cyc);
+    ASSERT_EQ(trace_cycles(tr.t, "TOP.deep", &cyc, err, sizeof err), 0);
+    EXPECT_STREQ(tr.t->sig[cyc.clk].name, "TOP.deep.clk_i");
+    EXPECT_EQ(std::vector<uint64_t>(cyc.time, cyc.time + cyc.n), (std::vector<uint64_t>{2}));
+    trace_cycles_free(&cyc);
+}
+
+TEST_F(TraceDiffTest, WithoutAClockEveryTimestampIsACycle)
+{
+    Trace tr(File("n.vcd", "$var wire 1 ! a_o $end $var wire 3 \" n $end $enddefinitions $end\n"
+                           "#0 0! b0 \" #4 1! #9 b1 \" #10 #11 0!\n"));
+    ASSERT_NE(tr.t, nullptr) << tr.err;
+    trace_cycles_t cyc;
+    char err[256];
+    ASSERT_EQ(trace_cycles(tr.t, nullptr, &cyc, err, sizeof err), 0);
+    EXPECT_EQ(cyc.clk, -1);
+    EXPECT_EQ(std::vector<uint64_t>(cyc.time, cyc.time + cyc.n), (std::vector<uint64_t>{0, 4, 9, 11}));
+    trace_cycles_free(&cyc);
+}
+
+// Malformed VCDs: the message names the file, the line and what was expected.
+TEST_F(TraceDiffTest, VcdErrorsNameTheFileTheLineAndWhatWasExpected)
+{
+    const std::string head = "$timescale 1ps $end\n$scope module t $end\n$var wire 4 ! a_i $end\n"
+                             "$upscope $end\n$enddefinitions $end\n"; // 5 lines
+    struct Case {
+        std::string text;
+        int line;
+        const char *what;
+    } cases[] = {
+        {head + "#0\nb0 !\nb1q !\n", 8, "expected bits 0, 1, x or z"},
+        {head + "#0\n1?\n", 7, "unknown identifier code '?'"},
+        {head + "#10\n#5\n", 7, "time goes backwards"},
+        {head + "#0\nb10101 !\n", 7, "has 5 bits, more than its 4"},
+        {head + "#0\nhello\n", 7, "expected a value change"},
+        {head + "#1x\n", 6, "expected a time"},
+        {head + "$var wire 1 \" b $end\n", 6, "unexpected '$var' after $enddefinitions"},
+        {"$scope module t $end\n$var wire zz ! a $end\n", 2, "expected a size"},
+        {"$scope module t $end\n$var wire 1 ! a junk $end\n", 2, "expected a bit range"},
+        {"$upscope $end\n", 1, "$upscope without an open $scope"},
+        {"$timescale 3 parsecs $end\n", 1, "$timescale: expected 1, 10 or 100"},
+        {"$scope module t $end\n\n$var wire 1 ! a $end\n", 3, "ends before $enddefinitions"},
+        {"$comment never closed\n\n", 2, "ends inside $comment (line 1)"},
+        {"$scope module t $end\n$var wire 1 ! a_o $end\n$var wire", 3, "ends where the size of $var"},
+        {"$var wire 1 ! a $end\n$var wire 2 ! b $end\n", 2, "has size 2 here but 1"},
+        {"garbage\n", 1, "expected a declaration command"},
+    };
+    int k = 0;
+    for (const Case &c : cases) {
+        std::string path = File("bad" + std::to_string(k++) + ".vcd", c.text);
+        Trace tr(path);
+        EXPECT_EQ(tr.t, nullptr) << c.text;
+        std::string want = path + ":" + std::to_string(c.line) + ": ";
+        EXPECT_EQ(tr.err.rfind(want, 0), 0u) << "message: " << tr.err << "\nexpected it to start with "
+                                             << want;
+        EXPECT_NE(tr.err.find(c.what), std::string::npos) << "message: " << tr.err;
+    }
+}
+
+TEST_F(TraceDiffTest, FilesThatAreNeitherVcdNorFstAreRefused)
+{
+    {
+        Trace tr(Path("missing.vcd"));
+        EXPECT_EQ(tr.t, nullptr);
+        EXPECT_NE(tr.err.find("cannot open '" + Path("missing.vcd") + "'"), std::string::npos) << tr.err;
+    }
+    {
+        Trace tr(File("empty.fst", ""));
+        EXPECT_EQ(tr.t, nullptr);
+        EXPECT_NE(tr.err.find("empty file"), std::string::npos) << tr.err;
+    }
+    {
+        Trace tr(File("x.bin", std::string("\x7f" "ELF\x02\x01\x01 garbage", 16)));
+        EXPECT_EQ(tr.t, nullptr);
+        EXPECT_NE(tr.err.find("neither a VCD file"), std::string::npos) << tr.err;
+    }
+    {
+        // FST-like first byte, then rubbish; and a real FST cut short
+        Trace tr(File("x.fst", std::string("\0\0\0\0rubbish rubbish rubbish", 27)));
+        EXPECT_EQ(tr.t, nullptr);
+        EXPECT_NE(tr.err.find("not a readable FST file"), std::string::npos) << tr.err;
+    }
+    DumpSpec d;
+    d.cycles = 200;
+    ASSERT_TRUE(WriteDump(Path("whole.fst"), d));
+    FILE *f = std::fopen(Path("whole.fst").c_str(), "rb");
+    ASSERT_NE(f, nullptr);
+    std::string whole = testutil::slurp(f);
+    Trace tr(File("cut.fst", whole.substr(0, whole.size() / 2)));
+    EXPECT_EQ(tr.t, nullptr);
+    EXPECT_NE(tr.err.find("not a readable FST file"), std::string::npos) << tr.err;
+}
+
+// x and z in an FST: the project's writer only writes 0 and 1, so the FST
+// comes from GTKWave's vcd2fst (skipped where it is not installed).
+TEST_F(TraceDiffTest, XAndZSurviveAnFstWrittenByVcd2fst)
+{
+    std::string out;
+    if (testutil::run("command -v vcd2fst", &out) != 0)
+        GTEST_SKIP() << "vcd2fst (gtkwave) is not installed";
+    std::string vcd = File("xz.vcd", "$timescale 1ns $end\n$scope module t $end\n"
+                                     "$var wire 4 ! d_o [3:0] $end\n$var wire 1 \" v_o $end\n"
+                                     "$var real 64 # r $end\n$upscope $end\n$enddefinitions $end\n"
+                                     "#0\nbx !\n0\"\nr0.5 #\n#1\nb1x1z !\n#2\nz\"\nr1 #\n#3\nb1 !\n");
+    ASSERT_EQ(testutil::run("vcd2fst " + vcd + " " + Path("xz.fst"), &out, true), 0) << out;
+    Trace tr(Path("xz.fst"));
+    ASSERT_NE(tr.t, nullptr) << tr.err;
+    EXPECT_EQ(tr.t->timescale_exp, -9);
+    EXPECT_EQ(tr.t->n_skipped, 1u); // the real
+    EXPECT_EQ(tr.Changes("t.d_o"), "0:xxxx 1:1x1z 3:0001");
+    EXPECT_EQ(tr.Changes("t.v_o"), "0:0 2:z");
+    EXPECT_EQ(Diff(vcd + " " + Path("xz.fst"), &out), 0);
+    EXPECT_EQ(out, "diff: equal: 4 cycles, 2 ports\n");
+}
+
+// A real trace: the send pipeline's RTL under Verilator, traced to FST by
+// VerilatedFstC. Names carry bit ranges (" [7:0]") and ports alias their
+// instance's; the cycles are the clock's edges out of reset.
+TEST_F(TraceDiffTest, ReadsAVerilatorFstOfARealRun)
+{
+    std::string out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " rate --quiet --stack ub --burst 8 --backend rtl --wave " +
+                                Path("r.fst"),
+                            &out, true),
+              0)
+        << out;
+    std::string rtl;
+    if (DIR *d = opendir(dir_.c_str())) {
+        while (struct dirent *e = readdir(d)) {
+            std::string n = e->d_name;
+            if (n.find("rtl") != std::string::npos && n.size() > 4 && n.substr(n.size() - 4) == ".fst")
+                rtl = Path(n);
+        }
+        closedir(d);
+    }
+    ASSERT_FALSE(rtl.empty()) << "no RTL trace next to " << Path("r.fst");
+    Trace tr(rtl);
+    ASSERT_NE(tr.t, nullptr) << tr.err;
+    const trace_signal_t *op = tr.Sig("TOP.wr_opcode_i");
+    ASSERT_NE(op, nullptr) << "no TOP.wr_opcode_i (is the range stripped?)";
+    EXPECT_EQ(op->width, 8);
+    const trace_signal_t *inner = tr.Sig("TOP.ub_send_pipeline.wr_opcode_i");
+    ASSERT_NE(inner, nullptr);
+    EXPECT_EQ(op->track, inner->track); // the alias
+
+    trace_cycles_t cyc;
+    char err[256];
+    ASSERT_EQ(trace_cycles(tr.t, nullptr, &cyc, err, sizeof err), 0);
+    ASSERT_GE(cyc.clk, 0);
+    EXPECT_STREQ(tr.t->sig[cyc.clk].name, "TOP.clk_i");
+    ASSERT_GE(cyc.rst, 0);
+    EXPECT_STREQ(tr.t->sig[cyc.rst].name, "TOP.rst_ni");
+    // counted here: every change of the clock to 1 with rst_ni 1 after it
+    const trace_track_t *ck = tr.Track("TOP.clk_i"), *rs = tr.Track("TOP.rst_ni");
+    size_t edges = 0;
+    for (size_t i = 1; i < ck->n; i++) {
+        if (ck->val[(i - 1) * 2] == '0' && ck->val[i * 2] == '1') {
+            const char *r = trace_value_at(rs, ck->time[i]);
+            edges += r && r[0] == '1';
+        }
+    }
+    EXPECT_GT(edges, 10u);
+    EXPECT_EQ(cyc.n, edges);
+    trace_cycles_free(&cyc);
+
+    std::string err_text;
+    EXPECT_EQ(Diff(rtl + " " + rtl, &out, &err_text), 0) << out << err_text;
+    EXPECT_EQ(out, "diff: equal: " + std::to_string(edges) + " cycles, 52 ports\n");
+}
+
+// ---------------------------------------------------------------------------
+// The command
+
+TEST_F(TraceDiffTest, EqualFilesExitZero)
+{
+    DumpSpec d;
+    ASSERT_TRUE(WriteDump(Path("a.vcd"), d));
+    ASSERT_TRUE(WriteDump(Path("b.vcd"), d));
+    std::string out, err;
+    EXPECT_EQ(Diff(Path("a.vcd") + " " + Path("b.vcd"), &out, &err), 0) << err;
+    EXPECT_EQ(out, "diff: equal: 8 cycles, 4 ports\n");
+    EXPECT_EQ(err, "");
+}
+
+TEST_F(TraceDiffTest, VcdAndFstOfTheSameContentAreEqual)
+{
+    DumpSpec d;
+    d.cycles = 50;
+    ASSERT_TRUE(WriteDump(Path("a.vcd"), d));
+    ASSERT_TRUE(WriteDump(Path("a.fst"), d));
+    std::string out, err;
+    EXPECT_EQ(Diff(Path("a.vcd") + " " + Path("a.fst"), &out, &err), 0) << err;
+    EXPECT_EQ(out, "diff: equal: 50 cycles, 4 ports\n");
+    EXPECT_EQ(Diff(Path("a.fst") + " " + Path("a.vcd"), &out, &err), 0) << err;
+}
+
+// One bit of one port at one cycle: found there and nowhere else.
+TEST_F(TraceDiffTest, APlantedBitFlipIsFoundAtItsCycleAndPort)
+{
+    DumpSpec a, b;
+    a.cycles = b.cycles = 30;
+    b.mutate = [](int c, Values &v) {
+        if (c == 17)
+            v.c_o ^= 1u << 5;
+    };
+    ASSERT_TRUE(WriteDump(Path("a.fst"), a));
+    ASSERT_TRUE(WriteDump(Path("b.fst"), b));
+    std::string out, err;
+    EXPECT_EQ(Diff(Path("a.fst") + " " + Path("b.fst"), &out, &err), 1) << err;
+    Values x = ValuesAt(17);
+    std::vector<std::string> lines = Lines(out);
+    ASSERT_EQ(lines.size(), 2u) << out;
+    EXPECT_EQ(lines[0], "diff: first difference: cycle 17, port c_o: A=" + Hex(x.c_o, 4) +
+                            " B=" + Hex(x.c_o ^ 32, 4));
+    EXPECT_EQ(lines[1], "diff: 30 cycles compared, 4 ports, 1 differing cycles");
+}
+
+// A 72-bit port: 18 hex digits; the top bit of the top word.
+TEST_F(TraceDiffTest, AWidePortIsPrintedInFullHex)
+{
+    DumpSpec a, b;
+    b.mutate = [](int c, Values &v) {
+        if (c == 3)
+            v.wide_o[1] ^= 0x80;
+    };
+    ASSERT_TRUE(WriteDump(Path("a.vcd"), a));
+    ASSERT_TRUE(WriteDump(Path("b.fst"), b));
+    std::string out;
+    EXPECT_EQ(Diff(Path("a.vcd") + " " + Path("b.fst"), &out), 1);
+    Values x = ValuesAt(3);
+    char want[200];
+    std::snprintf(want, sizeof want,
+                  "diff: first difference: cycle 3, port wide_o: A=0x%02llx%016llx B=0x%02llx%016llx\n",
+                  (unsigned long long)x.wide_o[1], (unsigned long long)x.wide_o[0],
+                  (unsigned long long)(x.wide_o[1] ^ 0x80), (unsigned long long)x.wide_o[0]);
+    EXPECT_EQ(LineOf(out, 0) + "\n", want);
+}
+
+// B's b_i lags A's by one cycle from cycle 9 on: the first difference is at 9.
+TEST_F(TraceDiffTest, AValueShiftedByOneCycleIsFoundWhereItFirstDiffers)
+{
+    DumpSpec a, b;
+    a.cycles = b.cycles = 16;
+    b.mutate = [](int c, Values &v) {
+        if (c >= 9)
+            v.b_i = ValuesAt(c - 1).b_i;
+    };
+    ASSERT_TRUE(WriteDump(Path("a.vcd"), a));
+    ASSERT_TRUE(WriteDump(Path("b.vcd"), b));
+    std::string out;
+    EXPECT_EQ(Diff("--max 0 " + Path("a.vcd") + " " + Path("b.vcd"), &out), 1);
+    std::vector<std::string> lines = Lines(out);
+    ASSERT_EQ(lines.size(), 2u) << out;
+    EXPECT_EQ(lines[0], "diff: first difference: cycle 9, port b_i: A=" + Hex(ValuesAt(9).b_i, 2) +
+                            " B=" + Hex(ValuesAt(8).b_i, 2));
+    EXPECT_EQ(lines[1], "diff: 16 cycles compared, 4 ports, 7 differing cycles");
+}
+
+TEST_F(TraceDiffTest, MaxListsMoreDifferencesAndAllDifferingCyclesAreCounted)
+{
+    DumpSpec a, b;
+    a.cycles = b.cycles = 12;
+    b.mutate = [](int c, Values &v) {
+        if (c >= 2 && c < 7) {
+            v.a_i ^= 1;
+            v.c_o ^= 1;
+        }
+    };
+    ASSERT_TRUE(WriteDump(Path("a.vcd"), a));
+    ASSERT_TRUE(WriteDump(Path("b.vcd"), b));
+    std::string out;
+    EXPECT_EQ(Diff("--max 3 " + Path("a.vcd") + " " + Path("b.vcd"), &out), 1);
+    std::vector<std::string> lines = Lines(out);
+    ASSERT_EQ(lines.size(), 5u) << out;
+    EXPECT_EQ(lines[0].rfind("diff: first difference: cycle 2, port a_i: A=0x0 B=0x1", 0), 0u) << out;
+    EXPECT_EQ(lines[1].rfind("diff: difference: cycle 2, port c_o: ", 0), 0u) << out;
+    EXPECT_EQ(lines[2].rfind("diff: difference: cycle 3, port a_i: A=0x1 B=0x0", 0), 0u) << out;
+    EXPECT_EQ(lines[3].rfind("diff: difference: cycle 3, port c_o: ", 0), 0u) << out;
+    EXPECT_EQ(lines[4], "diff: 12 cycles compared, 4 ports, 5 differing cycles");
+    // the default lists 10 more
+    EXPECT_EQ(Diff(Path("a.vcd") + " " + Path("b.vcd"), &out), 1);
+    EXPECT_EQ(Lines(out).size(), 1u + 9u + 1u) << out; // 10 differences in all, then the summary
+}
+
+TEST_F(TraceDiffTest, XAndZValuesArePrintedInBinary)
+{
+    const std::string head = "$scope module t $end\n$var wire 4 ! d_o $end\n$var wire 1 \" v_o $end\n"
+                             "$upscope $end\n$enddefinitions $end\n";
+    std::string a = File("a.vcd", head + "#0\nb1010 !\n0\"\n#1\nb1x1z !\n#2\n1\"\n");
+    std::string b = File("b.vcd", head + "#0\nb1010 !\n0\"\n#1\nb1011 !\n#2\nz\"\n");
+    std::string out;
+    EXPECT_EQ(Diff("--max 5 " + a + " " + b, &out), 1);
+    std::vector<std::string> lines = Lines(out);
+    ASSERT_EQ(lines.size(), 4u) << out;
+    EXPECT_EQ(lines[0], "diff: first difference: cycle 1, port d_o: A=0b1x1z B=0xb");
+    EXPECT_EQ(lines[1], "diff: difference: cycle 2, port d_o: A=0b1x1z B=0xb");
+    EXPECT_EQ(lines[2], "diff: difference: cycle 2, port v_o: A=0x1 B=0bz");
+    EXPECT_EQ(lines[3], "diff: 3 cycles compared, 2 ports, 2 differing cycles");
+}
+
+// An RTL-like trace (clk_i, rst_ni, three edges in reset) against a port dump
+// without a clock: the reset edges are not cycles, so the two line up.
+TEST_F(TraceDiffTest, ResetEdgesAreNotCyclesSoAClockedTraceMatchesAPortDump)
+{
+    DumpSpec rtl, c;
+    rtl.clock = true;
+    rtl.reset_edges = 3;
+    rtl.cycles = c.cycles = 10;
+    ASSERT_TRUE(WriteDump(Path("rtl.fst"), rtl));
+    ASSERT_TRUE(WriteDump(Path("c.vcd"), c));
+    std::string out, err;
+    EXPECT_EQ(Diff(Path("c.vcd") + " " + Path("rtl.fst"), &out, &err), 0) << out << err;
+    EXPECT_EQ(out, "diff: equal: 10 cycles, 4 ports\n");
+    EXPECT_EQ(err, ""); // clk_i and rst_ni are not ports
+
+    // a difference at the first edge out of reset is cycle 0
+    DumpSpec bad = rtl;
+    bad.mutate = [](int cyc, Values &v) {
+        if (cyc == 0)
+            v.b_i = 0x99;
+    };
+    ASSERT_TRUE(WriteDump(Path("bad.vcd"), bad));
+    EXPECT_EQ(Diff("--max 0 " + Path("c.vcd") + " " + Path("bad.vcd"), &out), 1);
+    EXPECT_EQ(LineOf(out, 0), "diff: first difference: cycle 0, port b_i: A=" + Hex(ValuesAt(0).b_i, 2) +
+                                 " B=0x99");
+}
+
+// Without a clock every distinct timestamp is a cycle, also one at which only
+// a signal that is not a port changes; a "#t" with no change is none.
+TEST_F(TraceDiffTest, WithoutAClockEveryTimestampCounts)
+{
+    const std::string head = "$scope module m $end\n$var wire 1 ! q_o $end\n$var wire 2 \" st $end\n"
+                             "$upscope $end\n$enddefinitions $end\n";
+    std::string a = File("a.vcd", head + "#0 0! b0 \" #10 b1 \" #20 1! #30 #40 b10 \"\n");
+    std::string b = File("b.vcd", head + "#0 0! #5 1!\n"); // q_o rises at its cycle 1
+    std::string out;
+    EXPECT_EQ(Diff(a + " " + b, &out), 1);
+    std::vector<std::string> lines = Lines(out);
+    ASSERT_EQ(lines.size(), 3u) << out;
+    // A's cycles: 0, 10, 20, 40; B's: 0, 5
+    EXPECT_EQ(lines[0], "diff: first difference: cycle 1, port q_o: A=0x0 B=0x1");
+    EXPECT_EQ(lines[1], "diff: difference: cycle 2: B has no more cycles");
+    EXPECT_EQ(lines[2], "diff: 4 cycles compared, 1 ports, 3 differing cycles");
+}
+
+TEST_F(TraceDiffTest, AShorterFileIsADifferenceAtItsEnd)
+{
+    DumpSpec a, b;
+    a.cycles = 12;
+    b.cycles = 9;
+    ASSERT_TRUE(WriteDump(Path("a.vcd"), a));
+    ASSERT_TRUE(WriteDump(Path("b.fst"), b));
+    std::string out;
+    EXPECT_EQ(Diff(Path("a.vcd") + " " + Path("b.fst"), &out), 1);
+    EXPECT_EQ(out, "diff: first difference: cycle 9: B has no more cycles\n"
+                   "diff: 12 cycles compared, 4 ports, 3 differing cycles\n");
+    EXPECT_EQ(Diff(Path("b.fst") + " " + Path("a.vcd"), &out), 1);
+    EXPECT_EQ(LineOf(out, 0), "diff: first difference: cycle 9: A has no more cycles");
+}
+
+TEST_F(TraceDiffTest, BadInputExitsTwoWithAMessage)
+{
+    DumpSpec d;
+    ASSERT_TRUE(WriteDump(Path("ok.vcd"), d));
+    std::string ok = Path("ok.vcd"), out, err;
+
+    EXPECT_EQ(Diff(ok + " " + Path("missing.fst"), &out, &err), 2);
+    EXPECT_EQ(out, "");
+    EXPECT_EQ(err, "ubsim diff: cannot open '" + Path("missing.fst") + "': No such file or directory\n");
+
+    std::string junk = File("junk.dat", "\x01\x02\x03 this is not a trace\n");
+    EXPECT_EQ(Diff(junk + " " + ok, &out, &err), 2);
+    EXPECT_EQ(err.rfind("ubsim diff: " + junk + ": neither a VCD file", 0), 0u) << err;
+
+    std::string syntax = File("syntax.vcd", "$scope module t $end\n$var wire 1 ! a_o $end\n$upscope $end\n"
+                                            "$enddefinitions $end\n#0\n0!\n#1\n1 !\n");
+    EXPECT_EQ(Diff(ok + " " + syntax, &out, &err), 2);
+    EXPECT_EQ(err, "ubsim diff: " + syntax + ":8: value change '1': expected the identifier code right "
+                   "after the value, as in 1!\n");
+
+    std::string noports = File("noports.vcd", "$var wire 1 ! a $end $enddefinitions $end #0 0!\n");
+    EXPECT_EQ(Diff(ok + " " + noports, &out, &err), 2);
+    EXPECT_NE(err.find("ubsim diff: no port in common"), std::string::npos) << err;
+
+    // usage errors
+    EXPECT_EQ(Diff(ok, &out, &err), 2);
+    EXPECT_NE(err.find("ubsim diff: expected two trace files"), std::string::npos) << err;
+    EXPECT_EQ(Diff("--max -1 " + ok + " " + ok, &out, &err), 2);
+    EXPECT_NE(err.find("ubsim diff: --max: expected a whole number >= 0, got '-1'"), std::string::npos)
+        << err;
+    EXPECT_EQ(Diff("--colour " + ok + " " + ok, &out, &err), 2);
+    EXPECT_NE(err.find("ubsim diff: unknown option '--colour'"), std::string::npos) << err;
+    EXPECT_EQ(Diff("--format xml " + ok + " " + ok, &out, &err), 2);
+    EXPECT_EQ(Diff(ok + " " + ok + " " + ok, &out, &err), 2);
+    EXPECT_EQ(Diff("--scope-a TOP.nowhere " + ok + " " + ok, &out, &err), 2);
+    EXPECT_NE(err.find("--scope-a TOP.nowhere: no signal of A"), std::string::npos) << err;
+}
+
+TEST_F(TraceDiffTest, PortsOfDifferentWidthsExitTwo)
+{
+    std::string a = File("a.vcd", "$scope module t $end $var wire 8 ! len_i $end $upscope $end "
+                                  "$enddefinitions $end #0 b1 !\n");
+    std::string b = File("b.vcd", "$scope module u $end $var wire 16 ! len_i $end $upscope $end "
+                                  "$enddefinitions $end #0 b1 !\n");
+    std::string out, err;
+    EXPECT_EQ(Diff(a + " " + b, &out, &err), 2);
+    EXPECT_EQ(out, "");
+    EXPECT_EQ(err, "ubsim diff: port len_i has 8 bits in A (" + a + ", t.len_i) but 16 in B (" + b +
+                       ", u.len_i)\n");
+}
+
+TEST_F(TraceDiffTest, APortInOnlyOneFileIsANoteNotADifference)
+{
+    std::string a = File("a.vcd", "$var wire 1 ! x_o $end $var wire 1 \" extra_i $end "
+                                  "$enddefinitions $end #0 0! 0\" #1 1\"\n");
+    std::string b = File("b.vcd", "$var wire 1 ! x_o $end $var wire 1 \" other_o $end "
+                                  "$enddefinitions $end #0 0! 1\" #1 0\"\n");
+    std::string out, err;
+    EXPECT_EQ(Diff(a + " " + b, &out, &err), 0);
+    EXPECT_EQ(out, "diff: equal: 2 cycles, 1 ports\n");
+    EXPECT_EQ(err, "diff: port extra_i only in A\ndiff: port other_o only in B\n");
+}
+
+// Two instances in A; B is a dump of the second. By default a port is the
+// shallowest signal (ties: the first, u0); --scope-a picks u1.
+TEST_F(TraceDiffTest, ScopeARestrictsTheFilesPorts)
+{
+    // A: c_o of two instances, u0 (a counter) declared first, u1 (the values
+    // of the generated dumps)
+    char err_buf[256];
+    wave_t *w = wave_open(Path("a.vcd").c_str(), err_buf, sizeof err_buf);
+    ASSERT_NE(w, nullptr) << err_buf;
+    wave_sig_t s0 = wave_add(w, "TOP.u0.c_o", 16), s1 = wave_add(w, "TOP.u1.c_o", 16);
+    for (int c = 0; c < 8; c++) {
+        wave_time(w, (uint64_t)c * 1000);
+        wave_set(w, s0, (uint64_t)c);
+        wave_set(w, s1, ValuesAt(c).c_o);
+    }
+    ASSERT_EQ(wave_close(w), 0);
+    DumpSpec b;
+    b.scope = "TOP.u1";
+    ASSERT_TRUE(WriteDump(Path("b.vcd"), b));
+
+    std::string out, err;
+    EXPECT_EQ(Diff("--max 0 " + Path("a.vcd") + " " + Path("b.vcd"), &out, &err), 1);
+    EXPECT_EQ(LineOf(out, 0), "diff: first difference: cycle 0, port c_o: A=0x0000 B=" +
+                                 Hex(ValuesAt(0).c_o, 4));
+    EXPECT_EQ(Diff("--scope-a TOP.u1 " + Path("a.vcd") + " " + Path("b.vcd"), &out, &err), 0) << out << err;
+    EXPECT_EQ(out, "diff: equal: 8 cycles, 1 ports\n");
+    EXPECT_EQ(err, "diff: port a_i only in B\ndiff: port b_i only in B\ndiff: port wide_o only in B\n");
+    // the same from the other side with --scope-b, in its = form, with a
+    // trailing dot
+    EXPECT_EQ(Diff("--scope-b=TOP.u1. " + Path("b.vcd") + " " + Path("a.vcd"), &out, &err), 0) << out << err;
+    // a prefix of a scope's name is not the scope
+    EXPECT_EQ(Diff("--scope-a TOP.u " + Path("a.vcd") + " " + Path("b.vcd"), &out, &err), 2);
+}
+
+TEST_F(TraceDiffTest, JsonReportsTheFields)
+{
+    DumpSpec a, b;
+    a.cycles = b.cycles = 10;
+    b.mutate = [](int c, Values &v) {
+        if (c == 4 || c == 6)
+            v.b_i ^= 0x10;
+    };
+    ASSERT_TRUE(WriteDump(Path("a.fst"), a));
+    ASSERT_TRUE(WriteDump(Path("b.vcd"), b));
+    std::string out;
+    EXPECT_EQ(Diff("--format json " + Path("a.fst") + " " + Path("b.vcd"), &out), 1);
+    cJSON *j = cJSON_Parse(out.c_str());
+    ASSERT_NE(j, nullptr) << out;
+    EXPECT_TRUE(cJSON_IsFalse(cJSON_GetObjectItem(j, "equal")));
+    EXPECT_EQ(cJSON_GetObjectItem(j, "cycles")->valuedouble, 10);
+    EXPECT_EQ(cJSON_GetObjectItem(j, "ports")->valuedouble, 4);
+    EXPECT_EQ(cJSON_GetObjectItem(j, "differing_cycles")->valuedouble, 2);
+    cJSON *first = cJSON_GetObjectItem(j, "first");
+    ASSERT_TRUE(cJSON_IsObject(first)) << out;
+    EXPECT_EQ(cJSON_GetObjectItem(first, "cycle")->valuedouble, 4);
+    EXPECT_STREQ(cJSON_GetObjectItem(first, "port")->valuestring, "b_i");
+    EXPECT_EQ(std::string(cJSON_GetObjectItem(first, "a")->valuestring), Hex(ValuesAt(4).b_i, 2));
+    EXPECT_EQ(std::string(cJSON_GetObjectItem(first, "b")->valuestring), Hex(ValuesAt(4).b_i ^ 0x10, 2));
+    EXPECT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(j, "differences")), 2);
+    cJSON_Delete(j);
+
+    EXPECT_EQ(Diff("--format=json " + Path("a.fst") + " " + Path("a.fst"), &out), 0);
+    j = cJSON_Parse(out.c_str());
+    ASSERT_NE(j, nullptr) << out;
+    EXPECT_TRUE(cJSON_IsTrue(cJSON_GetObjectItem(j, "equal")));
+    EXPECT_EQ(cJSON_GetObjectItem(j, "cycles")->valuedouble, 10);
+    EXPECT_EQ(cJSON_GetObjectItem(j, "differing_cycles")->valuedouble, 0);
+    EXPECT_TRUE(cJSON_IsNull(cJSON_GetObjectItem(j, "first")));
+    cJSON_Delete(j);
+
+    // a file that ends early: port, a and b null, "ended"
+    DumpSpec s;
+    s.cycles = 7;
+    ASSERT_TRUE(WriteDump(Path("s.vcd"), s));
+    EXPECT_EQ(Diff("--format json " + Path("a.fst") + " " + Path("s.vcd"), &out), 1);
+    j = cJSON_Parse(out.c_str());
+    ASSERT_NE(j, nullptr) << out;
+    first = cJSON_GetObjectItem(j, "first");
+    EXPECT_EQ(cJSON_GetObjectItem(first, "cycle")->valuedouble, 7);
+    EXPECT_TRUE(cJSON_IsNull(cJSON_GetObjectItem(first, "port")));
+    EXPECT_TRUE(cJSON_IsNull(cJSON_GetObjectItem(first, "a")));
+    EXPECT_STREQ(cJSON_GetObjectItem(first, "ended")->valuestring, "b");
+    EXPECT_EQ(cJSON_GetObjectItem(j, "cycles_a")->valuedouble, 10);
+    EXPECT_EQ(cJSON_GetObjectItem(j, "cycles_b")->valuedouble, 7);
+    cJSON_Delete(j);
+}
+
+TEST_F(TraceDiffTest, HelpDescribesTheCommand)
+{
+    std::string out;
+    for (const char *h : {"-h", "--help"}) {
+        EXPECT_EQ(Diff(h, &out), 0);
+        EXPECT_EQ(out.rfind("usage: ubsim diff [options] A B\n", 0), 0u) << out;
+        for (const char *want : {"clk_i", "rst_ni", "rising edges", "every distinct time", "--scope-a",
+                                 "--scope-b", "--max N", "--format", "exit status", "example"})
+            EXPECT_NE(out.find(want), std::string::npos) << want;
+    }
+}
+
+}  // namespace
