@@ -10,6 +10,8 @@
 #   make fuzz      fuzz the receive-side parsers (FUZZ_RUNS, default 10^7)
 #   make plots     draw the loss sweep and the cache cliff into docs/img/
 #   make example   build and run the example workload of docs/verbs.md
+#   make replay-tb the replay testbench of every block (build/replay/; ubsim
+#                  --vectors, scripts/replay.py, docs/vectors.md)
 #   make waves     example waveform dumps under waves/
 #   make clean
 #
@@ -77,13 +79,13 @@ EXAMPLE   := $(BUILD)/verbs_example
 
 LINK_LIBS  = $(LIB) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
 
-.PHONY: all deps run test test-asan lint bench waves clean help cmodel-alone example fuzz plots
+.PHONY: all deps run test test-asan lint bench waves clean help cmodel-alone example fuzz plots replay-tb
 .DEFAULT_GOAL := all
 
 all: $(UBSIM) $(TESTS) $(EXAMPLE) $(CMODEL_ALONE).ok
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
 
 # --- dependencies (Debian 12) ----------------------------------------------
 deps:
@@ -200,13 +202,20 @@ $(TESTS): $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT)
 	  $(shell pkg-config --libs gtest 2>/dev/null) -o $@
 
 test: deps
-	@$(MAKE) --no-print-directory $(UBSIM) $(TESTS) $(EXAMPLE)
+	@$(MAKE) --no-print-directory $(UBSIM) $(TESTS) $(EXAMPLE) replay-tb
 	@$(MAKE) --no-print-directory cmodel-alone
 	$(TESTS)
 
 test-asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/ubsim build/asan/ubsim_tests build/asan/verbs_example
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/ubsim_tests
+
+# --- replay testbenches (docs/vectors.md) -------------------------------------
+REPLAY_TBS := $(patsubst %,$(BUILD)/replay/%_replay.sv,$(RTL_TOPS))
+replay-tb: $(REPLAY_TBS)
+$(BUILD)/replay/%_replay.sv: cmodel/%_ports.h scripts/gen_replay.py scripts/portcheck.py
+	@mkdir -p $(dir $@)
+	/usr/bin/python3 scripts/gen_replay.py --cpp "$(CC) -E" -I cmodel $* $< $@
 
 # --- running ---------------------------------------------------------------
 run: deps

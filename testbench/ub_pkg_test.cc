@@ -453,6 +453,35 @@ TEST(UbPkg, PackageAndCHeaderAgree)
     EXPECT_TRUE(bad.empty()) << "rtl/ub_pkg.sv and cmodel/ub_pkg.h disagree:\n" << joined(bad);
 }
 
+// The UB send pipeline declares the request record itself (Icarus Verilog 11
+// cannot elaborate a struct type named through its package): its req_t has
+// the fields and widths of the package's ub_req_t, in order.
+TEST(UbPkg, SendPipelineRecordIsThePackagesRecord)
+{
+    std::string pkg_text = read_text(pkg_path());
+    std::string mod = strip_comments(read_text(std::string(UBSIM_SOURCE_DIR) + "/rtl/ub_send_pipeline.sv"));
+    size_t b = mod.find("typedef struct packed");
+    ASSERT_NE(b, std::string::npos) << "no typedef struct packed in rtl/ub_send_pipeline.sv";
+    size_t e = mod.find(';', mod.find('}', b));
+    ASSERT_NE(e, std::string::npos);
+    std::string st = mod.substr(b, e - b + 1);
+    for (size_t at; (at = st.find("ub_pkg::")) != std::string::npos;)
+        st.erase(at, 8);
+    // parsed inside the package, with the package's constants
+    size_t end = pkg_text.rfind("endpackage");
+    ASSERT_NE(end, std::string::npos);
+    SvPkg pkg;
+    ASSERT_NO_THROW(pkg = parse_pkg(pkg_text.substr(0, end) + st + "\nendpackage\n"));
+    ASSERT_TRUE(pkg.structs.count("req_t")) << st;
+    ASSERT_TRUE(pkg.structs.count("ub_req_t"));
+    const auto &a = pkg.structs["ub_req_t"], &m = pkg.structs["req_t"];
+    ASSERT_EQ(a.size(), m.size());
+    for (size_t i = 0; i < a.size(); i++) {
+        EXPECT_EQ(a[i].name, m[i].name) << "field " << i;
+        EXPECT_EQ(a[i].width, m[i].width) << a[i].name;
+    }
+}
+
 // The comparison sees a changed value, a constant on one side only, a moved
 // enum item and a changed struct field.
 TEST(UbPkg, DisagreementsAreNamed)

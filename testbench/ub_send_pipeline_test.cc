@@ -542,7 +542,9 @@ TEST(UbSendPipeline, RandomLockstepZeroMismatches)
                                                                                 spec);
     EXPECT_EQ(st.mismatches, 0u);
     EXPECT_EQ(st.cycles, spec.cycles);
-    EXPECT_GT(st.packets, spec.cycles / 10);
+    if (!testutil::cycles_override()) { // (a brief run for vectors covers less)
+        EXPECT_GT(st.packets, spec.cycles / 10);
+    }
     EXPECT_GE(st.resets, spec.cycles / spec.reset_every);
     std::printf("[ lockstep ] %llu cycles, %llu requests accepted, %llu packets, %llu resets, "
                 "%llu mismatches, %.2f s\n",

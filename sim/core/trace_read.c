@@ -1168,8 +1168,11 @@ int trace_cycles(const trace_t *t, const char *scope, trace_cycles_t *out, char 
     if (out->rst >= 0)
         trace_cursor_init(&rst, &t->track[t->sig[out->rst].track]);
     size_t cap = 0;
-    for (size_t i = 1; i < ck->n; i++) {
-        if (ck->val[(i - 1) * 2] != '0' || ck->val[i * 2] != '1')
+    /* a rising edge: to 1 from 0, x or z, or from no value yet (x): a
+     * trace that starts right after an edge (Verilator's, dumped after each
+     * rising edge) has that edge as its first value */
+    for (size_t i = 0; i < ck->n; i++) {
+        if (ck->val[i * 2] != '1' || (i > 0 && ck->val[(i - 1) * 2] == '1'))
             continue;
         if (out->rst >= 0) {
             const char *r = trace_cursor_at(&rst, ck->time[i]);

@@ -94,8 +94,9 @@ int trace_in_scope(const char *name, const char *scope);
 /* The cycles of a trace:
  *  - if it has a 1-bit signal whose leaf is "clk_i" (the shallowest one
  *    under SCOPE, else the shallowest one in the whole trace; ties: the
- *    first declared), the times of its rising edges (0 -> 1, from the end of
- *    one time step to the end of the next) at which the 1-bit signal "rst_ni"
+ *    first declared), the times of its rising edges (to 1 from 0, x or z,
+ *    or from no value: its first value, if 1; from the end of one time step
+ *    to the end of the next) at which the 1-bit signal "rst_ni"
  *    of the same scope, if there is one, is 1;
  *  - otherwise every time of t->times.
  * The clock and reset must be recorded (see trace_keep_fn) to be found. */

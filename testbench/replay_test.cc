@@ -1,0 +1,255 @@
+// Vectors any Verilog simulator can replay: ubsim --vectors writes them for
+// every block instance of a run, scripts/replay.py replays them in Icarus
+// Verilog (a second simulator, next to Verilator) with the testbench that
+// scripts/gen_replay.py writes from each block's port list, and every output
+// of every edge must agree with the C model: rate runs with back-pressure on
+// both send pipelines, the transport under a lost packet, the context cache's
+// cliff, and brief random runs of every block with a reset in the middle. The
+// replay is shown to catch an output shifted by one cycle and a single
+// flipped bit, and an Icarus trace of a replay equals Verilator's own trace of
+// the same run under ubsim diff.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+namespace {
+
+const std::string kRoot = UBSIM_SOURCE_DIR;
+const std::string kReplay = "/usr/bin/python3 " + kRoot + "/scripts/replay.py";
+
+bool have_icarus()
+{
+    std::string out;
+    return testutil::run("iverilog -V", &out, true) >= 0 && out.find("Icarus Verilog") != std::string::npos;
+}
+
+std::string make_dir()
+{
+    char tmpl[] = "/tmp/ubsim_replay_test_XXXXXX";
+    const char *d = mkdtemp(tmpl);
+    return d ? d : "";
+}
+
+std::string read_file(const std::string &path)
+{
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+std::vector<std::string> lines(const std::string &path)
+{
+    std::vector<std::string> v;
+    std::ifstream f(path);
+    for (std::string l; std::getline(f, l);)
+        if (!l.empty())
+            v.push_back(l);
+    return v;
+}
+
+void write_lines(const std::string &path, const std::vector<std::string> &v)
+{
+    std::ofstream f(path);
+    for (const std::string &l : v)
+        f << l << "\n";
+}
+
+// The folders <block>.<k> under dir, by block.
+std::map<std::string, int> instances(const std::string &dir)
+{
+    std::map<std::string, int> n;
+    std::string out;
+    testutil::run("ls " + dir, &out);
+    std::istringstream in(out);
+    for (std::string d; in >> d;)
+        if (d.find('.') != std::string::npos)
+            n[d.substr(0, d.find('.'))]++;
+    return n;
+}
+
+// A replay's verdict lines.
+struct Replay {
+    int rc = -1;
+    std::string out;
+};
+Replay replay(const std::string &what)
+{
+    Replay r;
+    r.rc = testutil::run(kReplay + " " + what, &r.out, true);
+    return r;
+}
+
+class ReplayTest : public testing::Test {
+protected:
+    static std::string dir;
+    static void SetUpTestSuite()
+    {
+        if (!have_icarus())
+            return;
+        dir = make_dir();
+    }
+    static void TearDownTestSuite()
+    {
+        if (!dir.empty()) {
+            std::string out;
+            testutil::run("rm -rf " + dir, &out);
+        }
+    }
+    void SetUp() override
+    {
+        if (!have_icarus())
+            GTEST_SKIP() << "iverilog is not installed (make deps)";
+        ASSERT_FALSE(dir.empty());
+    }
+    static int ubsim(const std::string &args, const std::string &sub, std::string *out)
+    {
+        return testutil::run(testutil::ubsim() + " " + args + " --vectors " + dir + "/" + sub, out, true);
+    }
+};
+std::string ReplayTest::dir;
+
+// Rate runs of both send pipelines with 4 KiB reads: requests wait for the
+// intake (wr_ready 0) and packets for the wire (pkt_ready 0).
+TEST_F(ReplayTest, RateRunsWithBackPressureReplayInIcarus)
+{
+    std::string out;
+    ASSERT_EQ(ubsim("rate --burst 200 --payload 4096 --quiet --format json", "rate", &out), 0) << out;
+    std::map<std::string, int> n = instances(dir + "/rate");
+    EXPECT_GE(n["ub_send_pipeline"], 2);
+    EXPECT_GE(n["rc_send_pipeline"], 2);
+    // the first target instance of each saw the wire push back
+    std::string in = read_file(dir + "/rate/ub_send_pipeline.1/in.hex");
+    std::string man = read_file(dir + "/rate/ub_send_pipeline.1/manifest.json");
+    EXPECT_NE(man.find("\"command\": \"rate --burst 200 --payload 4096"), std::string::npos) << man;
+    EXPECT_NE(man.find("\"name\": \"pkt_ready\", \"dir\": \"in\", \"width\": 1"), std::string::npos) << man;
+    Replay r = replay(dir + "/rate");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find(" 0 with differences"), std::string::npos) << r.out;
+}
+
+TEST_F(ReplayTest, TransportUnderALostPacketReplaysInIcarus)
+{
+    std::string out;
+    ASSERT_EQ(ubsim("loss --message 32768 --mtu 4096 --link-ns 1000 --fault drop=fwd:1 --rto-ns 10000 "
+                    "--scheme sack --format json",
+                    "loss", &out),
+              0)
+        << out;
+    EXPECT_EQ(instances(dir + "/loss")["transport"], 2);
+    Replay r = replay(dir + "/loss");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find("replay: 2 instances, 0 with differences"), std::string::npos) << r.out;
+}
+
+TEST_F(ReplayTest, ContextCacheCliffReplaysInIcarus)
+{
+    std::string out;
+    ASSERT_EQ(ubsim("cache --stack ub --n 16 --reads 300 --quiet --format json", "cache", &out), 0) << out;
+    EXPECT_EQ(instances(dir + "/cache")["context_cache"], 2);
+    Replay r = replay(dir + "/cache");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find(" 0 with differences"), std::string::npos) << r.out;
+}
+
+// Brief random runs of every block (the lockstep tests' stimulus), each with
+// a reset in its middle, written by the test binary itself.
+TEST_F(ReplayTest, RandomStimulusWithAResetReplaysInIcarusForEveryBlock)
+{
+    std::string out;
+    const char *tests = "ContextCacheLockstep.RandomStimulusOnEveryPort:"
+                        "TransportLockstep.RandomStimulusOnEveryPort:"
+                        "OrderTrackerLockstep.RandomMillionCycles:"
+                        "RcSendLockstep.RandomStimulusMillionCycles:"
+                        "UbSendPipeline.RandomLockstepZeroMismatches";
+    std::string cmd = "UBSIM_VECTORS=" + dir + "/random UBSIM_TEST_CYCLES=4000 " +
+                      std::string(UBSIM_BUILD_DIR) + "/ubsim_tests --gtest_filter=" + tests;
+    ASSERT_EQ(testutil::run(cmd, &out, true), 0) << out;
+    std::map<std::string, int> n = instances(dir + "/random");
+    for (const char *b : {"context_cache", "transport", "order_tracker", "rc_send_pipeline", "ub_send_pipeline"}) {
+        EXPECT_EQ(n[b], 1) << b;
+        std::string man = read_file(dir + "/random/" + b + ".0/manifest.json");
+        EXPECT_NE(man.find("\"edges\": 4000"), std::string::npos) << b << ": " << man;
+        // the reset when made, and at least one in the middle
+        size_t at = man.find("\"resets\": ");
+        ASSERT_NE(at, std::string::npos) << man;
+        EXPECT_GE(std::stoi(man.substr(at + 10)), 2) << b << ": " << man;
+    }
+    Replay r = replay(dir + "/random");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find("replay: 5 instances, 0 with differences"), std::string::npos) << r.out;
+}
+
+// The replay catches one flipped bit at its cycle and port, and an output
+// shifted by one cycle at the first cycle it shows.
+TEST_F(ReplayTest, AFlippedBitAndAShiftedOutputAreCaught)
+{
+    std::string out;
+    ASSERT_EQ(ubsim("rate --stack ub --burst 64 --quiet --format json", "mut", &out), 0) << out;
+    const std::string src = dir + "/mut/ub_send_pipeline.0";
+    std::vector<std::string> exp = lines(src + "/exp.hex");
+    ASSERT_GT(exp.size(), 100u);
+    // wr_ready is the first output: flip it at edge 77
+    auto copy = [&](const std::string &name, const std::vector<std::string> &e) {
+        std::string d = dir + "/mut/" + name;
+        std::string o;
+        testutil::run("mkdir -p " + d + " && cp " + src + "/in.hex " + src + "/manifest.json " + d, &o);
+        write_lines(d + "/exp.hex", e);
+        return d;
+    };
+    std::vector<std::string> flipped = exp;
+    flipped[77][0] = flipped[77][0] == '1' ? '0' : '1';
+    Replay r = replay(copy("flipped.0", flipped));
+    EXPECT_EQ(r.rc, 1) << r.out;
+    EXPECT_NE(r.out.find("first difference: cycle 77, port wr_ready_o"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("152 cycles, 1 differences;"), std::string::npos) << r.out;
+
+    // every expected line one edge late: the first difference is the first
+    // edge whose outputs differ from the edge before
+    std::vector<std::string> shifted;
+    shifted.push_back(exp[0]);
+    shifted.insert(shifted.end(), exp.begin(), exp.end() - 1);
+    size_t first = 1;
+    while (first < exp.size() && exp[first] == exp[first - 1])
+        first++;
+    ASSERT_LT(first, exp.size());
+    r = replay(copy("shifted.0", shifted));
+    EXPECT_EQ(r.rc, 1) << r.out;
+    EXPECT_NE(r.out.find("first difference: cycle " + std::to_string(first) + ", port"), std::string::npos)
+        << r.out;
+}
+
+// Icarus's trace of a replay and Verilator's own trace of the same block in
+// the same run are equal, port by port and cycle by cycle (ubsim diff).
+TEST_F(ReplayTest, IcarusTraceEqualsVerilatorTraceUnderDiff)
+{
+    std::string out;
+    std::string wave = dir + "/ls.fst";
+    ASSERT_EQ(ubsim("rate --stack ub --burst 64 --backend lockstep --quiet --format json --wave " + wave,
+                    "ls", &out),
+              0)
+        << out;
+    // the RTL of the initiator's send pipeline traced itself next to the wave
+    std::string ls;
+    testutil::run("ls " + dir + " | grep -- '-rtl.fst$'", &ls);
+    ASSERT_FALSE(ls.empty()) << "no RTL trace next to " << wave;
+    std::string rtl = dir + "/" + ls.substr(0, ls.find('\n'));
+    Replay r = replay("--dump " + dir + "/ls/ub_send_pipeline.0");
+    ASSERT_EQ(r.rc, 0) << r.out;
+    std::string vcd = dir + "/ls/ub_send_pipeline.0/replay.vcd";
+    int rc = testutil::run(testutil::ubsim() + " diff " + rtl + " " + vcd, &out, true);
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find("diff: equal:"), std::string::npos) << out;
+}
+
+}  // namespace
