@@ -8,7 +8,7 @@
 #   make cmodel-alone  build the C models with nothing but cmodel/ and run them
 #   make bench     simulation speed figures
 #   make fuzz      fuzz the receive-side parsers (FUZZ_RUNS, default 10^7)
-#   make plots     draw the loss sweep and the cache cliff into docs/img/
+#   make plots     draw every experiment into docs/img/ (docs/results.md)
 #   make example   build and run the example workload of docs/verbs.md
 #   make replay-tb the replay testbench of every block (build/replay/; ubsim
 #                  --vectors, scripts/replay.py, docs/vectors.md)
@@ -234,6 +234,11 @@ bench: deps
 	@/usr/bin/python3 scripts/bench.py $(UBSIM)
 
 # --- plots (python3-matplotlib): every figure from the JSON ubsim prints ---
+# (docs/results.md shows them; the JSON stays in $(BUILD)/plots/)
+PLOT         = /usr/bin/python3 scripts/plot_results.py
+PLOT_LINK_NS = 0 50 100 200 400 800
+PLOT_SLOTS   = 1 4 16 64 256 1024
+PLOT_SENDERS = 1 2 4 8 12 16
 plots: deps
 	@$(MAKE) --no-print-directory $(UBSIM)
 	@mkdir -p $(BUILD)/plots docs/img
@@ -241,6 +246,17 @@ plots: deps
 	/usr/bin/python3 scripts/plot_loss.py $(BUILD)/plots/loss.json docs/img/loss.png
 	$(UBSIM) cache --quiet --format json > $(BUILD)/plots/cache.json
 	/usr/bin/python3 scripts/plot_cache.py $(BUILD)/plots/cache.json docs/img/cache.png
+	$(UBSIM) latency --format json > $(BUILD)/plots/latency.json
+	$(PLOT) breakdown $(BUILD)/plots/latency.json docs/img/breakdown.png
+	for l in $(PLOT_LINK_NS); do $(UBSIM) latency --link-ns $$l --format json > $(BUILD)/plots/latency_L$$l.json || exit 1; done
+	$(PLOT) wire docs/img/wire.png $(patsubst %,$(BUILD)/plots/latency_L%.json,$(PLOT_LINK_NS))
+	$(UBSIM) rate --quiet --burst 2,4,8,16,32,64,128,256,1024,4096 --format json > $(BUILD)/plots/ramp.json
+	$(PLOT) ramp $(BUILD)/plots/ramp.json docs/img/ramp.png
+	for m in 64 4096; do for n in $(PLOT_SLOTS); do \
+	  $(UBSIM) rate --quiet --burst 20000 --slots $$n --payload $$m --format json > $(BUILD)/plots/slots_$${m}_$$n.json || exit 1; done; done
+	$(PLOT) concurrency docs/img/concurrency.png $(foreach m,64 4096,$(patsubst %,$(BUILD)/plots/slots_$(m)_%.json,$(PLOT_SLOTS)))
+	for n in $(PLOT_SENDERS); do $(UBSIM) incast --quiet --senders $$n --format json > $(BUILD)/plots/incast_$$n.json || exit 1; done
+	$(PLOT) incast docs/img/incast.png $(patsubst %,$(BUILD)/plots/incast_%.json,$(PLOT_SENDERS))
 
 # --- fuzzing (clang-14 + libFuzzer, ASan + UBSan) --------------------------
 # The receive-side parsers and the transport's inputs (testbench/fuzz/rx_fuzz.c).
