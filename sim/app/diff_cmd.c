@@ -6,6 +6,8 @@
  * ports of both sampled at every cycle with a cursor per track. */
 #include "diff_cmd.h"
 
+#include "strmap.h"
+
 #include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -111,33 +113,11 @@ typedef struct {
 typedef struct {
     port_t *p;
     size_t n, cap;
-    long *slot;     /* open addressing over p, -1: empty */
-    size_t slot_cap; /* a power of two */
+    strmap_t at; /* leaf -> index in p */
 } ports_t;
 
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-static long *ports_slot(const ports_t *P, const char *leaf)
-{
-    size_t m = P->slot_cap - 1, i = (size_t)hash_str(leaf) & m;
-    while (P->slot[i] >= 0 && strcmp(P->p[P->slot[i]].leaf, leaf) != 0)
-        i = (i + 1) & m;
-    return &P->slot[i];
-}
-
 /* The entry of LEAF, or -1. */
-static long ports_find(const ports_t *P, const char *leaf)
-{
-    return P->slot_cap ? *ports_slot(P, leaf) : -1;
-}
+static long ports_find(const ports_t *P, const char *leaf) { return strmap_get(&P->at, leaf, -1); }
 
 static int by_signal(const void *a, const void *b)
 {
@@ -148,22 +128,17 @@ static int by_signal(const void *a, const void *b)
 static void ports_free(ports_t *P)
 {
     free(P->p);
-    free(P->slot);
+    strmap_free(&P->at);
     memset(P, 0, sizeof *P);
 }
 
-static int ports_rehash(ports_t *P, size_t cap)
+/* Indexes the entries of P by their leaf, as they now stand. */
+static int ports_index(ports_t *P)
 {
-    long *ns = malloc(cap * sizeof *ns);
-    if (!ns)
-        return -1;
-    for (size_t i = 0; i < cap; i++)
-        ns[i] = -1;
-    free(P->slot);
-    P->slot = ns;
-    P->slot_cap = cap;
+    strmap_free(&P->at);
     for (size_t i = 0; i < P->n; i++)
-        *ports_slot(P, P->p[i].leaf) = (long)i;
+        if (strmap_put(&P->at, P->p[i].leaf, (long)i))
+            return -1;
     return 0;
 }
 
@@ -175,11 +150,9 @@ static int ports_build(ports_t *P, const trace_t *t, const char *scope)
         const trace_signal_t *s = &t->sig[i];
         if (!is_port_leaf(s->leaf) || !trace_in_scope(s->name, scope))
             continue;
-        if ((P->n + 1) * 2 > P->slot_cap && ports_rehash(P, P->slot_cap ? P->slot_cap * 2 : 64))
-            return -1;
-        long *slot = ports_slot(P, s->leaf);
-        if (*slot >= 0) {
-            port_t *p = &P->p[*slot];
+        long at = ports_find(P, s->leaf);
+        if (at >= 0) {
+            port_t *p = &P->p[at];
             if (s->depth < t->sig[p->sig].depth)
                 p->sig = (long)i;
             continue;
@@ -194,11 +167,13 @@ static int ports_build(ports_t *P, const trace_t *t, const char *scope)
         }
         P->p[P->n].leaf = s->leaf;
         P->p[P->n].sig = (long)i;
-        *slot = (long)P->n++;
+        if (strmap_put(&P->at, s->leaf, (long)P->n))
+            return -1;
+        P->n++;
     }
     if (P->n > 1)
         qsort(P->p, P->n, sizeof *P->p, by_signal);
-    return P->slot_cap ? ports_rehash(P, P->slot_cap) : 0;
+    return ports_index(P);
 }
 
 /* ------------------------------------------------------------------------ */

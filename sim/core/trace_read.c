@@ -8,6 +8,8 @@
  * messages; the FST file goes through fstapi's reader. */
 #include "trace_read.h"
 
+#include "strmap.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fstapi.h>
@@ -272,79 +274,6 @@ static int record(builder_t *b, int ti, uint64_t time, const char *v, size_t len
 /* ------------------------------------------------------------------------ */
 /* VCD                                                                       */
 
-/* Identifier code -> track (or -1: a real or string variable). */
-typedef struct {
-    char **key;
-    int *val;
-    size_t cap, n; /* cap: a power of two */
-} idmap_t;
-
-static uint64_t hash_bytes(const char *s)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-static size_t idmap_slot(const idmap_t *m, const char *key)
-{
-    size_t mask = m->cap - 1, i = (size_t)hash_bytes(key) & mask;
-    while (m->key[i] && strcmp(m->key[i], key) != 0)
-        i = (i + 1) & mask;
-    return i;
-}
-
-/* The value of KEY, or -2 if absent. */
-static int idmap_get(const idmap_t *m, const char *key)
-{
-    if (!m->cap)
-        return -2;
-    size_t i = idmap_slot(m, key);
-    return m->key[i] ? m->val[i] : -2;
-}
-
-static int idmap_put(idmap_t *m, const char *key, int val)
-{
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? m->cap * 2 : 64;
-        idmap_t nm = {calloc(ncap, sizeof(char *)), calloc(ncap, sizeof(int)), ncap, m->n};
-        if (!nm.key || !nm.val) {
-            free(nm.key);
-            free(nm.val);
-            return -1;
-        }
-        for (size_t i = 0; i < m->cap; i++) {
-            if (m->key[i]) {
-                size_t j = idmap_slot(&nm, m->key[i]);
-                nm.key[j] = m->key[i];
-                nm.val[j] = m->val[i];
-            }
-        }
-        free(m->key);
-        free(m->val);
-        *m = nm;
-    }
-    size_t i = idmap_slot(m, key);
-    if (!m->key[i]) {
-        m->key[i] = strdup(key);
-        if (!m->key[i])
-            return -1;
-        m->n++;
-    }
-    m->val[i] = val;
-    return 0;
-}
-
-static void idmap_free(idmap_t *m)
-{
-    for (size_t i = 0; i < m->cap; i++)
-        free(m->key[i]);
-    free(m->key);
-    free(m->val);
-}
 
 typedef struct {
     FILE *f;
@@ -417,7 +346,7 @@ static const char *shown(const char *tok, size_t len, char *out, size_t outlen)
 typedef struct {
     builder_t *b;
     lex_t *L;
-    idmap_t ids;
+    strmap_t ids; /* identifier code -> track (-1: a real or string variable) */
     char show[48];
 } vcd_t;
 
@@ -591,7 +520,7 @@ static int vcd_var(vcd_t *v)
             goto out;
         }
     }
-    int track = idmap_get(&v->ids, id);
+    int track = (int)strmap_get(&v->ids, id, -2);
     if (skip) {
         if (track >= 0) {
             vcd_fail(v, line, "$var %s: identifier code '%s' is a real or string here but a "
@@ -599,7 +528,7 @@ static int vcd_var(vcd_t *v)
             goto out;
         }
         v->b->t->n_skipped++;
-        if (track == -2 && idmap_put(&v->ids, id, -1)) {
+        if (track == -2 && strmap_put(&v->ids, id, -1)) {
             oom(v->b);
             goto out;
         }
@@ -618,7 +547,7 @@ static int vcd_var(vcd_t *v)
     }
     if (track < 0) {
         track = new_track(v->b, (int)width);
-        if (track < 0 || idmap_put(&v->ids, id, track)) {
+        if (track < 0 || strmap_put(&v->ids, id, track)) {
             oom(v->b);
             goto out;
         }
@@ -675,7 +604,7 @@ static int vcd_header(vcd_t *v)
  * string variable, or -2 after a message (unknown). */
 static int vcd_id(vcd_t *v, const char *id, long line)
 {
-    int track = idmap_get(&v->ids, id);
+    int track = (int)strmap_get(&v->ids, id, -2);
     if (track == -2) {
         char s[48];
         vcd_fail(v, line, "unknown identifier code '%s' (no $var declares it)",
@@ -822,7 +751,7 @@ static int read_vcd(builder_t *b, FILE *f)
     int rc = vcd_header(&v);
     if (!rc)
         rc = vcd_body(&v);
-    idmap_free(&v.ids);
+    strmap_free(&v.ids);
     free(L->tok);
     free(L);
     return rc;

@@ -19,6 +19,8 @@
  * (width + 63) / 64 words, least significant first. */
 #include "wave.h"
 
+#include "strmap.h"
+
 #include <errno.h>
 #include <fstapi.h>
 #include <inttypes.h>
@@ -56,8 +58,7 @@ struct wave {
     int nsigs, cap;
 
     /* Open-addressing set of signal indices keyed by name, for duplicates. */
-    int *hash;
-    int hash_cap; /* power of two, 0 before the first wave_add */
+    strmap_t by_name; /* signal name -> index in sigs */
 
     char *bits;         /* scratch: one wide value as text */
     size_t bits_cap;
@@ -141,42 +142,6 @@ wave_t *wave_open(const char *path, char *err, int errlen)
 
 /* ------------------------------------------------------------------------ */
 
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-/* Returns the slot holding NAME, or the empty slot where it would go. */
-static int *hash_slot(wave_t *w, const char *name)
-{
-    size_t m = (size_t)w->hash_cap - 1;
-    size_t i = (size_t)hash_str(name) & m;
-    while (w->hash[i] >= 0 && strcmp(w->sigs[w->hash[i]].name, name) != 0)
-        i = (i + 1) & m;
-    return &w->hash[i];
-}
-
-static int hash_grow(wave_t *w)
-{
-    int ncap = w->hash_cap ? w->hash_cap * 2 : 64;
-    int *nh = malloc((size_t)ncap * sizeof *nh);
-    if (!nh)
-        return -1;
-    for (int i = 0; i < ncap; i++)
-        nh[i] = -1;
-    free(w->hash);
-    w->hash = nh;
-    w->hash_cap = ncap;
-    for (int i = 0; i < w->nsigs; i++)
-        *hash_slot(w, w->sigs[i].name) = i;
-    return 0;
-}
-
 /* Name rules: non-empty dot-separated components, printable non-space ASCII. */
 static int valid_name(const char *n)
 {
@@ -200,11 +165,7 @@ static wave_sig_t add_sig(wave_t *w, const char *name, int width)
         return -1;
     if (w->nsigs == 0x7fffffff)
         return -1;
-    /* keep the hash table at most half full */
-    if ((w->nsigs + 1) * 2 > w->hash_cap && hash_grow(w) != 0)
-        return -1;
-    int *slot = hash_slot(w, name);
-    if (*slot >= 0)
+    if (strmap_get(&w->by_name, name, -1) >= 0)
         return -1; /* duplicate name */
     if (w->nsigs == w->cap) {
         int ncap = w->cap ? w->cap * 2 : 64;
@@ -242,7 +203,12 @@ static wave_sig_t add_sig(wave_t *w, const char *name, int width)
         s->mask = width % 64 ? (1ull << (width % 64)) - 1 : ~0ull;
     else
         s->mask = width >= 64 ? ~0ull : width > 0 ? (1ull << width) - 1 : 0;
-    *slot = w->nsigs;
+    if (strmap_put(&w->by_name, name, w->nsigs)) {
+        free(s->name);
+        free(s->str);
+        free(s->wide);
+        return -1;
+    }
     return w->nsigs++;
 }
 
@@ -701,7 +667,7 @@ int wave_close(wave_t *w)
     }
     free(w->sigs);
     free(w->bits);
-    free(w->hash);
+    strmap_free(&w->by_name);
     free(w);
     return rc;
 }
