@@ -252,4 +252,61 @@ TEST_F(ReplayTest, IcarusTraceEqualsVerilatorTraceUnderDiff)
     EXPECT_NE(out.find("diff: equal:"), std::string::npos) << out;
 }
 
+// --vectors on the command line: where it is refused, and why.
+TEST(VectorsCli, BadUsesAreRefusedWithAReason)
+{
+    std::string out;
+    const std::string u = testutil::ubsim();
+    EXPECT_EQ(testutil::run(u + " rate --backend rtl --vectors /tmp/ubsim_vec_unused", &out, true), 2);
+    EXPECT_NE(out.find("use --backend c or lockstep"), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(u + " state --vectors /tmp/ubsim_vec_unused", &out, true), 2);
+    EXPECT_NE(out.find("this command runs no block"), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(u + " rate --vectors", &out, true), 2);
+    EXPECT_NE(out.find("--vectors: a folder expected"), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(u + " rate --quiet --vectors /proc/ubsim_no/such", &out, true), 2);
+    EXPECT_NE(out.find("cannot create folder"), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(u + " rate --help", &out), 0);
+    EXPECT_NE(out.find("--vectors DIR"), std::string::npos) << out;
+}
+
+// The manifest names the block, its ports in list order with their widths,
+// the counts, and the command line; each line has one field per port.
+TEST(VectorsCli, ManifestAndLinesFollowThePortList)
+{
+    std::string dir = "/tmp/ubsim_vec_manifest_" + std::to_string(getpid());
+    std::string out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " latency --path ub_async --ops 3 --seed 9 --vectors=" + dir, &out,
+                            true),
+              0)
+        << out;
+    std::string man = read_file(dir + "/ub_send_pipeline.0/manifest.json");
+    EXPECT_NE(man.find("\"block\": \"ub_send_pipeline\""), std::string::npos) << man;
+    EXPECT_NE(man.find("\"seed\": \"9\""), std::string::npos) << man;
+    EXPECT_NE(man.find("\"command\": \"latency --path ub_async --ops 3 --seed 9 --vectors=" + dir + "\""), std::string::npos) << man;
+    EXPECT_NE(man.find("{\"name\": \"wr_valid\", \"dir\": \"in\", \"width\": 1, \"digits\": 1}"),
+              std::string::npos)
+        << man;
+    EXPECT_NE(man.find("{\"name\": \"wr_addr\", \"dir\": \"in\", \"width\": 64, \"digits\": 16}"),
+              std::string::npos)
+        << man;
+    EXPECT_NE(man.find("\"resets\": 1,"), std::string::npos) << man;
+    std::vector<std::string> in = lines(dir + "/ub_send_pipeline.0/in.hex");
+    ASSERT_FALSE(in.empty());
+    EXPECT_EQ(in[0][0], '1') << "the reset when made comes before the first edge";
+    for (size_t i = 1; i < in.size(); i++)
+        EXPECT_EQ(in[i][0], '0') << i;
+    size_t fields = 1;
+    for (char c : in[0])
+        fields += c == '_';
+    size_t ports = 0;
+    for (size_t at = 0; (at = man.find("\"dir\": \"in\"", at)) != std::string::npos; at++)
+        ports++;
+    EXPECT_EQ(fields, ports + 1) << in[0];
+    size_t at = man.find("\"edges\": ");
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_EQ((size_t)std::stoul(man.substr(at + 9)), in.size());
+    EXPECT_EQ(lines(dir + "/ub_send_pipeline.0/exp.hex").size(), in.size());
+    testutil::run("rm -rf " + dir, &out);
+}
+
 }  // namespace

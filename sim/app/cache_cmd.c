@@ -51,6 +51,7 @@ static const char *const usage_cache =
     "                       steps every cycle: slow past the cliff)\n"
     "  --format FMT         table (default), csv or json\n"
     "  --progress, --quiet  progress on stderr (default: when it is a terminal)\n"
+    CLI_VECTORS_HELP
     "  -h, --help           this text\n";
 
 static int parse_double(const char *cmd, const char *opt, const char *v, double lo, double hi, double *out)

@@ -79,6 +79,13 @@ int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd);
 
 /* The option text of --topology, --from and --to, for the --help of the
  * commands that take them. */
+/* The --vectors line of every simulating command's help (main.c takes the
+ * option out before the command sees it). */
+#define CLI_VECTORS_HELP                                                                     \
+    "  --vectors DIR        test vectors of every block instance the run makes, into\n"     \
+    "                       DIR/<block>.<k>/ (inputs, resets, the C model's outputs;\n"     \
+    "                       docs/vectors.md); needs --backend c or lockstep\n"
+
 #define CLI_TOPOLOGY_HELP                                                                    \
     "  --topology FILE      run the paths across the nodes, switches and links of\n"         \
     "                       FILE (configs/topo/*.ini; docs/packets.md): each wire\n"         \

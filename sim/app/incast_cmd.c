@@ -52,6 +52,7 @@ static const char *const usage_incast =
     "  --seed N             accepted for uniformity (the run is deterministic;\n"
     "                       --fault has its own seed)\n"
     "  --progress, --quiet  progress on stderr (default: when it is a terminal)\n"
+    CLI_VECTORS_HELP
     "  -h, --help           this text\n";
 
 static void progress(void *ctx, int64_t done, int64_t total)

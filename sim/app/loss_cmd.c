@@ -72,6 +72,7 @@ static const char *const usage_loss =
     "                       node A's transport in FILE.fst, node B's in\n"
     "                       FILE_b.fst (waves/transport.gtkw shows them)\n"
     "  --progress, --quiet  progress on stderr (default: when it is a terminal)\n"
+    CLI_VECTORS_HELP
     "  -h, --help           this text\n";
 
 static int parse_list(const char *cmd, const char *opt, const char *v, double *out, int max, int whole,

@@ -111,6 +111,7 @@ static const char *const usage_latency =
     "                       accepted for uniformity and printed nowhere)\n"
     "  --progress           progress on stderr (default: when stderr is a terminal)\n"
     "  --quiet              no progress output\n"
+    CLI_VECTORS_HELP
     "  -h, --help           this text\n"
     "\n"
     "The config directory is $UBSIM_CONFIG_DIR, else " UBSIM_CONFIG_DIR ".\n";
@@ -347,6 +348,19 @@ int main(int argc, char **argv)
             fprintf(stderr, "ubsim %s: --vectors: this command runs no block\n", argv[1]);
             free(cmdline);
             return 2;
+        }
+        for (int i = 2; i < n; i++) {
+            const char *b = strcmp(argv[i], "--backend") == 0 && i + 1 < n ? argv[i + 1]
+                            : strncmp(argv[i], "--backend=", 10) == 0  ? argv[i] + 10
+                                                                        : NULL;
+            if (b && strcmp(b, "rtl") == 0) {
+                fprintf(stderr,
+                        "ubsim %s: --vectors writes the C model's outputs as the expected ones: use "
+                        "--backend c or lockstep, not rtl\n",
+                        argv[1]);
+                free(cmdline);
+                return 2;
+            }
         }
         if (block_vectors_begin(vec_dir, cmdline, seed, err, sizeof err)) {
             fprintf(stderr, "ubsim %s: %s\n", argv[1], err);

@@ -31,6 +31,7 @@ static const char *const usage_order =
     "options:\n"
     "  --backend B          the blocks as c (default), rtl or lockstep\n"
     "  --format FMT         table (default), csv or json\n"
+    CLI_VECTORS_HELP
     "  -h, --help           this text\n";
 
 static const char *mode_name(uint8_t m)

@@ -63,6 +63,7 @@ static const char *const usage_rate =
     "                       fails (default 1000)\n"
     "  --progress           progress on stderr (default: when stderr is a terminal)\n"
     "  --quiet              no progress output\n"
+    CLI_VECTORS_HELP
     "  -h, --help           this text\n";
 
 /* Histogram (may be NULL) and median of the intervals between departures, in
