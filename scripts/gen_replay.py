@@ -14,7 +14,9 @@ expected, got) and a closing line
 
 and ends with $finish. Plusargs: +in=FILE +exp=FILE (the vector files),
 +dump=FILE (optional: a VCD of the block's ports). The parameter EDGES must be
-the manifest's "edges" (e.g. iverilog -P<BLOCK>_replay.EDGES=N).
+the manifest's "edges" (e.g. iverilog -P<BLOCK>_replay.EDGES=N); left unset
+it stops with a message instead of comparing nothing. The testbench has no
+`timescale (every delay is #1), as the RTL has none.
 
 Cycle contract (the simulator's RTL shim, sim/rtl/block_rtl.h): the inputs of
 an edge are driven while the clock is low, the clock rises, the outputs are
@@ -45,13 +47,13 @@ def generate(block, ports):
     a("// Replay testbench of %s, written by scripts/gen_replay.py from its port" % block)
     a("// list: do not edit. Reads the vectors of one instance (ubsim --vectors,")
     a("// docs/vectors.md) and compares every output port on every edge.")
-    a("`timescale 1ns / 1ps")
     a("module %s;" % mod)
-    a("  parameter integer EDGES = 1;")
+    a("  parameter integer EDGES = 0;  // the manifest's \"edges\": must be set")
     a("  localparam integer IW = %d;  // reset nibble + the inputs, 4 bits per digit" % iw)
     a("  localparam integer OW = %d;  // the outputs, 4 bits per digit" % ow)
-    a("  reg [IW-1:0] vin [0:EDGES-1];")
-    a("  reg [OW-1:0] vexp [0:EDGES-1];")
+    a("  localparam integer NE = EDGES > 0 ? EDGES : 1;")
+    a("  reg [IW-1:0] vin [0:NE-1];")
+    a("  reg [OW-1:0] vexp [0:NE-1];")
     a("  reg clk_i, rst_ni;")
     for n, w in ins:
         a("  reg [%d:0] %s_i;" % (w - 1, n))
@@ -108,6 +110,10 @@ def generate(block, ports):
     a("    clk_i = 0;")
     a("    rst_ni = 1;")
     a("    drive_idle;")
+    a("    if (EDGES < 1) begin")
+    a('      $display("replay: %s: set the parameter EDGES to the manifest\'s edges");' % block)
+    a("      $finish;")
+    a("    end")
     a('    if (!$value$plusargs("in=%s", in_path) || !$value$plusargs("exp=%s", exp_path)) begin')
     a('      $display("replay: %s: +in=FILE and +exp=FILE expected");' % block)
     a("      $finish;")

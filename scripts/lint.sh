@@ -82,6 +82,9 @@ for shim in sim/rtl/*_rtl.cc; do
     blocks+=("$m")
 done
 jobs_max=${LINT_JOBS:-2}
+if ! [[ "$jobs_max" =~ ^[1-9][0-9]*$ ]]; then
+    echo "lint: LINT_JOBS must be a whole number of at least 1, got '$jobs_max'"; exit 2
+fi
 for m in "${blocks[@]}"; do
     rm -f "$out/$m.result"
     while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done

@@ -168,8 +168,7 @@ def incast(out, srcs):
         d = load(src)
         snd = field(d, "senders", where=src)
         mean = sum(s["mean_ns"] for s in snd) / len(snd)
-        drops = field(d, "switch", "drops", where=src)
-        pts.append((len(snd), field(d, "goodput_gbps", where=src), mean, drops))
+        pts.append((len(snd), field(d, "goodput_gbps", where=src), mean))
     pts.sort()
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.2))
     a1.plot([p[0] for p in pts], [p[1] for p in pts], marker="o")
@@ -207,6 +206,9 @@ def main(argv):
             return 2
     except Bad as e:
         print("plot_results.py: %s" % e, file=sys.stderr)
+        return 1
+    except (KeyError, TypeError, ValueError, ZeroDivisionError) as e:
+        print("plot_results.py: %s: the JSON lacks or has a bad %s" % (kind, e), file=sys.stderr)
         return 1
     return 0
 

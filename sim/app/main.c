@@ -338,6 +338,8 @@ int main(int argc, char **argv)
         }
         if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
             seed = argv[i + 1];
+        else if (strncmp(argv[i], "--seed=", 7) == 0)
+            seed = argv[i] + 7;
         argv[n++] = argv[i];
     }
     argv[n] = NULL;

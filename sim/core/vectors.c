@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <dirent.h>
 
 struct vec_writer {
     const block_class_t *cls;
@@ -30,7 +31,7 @@ static struct {
     vec_count_t *counts;
     int n_counts;
     int failed;         /* a write failed (reported by block_vectors_end) */
-    char failed_path[512];
+    char failed_path[640];
 } g;
 
 /* mkdir -p */
@@ -74,6 +75,24 @@ int block_vectors_begin(const char *dir, const char *cmdline, const char *seed, 
     }
     if (make_dirs(dir, err, errlen))
         return -1;
+    /* a folder of an earlier run would mix its instances with this run's */
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, (size_t)errlen, "--vectors: cannot read folder '%s': %s", dir, strerror(errno));
+        return -1;
+    }
+    struct dirent *e;
+    int empty = 1;
+    while (empty && (e = readdir(d)))
+        empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+    closedir(d);
+    if (!empty) {
+        snprintf(err, (size_t)errlen,
+                 "--vectors: folder '%s' is not empty (its vectors would mix with this run's): give "
+                 "a new or an empty folder",
+                 dir);
+        return -1;
+    }
     g.dir = strdup(dir);
     g.cmdline = strdup(cmdline ? cmdline : "");
     g.seed = strdup(seed ? seed : "");
@@ -111,14 +130,15 @@ static void fail(const char *path)
     g.failed = 1;
 }
 
-static unsigned next_index(const char *name)
+/* The <k> of the next instance of the block `name`, or -1 out of memory. */
+static long next_index(const char *name)
 {
     for (int i = 0; i < g.n_counts; i++)
         if (!strcmp(g.counts[i].name, name))
             return g.counts[i].count++;
     vec_count_t *c = realloc(g.counts, (size_t)(g.n_counts + 1) * sizeof *c);
     if (!c)
-        return 0;
+        return -1;
     g.counts = c;
     g.counts[g.n_counts].name = name;
     g.counts[g.n_counts].count = 1;
@@ -187,7 +207,13 @@ vec_writer_t *vec_open(const block_class_t *cls, backend_kind_t kind, char *err,
         vec_close(v);
         return NULL;
     }
-    snprintf(v->dir, n, "%s/%s.%u", g.dir, cls->name, next_index(cls->name));
+    long k = next_index(cls->name);
+    if (k < 0) {
+        snprintf(err, (size_t)errlen, "out of memory");
+        vec_close(v);
+        return NULL;
+    }
+    snprintf(v->dir, n, "%s/%s.%ld", g.dir, cls->name, k);
     if (make_dirs(v->dir, err, errlen) || !(v->in = open_in(v, "in.hex", err, errlen)) ||
         !(v->exp = open_in(v, "exp.hex", err, errlen))) {
         vec_close(v);
@@ -311,10 +337,15 @@ void vec_close(vec_writer_t *v)
     if (!v)
         return;
     int ok = v->in && v->exp;
-    if (v->in && (ferror(v->in) | fclose(v->in)))
-        fail(v->dir);
-    if (v->exp && (ferror(v->exp) | fclose(v->exp)))
-        fail(v->dir);
+    char path[600];
+    if (v->in && (ferror(v->in) | fclose(v->in))) {
+        snprintf(path, sizeof path, "%s/in.hex", v->dir);
+        fail(path);
+    }
+    if (v->exp && (ferror(v->exp) | fclose(v->exp))) {
+        snprintf(path, sizeof path, "%s/exp.hex", v->dir);
+        fail(path);
+    }
     if (ok)
         write_manifest(v);
     free(v->dir);
