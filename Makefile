@@ -10,6 +10,7 @@
 #   make fuzz      fuzz the receive-side parsers (FUZZ_RUNS, default 10^7)
 #   make plots     draw every experiment into docs/img/ (docs/results.md)
 #   make example   build and run the example workload of docs/verbs.md
+#   make systemc   the SystemC models of the blocks and their test
 #   make replay-tb the replay testbench of every block (build/replay/; ubsim
 #                  --vectors, scripts/replay.py, docs/vectors.md)
 #   make waves     example waveform dumps under waves/
@@ -27,7 +28,7 @@ SAN       ?= 0
 
 DEB_PKGS := build-essential pkg-config verilator yosys iverilog gtkwave xvfb \
             libgtest-dev libinih-dev libcjson-dev zlib1g-dev imagemagick \
-            clang-14 libclang-rt-14-dev libfuzzer-14-dev python3-matplotlib
+            clang-14 libclang-rt-14-dev libfuzzer-14-dev python3-matplotlib libsystemc-dev
 
 ifeq ($(SAN),1)
   OPT      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -79,13 +80,13 @@ EXAMPLE   := $(BUILD)/verbs_example
 
 LINK_LIBS  = $(LIB) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
 
-.PHONY: all deps run test test-asan lint bench waves clean help cmodel-alone example fuzz plots replay-tb
+.PHONY: all deps run test test-asan lint bench waves clean help cmodel-alone example fuzz plots replay-tb systemc
 .DEFAULT_GOAL := all
 
 all: $(UBSIM) $(TESTS) $(EXAMPLE) $(CMODEL_ALONE).ok
 
 help:
-	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
 
 # --- dependencies (Debian 12) ----------------------------------------------
 deps:
@@ -202,13 +203,23 @@ $(TESTS): $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT)
 	  $(shell pkg-config --libs gtest 2>/dev/null) -o $@
 
 test: deps
-	@$(MAKE) --no-print-directory $(UBSIM) $(TESTS) $(EXAMPLE) replay-tb
+	@$(MAKE) --no-print-directory $(UBSIM) $(TESTS) $(EXAMPLE) replay-tb $(SC_TEST)
 	@$(MAKE) --no-print-directory cmodel-alone
 	$(TESTS)
+	$(SC_TEST)
 
 test-asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/ubsim build/asan/ubsim_tests build/asan/verbs_example
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/ubsim_tests
+
+# --- SystemC models of the blocks (sim/systemc/, docs/systemc.md) ------------
+SC_TEST := $(BUILD)/sc_block_test
+systemc: deps
+	@$(MAKE) --no-print-directory $(SC_TEST)
+$(SC_TEST): testbench/systemc/sc_block_test.cc sim/systemc/sc_block.h $(LIB) $(VL_LIBS) $(VL_RT)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) -Isim/systemc $(CXXFLAGS) $(shell pkg-config --cflags systemc) $< \
+	  $(LINK_LIBS) $(shell pkg-config --libs systemc) -o $@
 
 # --- replay testbenches (docs/vectors.md) -------------------------------------
 REPLAY_TBS := $(patsubst %,$(BUILD)/replay/%_replay.sv,$(RTL_TOPS))
