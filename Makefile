@@ -209,8 +209,10 @@ test: deps
 	$(SC_TEST)
 
 test-asan: deps
-	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/ubsim build/asan/ubsim_tests build/asan/verbs_example
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/ubsim build/asan/ubsim_tests build/asan/verbs_example \
+	  build/asan/sc_block_test
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/ubsim_tests
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/sc_block_test
 
 # --- SystemC models of the blocks (sim/systemc/, docs/systemc.md) ------------
 SC_TEST := $(BUILD)/sc_block_test

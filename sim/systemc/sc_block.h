@@ -36,23 +36,31 @@ extern "C" {
 
 namespace ub_sc {
 
-// sc_bv<W> <-> 64-bit words, least significant first.
+// sc_bv<W> <-> 64-bit words, least significant first (through the 32-bit
+// words sc_bv keeps: get_word / set_word).
 template <int W>
 void to_words(const sc_dt::sc_bv<W> &v, uint64_t *w)
 {
-    for (int lo = 0, i = 0; lo < W; lo += 64, i++) {
-        int hi = lo + 63 < W - 1 ? lo + 63 : W - 1;
-        w[i] = v.range(hi, lo).to_uint64();
+    const int n32 = (W + 31) / 32;
+    for (int i = 0; i < (W + 63) / 64; i++) {
+        uint64_t lo = v.get_word(2 * i);
+        uint64_t hi = 2 * i + 1 < n32 ? v.get_word(2 * i + 1) : 0;
+        w[i] = lo | hi << 32;
     }
+    if (W % 64)
+        w[(W - 1) / 64] &= (UINT64_C(1) << (W % 64)) - 1;
 }
 
 template <int W>
 sc_dt::sc_bv<W> from_words(const uint64_t *w)
 {
     sc_dt::sc_bv<W> v;
-    for (int lo = 0, i = 0; lo < W; lo += 64, i++) {
-        int hi = lo + 63 < W - 1 ? lo + 63 : W - 1;
-        v.range(hi, lo) = sc_dt::sc_bv<64>(w[i]).range(hi - lo, 0);
+    const int n32 = (W + 31) / 32;
+    for (int i = 0; i < n32; i++) {
+        uint32_t d = (uint32_t)(w[i / 2] >> (32 * (i % 2)));
+        if (i == n32 - 1 && W % 32)
+            d &= (UINT32_C(1) << (W % 32)) - 1;
+        v.set_word(i, d);
     }
     return v;
 }
