@@ -4,7 +4,7 @@
 #   make run       build ubsim and print the 64 B read latency breakdown
 #   make test      build everything and run the GoogleTest suite
 #   make test-asan the test suite built with AddressSanitizer + UBSan
-#   make lint      Verilator -Wall lint and yosys synthesis of every RTL block
+#   make lint      Verilator -Wall and Icarus lint, yosys synthesis of every RTL block
 #   make cmodel-alone  build the C models with nothing but cmodel/ and run them
 #   make bench     simulation speed figures
 #   make fuzz      fuzz the receive-side parsers (FUZZ_RUNS, default 10^7)
