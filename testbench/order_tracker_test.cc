@@ -199,8 +199,10 @@ TEST(OrderTrackerLockstep, AnInjectedBugIsCaught)
 {
     block_class_t cls = harness::with_bug(order_tracker_class, "order_tracker_buggy", "elig", 0, 777);
     std::mt19937_64 rng(5);
-    harness::Planted p = harness::run_planted<Ot>(&cls, kPeriodPs, 2000, nullptr,
+    std::string wave = "/tmp/ubsim_order_tracker_bug_" + std::to_string(getpid()) + ".vcd";
+    harness::Planted p = harness::run_planted<Ot>(&cls, kPeriodPs, 2000, wave.c_str(),
                                                   [&](Ot &b, int64_t) { random_edge(rng, &b.in, 8); });
+    std::remove(wave.c_str());
     EXPECT_EQ(p.first, 777);
     EXPECT_NE(p.report.find("lockstep mismatch: cycle 777, block order_tracker_buggy, port elig_o"),
               std::string::npos)
