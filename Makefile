@@ -10,7 +10,7 @@
 #   make fuzz      fuzz the receive-side parsers (FUZZ_RUNS, default 10^7)
 #   make plots     draw every experiment into docs/img/ (docs/results.md)
 #   make example   build and run the example workload of docs/verbs.md
-#   make systemc   the SystemC models of the blocks and their test
+#   make systemc   the SystemC models of the blocks and the endpoint, their tests and example
 #   make replay-tb the replay testbench of every block (build/replay/; ubsim
 #                  --vectors, scripts/replay.py, docs/vectors.md)
 #   make waves     example waveform dumps under waves/
@@ -45,10 +45,11 @@ endif
 VL_ROOT   = $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 VL_INC    = $(VL_ROOT)/include
 PKG_CFLAGS = $(shell pkg-config --cflags inih libcjson 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs inih libcjson 2>/dev/null) -lz -pthread
+PKG_LIBS   = $(shell pkg-config --libs inih libcjson systemc 2>/dev/null) -lz -pthread
+SC_CFLAGS  = $(shell pkg-config --cflags systemc 2>/dev/null)
 
 CONFIG_DIR := $(CURDIR)/configs
-SIM_DIRS  := sim/core sim/rtl sim/net sim/node sim/verbs sim/workload sim/app
+SIM_DIRS  := sim/core sim/rtl sim/net sim/node sim/verbs sim/workload sim/app sim/systemc
 CPPFLAGS  := -Icmodel $(addprefix -I,$(SIM_DIRS)) -DUBSIM_SOURCE_DIR='"$(CURDIR)"' -DUBSIM_CONFIG_DIR='"$(CONFIG_DIR)"'
 CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -Werror
 CXXFLAGS  := -std=gnu++17 $(OPT) -Wall -Wextra -Werror
@@ -57,6 +58,7 @@ CXXFLAGS  := -std=gnu++17 $(OPT) -Wall -Wextra -Werror
 CMODEL_SRCS := $(wildcard cmodel/*.c)
 C_SRCS    := $(CMODEL_SRCS) $(filter-out sim/app/main.c,$(foreach d,$(SIM_DIRS),$(wildcard $(d)/*.c)))
 SHIM_SRCS := $(wildcard sim/rtl/*_rtl.cc)
+SC_SRCS   := $(wildcard sim/systemc/*.cc)
 RTL_TOPS  := $(patsubst sim/rtl/%_rtl.cc,%,$(SHIM_SRCS))
 RTL_PKG   := rtl/ub_pkg.sv
 RTL_SRCS  := $(wildcard rtl/*.sv)
@@ -69,6 +71,7 @@ TB_VL_LIBS := $(patsubst %,$(BUILD)/vl/lib%.a,$(TB_BLOCKS))
 
 C_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 SHIM_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(SHIM_SRCS))
+SC_OBJS   := $(patsubst %.cc,$(BUILD)/obj/%.o,$(SC_SRCS))
 TEST_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(TEST_SRCS))
 VL_LIBS   := $(patsubst %,$(BUILD)/vl/lib%.a,$(RTL_TOPS))
 VL_RT     := $(BUILD)/vl/libverilated.a
@@ -151,7 +154,12 @@ $(VL_RT): Makefile
 	done
 	ar rcs $@ $(patsubst %,$(BUILD)/vl/rt/%.o,$(VL_RT_SRCS))
 
-$(LIB): $(C_OBJS) $(SHIM_OBJS)
+# The SystemC engine (sim/systemc/, docs/systemc.md).
+$(BUILD)/obj/sim/systemc/%.o: sim/systemc/%.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(C_OBJS) $(SHIM_OBJS) $(SC_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -203,21 +211,32 @@ $(TESTS): $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT)
 	  $(shell pkg-config --libs gtest 2>/dev/null) -o $@
 
 test: deps
-	@$(MAKE) --no-print-directory $(UBSIM) $(TESTS) $(EXAMPLE) replay-tb $(SC_TEST)
+	@$(MAKE) --no-print-directory $(UBSIM) $(TESTS) $(EXAMPLE) replay-tb $(SC_TEST) $(SC_EP_TEST) $(SC_EXAMPLE)
 	@$(MAKE) --no-print-directory cmodel-alone
 	$(TESTS)
 	$(SC_TEST)
+	$(SC_EP_TEST)
+	SYSC_DISABLE_COPYRIGHT_MESSAGE=1 $(SC_EXAMPLE)
 
 test-asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/ubsim build/asan/ubsim_tests build/asan/verbs_example \
-	  build/asan/sc_block_test
+	  build/asan/sc_block_test build/asan/sc_endpoint_test
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/ubsim_tests
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/sc_block_test
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/sc_endpoint_test
 
 # --- SystemC models of the blocks (sim/systemc/, docs/systemc.md) ------------
 SC_TEST := $(BUILD)/sc_block_test
+SC_EP_TEST := $(BUILD)/sc_endpoint_test
+SC_EXAMPLE := $(BUILD)/sc_cpu_example
 systemc: deps
-	@$(MAKE) --no-print-directory $(SC_TEST)
+	@$(MAKE) --no-print-directory $(SC_TEST) $(SC_EP_TEST) $(SC_EXAMPLE)
+$(SC_EXAMPLE): docs/examples/sc_cpu_example.cc sim/systemc/ub_endpoint.h $(LIB) $(VL_LIBS) $(VL_RT)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(LINK_LIBS) -o $@
+$(SC_EP_TEST): testbench/systemc/sc_endpoint_test.cc sim/systemc/ub_endpoint.h $(LIB) $(VL_LIBS) $(VL_RT)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(LINK_LIBS) -o $@
 $(SC_TEST): testbench/systemc/sc_block_test.cc sim/systemc/sc_block.h $(LIB) $(VL_LIBS) $(VL_RT)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) -Isim/systemc $(CXXFLAGS) $(shell pkg-config --cflags systemc) $< \

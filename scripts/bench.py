@@ -81,6 +81,17 @@ def median_runs(exes, args, reps=REPS):
     return {e: (statistics.median(v[0]), statistics.median(v[1]), v[2]) for e, v in res.items()}
 
 
+def _same(a, b):
+    """Equal reports but for the cost count nic_edges_simulated."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        ka = set(a) - {"nic_edges_simulated"}
+        kb = set(b) - {"nic_edges_simulated"}
+        return ka == kb and all(_same(a[k], b[k]) for k in ka)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
 def verdict(ok):
     return "met" if ok else "NOT MET"
 
@@ -139,6 +150,27 @@ def main():
     b = median_runs([EXE], args + ["--step-all"])[EXE]
     same = a[2]["paths"][0]["sim_ns"] == b[2]["paths"][0]["sim_ns"]
     log(f"   skip {a[0]:.2f} s, step every cycle {b[0]:.2f} s: {b[0] / a[0]:.1f}x; same results: {same}")
+
+    # 5. engines: the nodes on kernels of their own, in one loop or as SystemC modules
+    n5 = OPS // 10
+    log(f"\n5. engines against the native one ({n5} dependent reads on each of the four paths; "
+        f"ubsim rate --burst 4096 --slots 256)")
+    for backend in ("c", "rtl"):
+        for what, args in (("latency", ["latency", "--ops", str(n5), "--backend", backend]),
+                           ("rate", ["rate", "--burst", "4096", "--slots", "256", "--backend", backend])):
+            times, docs = {}, {}
+            for e in ("native", "nodes", "systemc"):
+                times[e] = []
+            for _ in range(REPS):
+                for e in times:
+                    dt, _, doc = run(EXE, args + ["--engine", e])
+                    times[e].append(dt)
+                    docs[e] = doc
+            med = {e: statistics.median(v) for e, v in times.items()}
+            same = all(_same(docs["native"], docs[e]) for e in ("nodes", "systemc"))
+            log(f"   {what:7s} {backend:3s}: native {med['native']:6.2f} s, nodes {med['nodes']:6.2f} s "
+                f"({med['nodes'] / med['native']:4.2f}x), systemc {med['systemc']:6.2f} s "
+                f"({med['systemc'] / med['native']:4.2f}x the native time); same figures: {same}")
 
 
 main()

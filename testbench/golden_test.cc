@@ -54,7 +54,7 @@ std::string read_file(const std::string &path)
     return ss.str();
 }
 
-void check(const char *backend, bool step_all)
+void check(const char *backend, bool step_all, const char *extra = "")
 {
     std::vector<Case> cs = cases();
     ASSERT_GE(cs.size(), 10u) << "no cases in " << golden_dir() << "/cases.txt";
@@ -62,7 +62,7 @@ void check(const char *backend, bool step_all)
         std::string want = read_file(golden_dir() + "/" + c.name + "." + backend + ".out");
         ASSERT_FALSE(want.empty()) << c.name << "." << backend << ": no golden file";
         std::string cmd = testutil::ubsim() + " " + c.args + " --backend " + backend + " --quiet" +
-                          (step_all ? " --step-all" : "");
+                          (step_all ? " --step-all" : "") + extra;
         std::string got;
         ASSERT_EQ(testutil::run(cmd, &got), 0) << cmd;
         EXPECT_EQ(without_costs(got), without_costs(want)) << cmd;
@@ -75,3 +75,11 @@ TEST(Golden, CBackend) { check("c", false); }
 TEST(Golden, RtlBackend) { check("rtl", false); }
 TEST(Golden, LockstepBackend) { check("lockstep", false); }
 TEST(Golden, CBackendSteppingEveryCycle) { check("c", true); }
+// The same figures with the nodes split between two kernels, run side by
+// side in one loop, or as two SystemC endpoint modules joined by a link
+// module (sim/core/engine.h, sim/systemc/ub_endpoint.h).
+TEST(Golden, NodesEngine) { check("c", false, " --engine nodes"); }
+TEST(Golden, SystemcEngineC) { check("c", false, " --engine systemc"); }
+TEST(Golden, SystemcEngineRtl) { check("rtl", false, " --engine systemc"); }
+TEST(Golden, SystemcEngineLockstep) { check("lockstep", false, " --engine systemc"); }
+TEST(Golden, SystemcEngineSteppingEveryCycle) { check("c", true, " --engine systemc"); }

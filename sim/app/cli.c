@@ -7,6 +7,7 @@
 
 #include "block.h"
 #include "report.h"
+#include "sc_engine.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -111,6 +112,18 @@ int cli_config_option(cli_args_t *A, cli_config_opts_t *o, int *bad)
         return 1;
     }
     return 0;
+}
+
+int cli_engine_option(cli_args_t *A, const sim_engine_t **e, const char **name, int *bad)
+{
+    const char *v = NULL;
+    if (!cli_opt_value(A, "--engine", &v, bad))
+        return 0;
+    if (!*bad && engine_by_name(v, e))
+        *bad = cli_usage_error(A->cmd, "--engine: expected native, nodes or systemc, got '%s'", v);
+    else if (!*bad)
+        *name = v;
+    return 1;
 }
 
 void cli_run_defaults(cli_run_opts_t *o, long long seed)

@@ -66,6 +66,18 @@ void cli_run_defaults(cli_run_opts_t *o, long long seed);
  * (*bad set on a usage error). */
 int cli_run_option(cli_args_t *A, cli_run_opts_t *o, int *bad);
 
+/* --engine NAME (latency, rate): native (the default: one kernel), nodes
+ * (each node on a kernel of its own, run side by side) or systemc (each
+ * node an sc_module, sim/systemc/); returns 1 if argv[i] was it. */
+struct sim_engine;
+int cli_engine_option(cli_args_t *A, const struct sim_engine **e, const char **name, int *bad);
+#define CLI_ENGINE_HELP                                                                      \
+    "  --engine E           what runs the simulation: native (default, one kernel),\n"      \
+    "                       nodes (each node's parts on a kernel of their own, run\n"      \
+    "                       side by side) or systemc (each node an sc_module with\n"        \
+    "                       TLM-2.0 sockets, a link module between them;\n"                \
+    "                       docs/systemc.md); same figures on every engine\n"
+
 /* FILE.fst -> FILE<suffix>: where a run's second waveform goes. Returns 0, or
  * -1 if it does not fit in len bytes (never with a --wave name, a buffer of
  * CLI_WAVE_LEN and a suffix of up to 64 characters). */

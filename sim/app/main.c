@@ -112,6 +112,7 @@ static const char *const usage_latency =
     "  --progress           progress on stderr (default: when stderr is a terminal)\n"
     "  --quiet              no progress output\n"
     CLI_VECTORS_HELP
+    CLI_ENGINE_HELP
     "  -h, --help           this text\n"
     "\n"
     "The config directory is $UBSIM_CONFIG_DIR, else " UBSIM_CONFIG_DIR ".\n";
@@ -132,6 +133,8 @@ static int cmd_latency(int argc, char **argv)
     long long ops = 1;
     cli_run_opts_t ro;
     cli_run_defaults(&ro, 0);
+    const sim_engine_t *engine = NULL;
+    const char *engine_name = "native";
 
     for (; A.i < argc; A.i++) {
         const char *v = NULL;
@@ -140,7 +143,8 @@ static int cmd_latency(int argc, char **argv)
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             fputs(usage_latency, stdout);
             return 0;
-        } else if (cli_config_option(&A, &co, &bad) || cli_run_option(&A, &ro, &bad)) {
+        } else if (cli_config_option(&A, &co, &bad) || cli_run_option(&A, &ro, &bad) ||
+                   cli_engine_option(&A, &engine, &engine_name, &bad)) {
         } else if (cli_opt_value(&A, "--path", &v, &bad)) {
             if (!bad && n_paths == CLI_MAX_LIST)
                 bad = cli_usage_error(A.cmd, "--path: at most %d", CLI_MAX_LIST);
@@ -211,6 +215,7 @@ static int cmd_latency(int argc, char **argv)
             .slots = 1,
             .payload = -1,
             .backend = (backend_kind_t)ro.backend,
+            .engine = engine,
             .step_every_cycle = ro.step_all,
             .fault = ro.have_fault ? &ro.fault : NULL,
             .timeout_ps = ro.timeout_us * 1000000,

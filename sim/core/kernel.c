@@ -17,6 +17,7 @@ void clock_init(clockdom_t *k, const char *name, const timebase_t *tb, int64_t m
 void kernel_init(kernel_t *k)
 {
     memset(k, 0, sizeof(*k));
+    k->ext_horizon = TICK_NEVER;
 }
 
 void kernel_free(kernel_t *k)
@@ -300,11 +301,11 @@ static void run_ready(kernel_t *k)
  * due until that edge (once the parts woken for this instant have run), the
  * same set runs that edge without going back through the heap. Returns 1
  * when it does. */
-static int same_set_next_edge(kernel_t *k, tick_t t)
+static int same_set_next_edge(kernel_t *k, tick_t t, tick_t until)
 {
     const clockdom_t *clk = k->due[0]->clk;
     tick_t nt = t + clk->period;
-    if (k->stop || k->failed)
+    if (k->stop || k->failed || nt > until)
         return 0;
     for (int64_t i = 0; i < k->n_due; i++)
         if (k->due[i]->clk != clk || k->due[i]->next != nt)
@@ -322,9 +323,20 @@ static int same_set_next_edge(kernel_t *k, tick_t t)
     return 1;
 }
 
-int kernel_run(kernel_t *k)
+tick_t kernel_next_time(const kernel_t *k)
 {
-    while (!k->stop && !k->failed && (k->n > 0 || k->r_n > 0)) {
+    if (k->stop || k->failed)
+        return TICK_NEVER;
+    if (k->r_n > 0)
+        return k->now;
+    return k->n > 0 ? k->heap[0].wake : TICK_NEVER;
+}
+
+int kernel_run(kernel_t *k) { return kernel_run_until(k, TICK_NEVER); }
+
+int kernel_run_until(kernel_t *k, tick_t until)
+{
+    while (!k->stop && !k->failed && (k->r_n > 0 || (k->n > 0 && k->heap[0].wake <= until))) {
         if (k->r_n > 0) { /* woken for this very instant */
             run_ready(k);
             continue;
@@ -382,6 +394,8 @@ int kernel_run(kernel_t *k)
             if (k->n_due == 1 && k->due[0]->ops->run && !k->step_all) {
                 comp_t *c = k->due[0];
                 tick_t horizon = k->n > 0 ? k->heap[0].wake : TICK_NEVER;
+                if (k->ext_horizon < horizon)
+                    horizon = k->ext_horizon;
                 uint64_t edges = 0;
                 c->next = c->ops->run(c, t, horizon, &edges);
                 k->clocked_edges += edges;
@@ -397,7 +411,7 @@ int kernel_run(kernel_t *k)
                 k->due[i]->next = k->due[i]->ops->commit(k->due[i], t);
             k->clocked_edges += (uint64_t)k->n_due;
             k->in_clocked_phase = 0;
-            if (!same_set_next_edge(k, t))
+            if (!same_set_next_edge(k, t, until))
                 break;
         }
         for (int64_t i = 0; i < k->n_due; i++) {

@@ -137,6 +137,10 @@ struct kernel {
     void *probe_ctx;
     int failed;
     char err[512];
+    /* Run by a driver in several parts (kernel_run_until), beside other
+     * kernels: no component runs its own edges (`run`) up to or past this
+     * time, before which nothing from outside can arrive (TICK_NEVER: alone) */
+    tick_t ext_horizon;
 };
 
 void kernel_init(kernel_t *k);
@@ -150,6 +154,13 @@ void kernel_wake(comp_t *c, tick_t t);
 /* Runs until no component is due, until a component calls kernel_stop, or
  * until a failure; returns 0 or -1 (k->err says why). */
 int kernel_run(kernel_t *k);
+/* Runs every instant at or before `until` (a component may run its own
+ * edges further, up to the earlier of the next instant due and
+ * ext_horizon); returns as kernel_run. */
+int kernel_run_until(kernel_t *k, tick_t until);
+/* When the kernel is due next (TICK_NEVER: nothing due, or stopped, or
+ * failed). */
+tick_t kernel_next_time(const kernel_t *k);
 static inline void kernel_stop(kernel_t *k) { k->stop = 1; }
 void kernel_fail(kernel_t *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A message is gone (lost on a link, refused by a receiver, done with):

@@ -80,7 +80,22 @@ typedef struct {
     tick_t reorder;      /* the hold-back of a reordered packet, ticks */
     tick_t copy_at;      /* a duplicate of the packet just passed arrives
                             then (-1: none) */
+    /* split (wire_split): each packet, stamped with its arrival, is handed
+     * to xfer instead of its flight */
+    void (*xfer)(void *ctx, const msg_t *m);
+    void *xfer_ctx;
 } wire_comp_t;
+
+/* The far end of a wire split between two kernels (one per node): the
+ * packets handed over by the sending half's xfer arrive here (wire_arrive)
+ * and go on to the wire's output at their arrival times, with the arrival
+ * probe, exactly as the whole wire does it. Event-timed. */
+typedef struct {
+    comp_t c;
+    chan_t flight;
+    chan_t *out;
+    int arrive_point;
+} wire_rx_comp_t;
 
 int wire_init(wire_comp_t *w, const char *name, chan_t *in, chan_t *out, const clockdom_t *in_clk,
               tick_t ser, tick_t prop, int ser_point, int arrive_point, int64_t max_flight);
@@ -105,6 +120,14 @@ void wire_sizes(wire_comp_t *w, uint32_t hdr_bytes, int fwd, int read_data, doub
 /* The serialisation of m, its size set (msg_t.bytes). */
 tick_t wire_ser(wire_comp_t *w, msg_t *m);
 void wire_free(wire_comp_t *w);
+/* Splits w (initialised, faults set): its packets go to xfer(ctx, m) with
+ * m->t their arrival, and r (to be added to the receiving node's kernel)
+ * hands them to w's output. Returns 0, or -1 out of memory. */
+int wire_split(wire_comp_t *w, wire_rx_comp_t *r, void (*xfer)(void *ctx, const msg_t *m), void *ctx,
+               int64_t max_flight);
+/* A packet handed over by the sending half reaches r (it is seen at m->t). */
+int wire_arrive(wire_rx_comp_t *r, const msg_t *m);
+void wire_rx_free(wire_rx_comp_t *r);
 
 /* ---- nic_port ---- */
 typedef struct {

@@ -20,10 +20,40 @@ static const char *where(int node, int pipe)
     return w[node][pipe];
 }
 
-int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path_net_opts_t *o,
+static void link_xfer(void *ctx, const msg_t *m)
+{
+    struct path_link *l = ctx;
+    l->net->link_send(l->net->link_ctx, l->stage, m);
+}
+
+int path_net_arrive(path_net_t *net, int stage, const msg_t *m)
+{
+    return wire_arrive(&net->far[stage], m);
+}
+
+int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const path_net_opts_t *o,
                    char *err, int errlen)
 {
     memset(net, 0, sizeof(*net));
+    kernel_t *k = k0; /* (the time base, and the kernel of a stage below) */
+    net->split = o->far_k != NULL;
+    if (net->split && (p->topo || !o->link_send)) {
+        snprintf(err, (size_t)errlen, "path '%s': only a path between two nodes joined by links "
+                                      "can be split between two engines' nodes", p->name);
+        return -1;
+    }
+    net->link_send = o->link_send;
+    net->link_ctx = o->link_ctx;
+    /* the node each stage belongs to: a NIC's own, a wire's sender's, a
+     * delay's the node the request is in */
+    for (int i = 0, cur = NODE_INITIATOR; i < p->n_stages; i++) {
+        const stage_cfg_t *st = &p->stages[i];
+        if (st->kind == STAGE_NIC)
+            cur = st->node;
+        net->node_of[i] = cur;
+        if (st->kind == STAGE_WIRE)
+            cur = st->wire_dir == WIRE_FORWARD ? NODE_TARGET : NODE_INITIATOR;
+    }
     net->path = p;
     net->n = p->n_stages;
     clock_init(&net->nic_clk, "nic", &k->tb, p->nic_mhz, 0);
@@ -53,6 +83,7 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
         char name[96];
         snprintf(name, sizeof(name), "%s.%s", p->name, st->name);
         chan_t *in = &net->ch[i], *out = &net->ch[i + 1];
+        k = net->split && net->node_of[i] == NODE_TARGET ? o->far_k : k0;
         const clockdom_t *in_clk = i > 0 && p->stages[i - 1].kind == STAGE_NIC ? nclk : NULL;
         net->kind[i] = st->kind;
         switch (st->kind) {
@@ -76,6 +107,18 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
                 /* a packet held back is overtaken: what it overtakes is seen first */
                 if (o->fault->dir[dir].reorder > 0)
                     w->flight.sorted = out->sorted = 1;
+            }
+            if (net->split) {
+                net->link[i] = (struct path_link){net, i};
+                if (wire_split(w, &net->far[i], link_xfer, &net->link[i], deep)) {
+                    snprintf(err, (size_t)errlen, "out of memory");
+                    return -1;
+                }
+                kernel_t *fk = net->node_of[i] == NODE_TARGET ? k0 : o->far_k;
+                if (kernel_add(fk, &net->far[i].c, TICK_NEVER)) {
+                    snprintf(err, (size_t)errlen, "out of memory");
+                    return -1;
+                }
             }
             break;
         }
@@ -246,8 +289,8 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
             continue;
         if (net->kind[i] == STAGE_DELAY)
             link[i] = LINK_DELAY;
-        else if (net->kind[i] == STAGE_WIRE)
-            link[i] = LINK_WIRE;
+        else if (net->kind[i] == STAGE_WIRE && !net->split)
+            link[i] = LINK_WIRE; /* (split, a wire ends a node's chain) */
         else if (net->kind[i] == STAGE_NIC && !k->step_all && nic_port_can_pass(&net->port[i]) &&
                  (i == 0 || link[i - 1] >= 0) && i + 1 < net->n && net->kind[i + 1] == STAGE_DELAY &&
                  !(i > 0 && net->kind[i - 1] == STAGE_WIRE && net->ch[i].sorted))
@@ -262,6 +305,7 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
             chain_comp_t *ch = &net->chain[net->n_chains++];
             char name[96];
             snprintf(name, sizeof(name), "%s.%s..%s", p->name, p->stages[i].name, p->stages[j].name);
+            k = net->split && net->node_of[i] == NODE_TARGET ? o->far_k : k0;
             chain_init(ch, name, k, &net->ch[i], &net->ch[j + 1]);
             for (int m = i; m <= j; m++) {
                 void *part = net->kind[m] == STAGE_DELAY  ? (void *)&net->delay[m]
@@ -282,6 +326,7 @@ int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path
         }
         if (net->kind[i] == STAGE_SWITCH)
             continue; /* (added when made) */
+        k = net->split && net->node_of[i] == NODE_TARGET ? o->far_k : k0;
         comp_t *c = net->kind[i] == STAGE_NIC     ? &net->port[i].c
                     : net->kind[i] == STAGE_WIRE ? &net->wire[i].c
                                                  : &net->delay[i].c;
@@ -404,6 +449,8 @@ void path_net_free(path_net_t *net)
             nic_port_free(&net->port[i]);
         else if (net->kind[i] == STAGE_WIRE)
             wire_free(&net->wire[i]);
+        if (net->split && net->kind[i] == STAGE_WIRE)
+            wire_rx_free(&net->far[i]);
         else if (net->kind[i] == STAGE_DELAY)
             delay_free(&net->delay[i]);
     }

@@ -54,12 +54,20 @@ typedef struct {
                                   (a switch's output register), or NULL */
     uint32_t rx_sources;       /* the target's receive checks keep this many
                                   senders apart (0: 1) */
+    /* split in two nodes (two kernels run side by side by an engine, see
+     * sim/core/engine.h): the target's parts go on far_k, the initiator's on
+     * the kernel given to path_net_build; a packet leaving on wire stage i
+     * goes to link_send (m->t: its arrival), which hands it to the far end
+     * with path_net_arrive. NULL: one kernel. Not on a topology. */
+    kernel_t *far_k;
+    void (*link_send)(void *ctx, int stage, const msg_t *m);
+    void *link_ctx;
     int align_point[CFG_MAX_STAGES], end_point[CFG_MAX_STAGES];
     int queue_point[CFG_MAX_STAGES]; /* a switch stage: when the packet leaves
                                   (its end_point is when it may leave) */
 } path_net_opts_t;
 
-typedef struct {
+typedef struct path_net {
     const path_cfg_t *path;
     clockdom_t nic_clk;
     int n;                     /* stages */
@@ -77,6 +85,17 @@ typedef struct {
      * the path), each at its own clock */
     switch_comp_t *sw[TOPO_MAX_SWITCHES];
     clockdom_t sw_clk[TOPO_MAX_SWITCHES];
+    /* split in two nodes: the node of each stage (NODE_INITIATOR,
+     * NODE_TARGET; a wire's is its sender's), the far ends of the wires */
+    int split;
+    int node_of[CFG_MAX_STAGES];
+    wire_rx_comp_t far[CFG_MAX_STAGES];
+    struct path_link {
+        struct path_net *net;
+        int stage;
+    } link[CFG_MAX_STAGES];
+    void (*link_send)(void *ctx, int stage, const msg_t *m);
+    void *link_ctx;
 } path_net_t;
 
 /* Builds the netlist on kernel k (whose time base is set). The caller
@@ -84,6 +103,9 @@ typedef struct {
  * message. */
 int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *path, const path_net_opts_t *o,
                    char *err, int errlen);
+/* Split: a packet sent on wire stage `stage` (m->t its arrival) reaches the
+ * far end. Returns 0, or -1 out of memory. */
+int path_net_arrive(path_net_t *net, int stage, const msg_t *m);
 /* Declares the waveform signals of every NIC port. */
 void path_net_wave(path_net_t *net, wave_t *w, uint64_t offset_ps, const char *block_scope);
 /* The fault counts of the wires in direction dir (FAULT_FWD, FAULT_BACK),

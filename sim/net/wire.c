@@ -116,20 +116,38 @@ tick_t wire_pass(wire_comp_t *w, msg_t *m, tick_t t)
     return at;
 }
 
+/* Onto the wire: into its flight, or, split, to the far end's half. */
+static int to_flight(wire_comp_t *w, const msg_t *m, tick_t now)
+{
+    if (w->xfer) {
+        w->xfer(w->xfer_ctx, m);
+        return 0;
+    }
+    return chan_push(&w->flight, m, now);
+}
+
+/* What has arrived goes on to the receiver (a whole wire, or a far end). */
+static int deliver(comp_t *c, chan_t *flight, chan_t *out, int arrive_point, tick_t now)
+{
+    while (chan_peek(flight, now)) {
+        msg_t m = chan_pop(flight, now);
+        if (!(m.flags & (MSG_COPY | MSG_SEG)))
+            kernel_probe(c->k, arrive_point, m.id, now);
+        m.t = now;
+        if (chan_push(out, &m, now)) {
+            kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, out->name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static tick_t wire_commit(comp_t *c, tick_t now)
 {
     wire_comp_t *w = (wire_comp_t *)c;
     /* deliver what has arrived */
-    while (chan_peek(&w->flight, now)) {
-        msg_t m = chan_pop(&w->flight, now);
-        if (!(m.flags & (MSG_COPY | MSG_SEG)))
-            kernel_probe(c->k, w->arrive_point, m.id, now);
-        m.t = now;
-        if (chan_push(w->out, &m, now)) {
-            kernel_fail(c->k, "internal: %s: no room in '%s'", c->name, w->out->name);
-            return TICK_NEVER;
-        }
-    }
+    if (deliver(c, &w->flight, w->out, w->arrive_point, now))
+        return TICK_NEVER;
     /* take what is handed over */
     while (chan_peek(w->in, now) && (!w->in_clk || w->link_free <= now)) {
         msg_t m = chan_pop(w->in, now);
@@ -146,7 +164,7 @@ static tick_t wire_commit(comp_t *c, tick_t now)
             continue;
         }
         m.t = at;
-        if (chan_push(&w->flight, &m, now)) {
+        if (to_flight(w, &m, now)) {
             kernel_fail(c->k, "internal: %s: too many packets on the wire", c->name);
             return TICK_NEVER;
         }
@@ -155,7 +173,7 @@ static tick_t wire_commit(comp_t *c, tick_t now)
             copy.t = w->copy_at;
             copy.flags |= MSG_COPY;
             kernel_copy(c->k, &copy);
-            if (chan_push(&w->flight, &copy, now)) {
+            if (to_flight(w, &copy, now)) {
                 kernel_fail(c->k, "internal: %s: too many packets on the wire", c->name);
                 return TICK_NEVER;
             }
@@ -194,3 +212,43 @@ int wire_init(wire_comp_t *w, const char *name, chan_t *in, chan_t *out, const c
 }
 
 void wire_free(wire_comp_t *w) { chan_free(&w->flight); }
+
+/* ---- the far end of a split wire ---- */
+
+static tick_t wire_rx_commit(comp_t *c, tick_t now)
+{
+    wire_rx_comp_t *r = (wire_rx_comp_t *)c;
+    if (deliver(c, &r->flight, r->out, r->arrive_point, now))
+        return TICK_NEVER;
+    return chan_next_time(&r->flight, now);
+}
+
+static const comp_ops_t wire_rx_ops = {.commit = wire_rx_commit};
+
+int wire_split(wire_comp_t *w, wire_rx_comp_t *r, void (*xfer)(void *ctx, const msg_t *m), void *ctx,
+               int64_t max_flight)
+{
+    memset(r, 0, sizeof(*r));
+    snprintf(r->c.name, sizeof(r->c.name), "%.59s.far", w->c.name);
+    r->c.ops = &wire_rx_ops;
+    r->out = w->out;
+    r->arrive_point = w->arrive_point;
+    w->out->src = &r->c;
+    w->xfer = xfer;
+    w->xfer_ctx = ctx;
+    char fn[80];
+    snprintf(fn, sizeof(fn), "%.63s.flight", r->c.name);
+    if (chan_init(&r->flight, fn, max_flight, 0))
+        return -1;
+    r->flight.src = &w->c;
+    r->flight.dst = &r->c;
+    r->flight.sorted = w->flight.sorted;
+    return 0;
+}
+
+int wire_arrive(wire_rx_comp_t *r, const msg_t *m)
+{
+    return chan_push(&r->flight, m, r->c.k->now < m->t ? r->c.k->now : m->t);
+}
+
+void wire_rx_free(wire_rx_comp_t *r) { chan_free(&r->flight); }

@@ -68,6 +68,8 @@ struct urma_context {
     int idx;                  /* INITIATOR or TARGET */
     uint32_t node;
     node_mem_t mem;
+    int mem_lent;             /* mem.bytes belong to someone else */
+    kernel_t *k;              /* the node's kernel, or NULL: the host's */
     uint32_t next_id;         /* Jetty / JFS / JFR numbers */
     urma_jfs_t **jfs_tab;     /* send queues by number (NULL: not one) */
     uint32_t n_jfs_tab;
@@ -197,7 +199,8 @@ uint8_t *urma_node_memory(urma_context_t *ctx, uint64_t *size)
 
 uint64_t urma_now_ps(const urma_context_t *ctx)
 {
-    return (uint64_t)(ctx->h->k->now / ctx->h->k->tb.per_ps);
+    const kernel_t *k = ctx->k ? ctx->k : ctx->h->k;
+    return (uint64_t)(k->now / k->tb.per_ps);
 }
 
 void urma_stop(urma_context_t *ctx) { kernel_stop(ctx->h->k); }
@@ -1063,6 +1066,8 @@ void urma_host_free(urma_host_t *h)
         return;
     for (int i = 0; i < NODES; i++) {
         urma_context_t *x = &h->ctx[i];
+        if (x->mem_lent)
+            x->mem.bytes = NULL;
         node_mem_free(&x->mem);
         for (int j = 0; j < x->owned.n; j++)
             free(x->owned.v[j]);
@@ -1076,4 +1081,25 @@ void urma_host_free(urma_host_t *h)
     free(h->posted_at);
     free(h->due);
     free(h);
+}
+
+void urma_host_set_node_kernel(urma_host_t *h, int node, kernel_t *k) { h->ctxp[node]->k = k; }
+
+int urma_host_use_memory(urma_host_t *h, int node, uint8_t *bytes, uint64_t size)
+{
+    urma_context_t *x = h->ctxp[node];
+    if (!bytes || size < x->mem.size)
+        return -1;
+    memcpy(bytes, x->mem.bytes, (size_t)x->mem.size);
+    if (!x->mem_lent)
+        free(x->mem.bytes);
+    x->mem.bytes = bytes;
+    x->mem_lent = 1;
+    return 0;
+}
+
+void urma_host_at(urma_host_t *h, tick_t t)
+{
+    if (t > h->now)
+        h->now = t;
 }

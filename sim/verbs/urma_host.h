@@ -71,6 +71,17 @@ void urma_host_fields(void *host, const msg_t *m, pkt_hdr_t *hd);
  * a burst of requests on several queues stays one channel entry). */
 uint32_t urma_host_jetty(void *host, const msg_t *m);
 node_mem_t *urma_host_mem(urma_host_t *h, int node);
+/* The kernel node `node` runs on (when the simulation is split in nodes):
+ * its context's time (urma_now_ps) is that kernel's. */
+void urma_host_set_node_kernel(urma_host_t *h, int node, kernel_t *k);
+/* Puts node `node`'s memory in `bytes` (size bytes, as large as the memory
+ * asked for, zero): a memory model of one's own holds them from then on.
+ * Returns 0, or -1 when it is too small. */
+int urma_host_use_memory(urma_host_t *h, int node, uint8_t *bytes, uint64_t size);
+/* Verbs called from outside the simulation's instants (a SystemC thread
+ * posting through a socket) act at time t: set it first (never earlier than
+ * the host's last instant). */
+void urma_host_at(urma_host_t *h, tick_t t);
 urma_context_t *urma_host_context(urma_host_t *h, int node);
 payload_pool_t *urma_host_pool(urma_host_t *h);
 const urma_host_stats_t *urma_host_stats(const urma_host_t *h);

@@ -434,6 +434,7 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
         .timeout_ps = opts->timeout_ps,
         .post_point = POINT_POST,
         .done_point = POINT_DONE,
+        .engine = opts->engine,
         .mem_bytes = {s->buf_base + s->n_buf * s->stride, s->seg_base + s->seg_len},
         .net = {
             .in_time_order = opts->wave != NULL || opts->in_time_order,
@@ -487,7 +488,7 @@ int latency_simulate(latency_sim_t *s)
             if (s->v.net.kind[i] == STAGE_NIC)
                 nic_port_wave_now(&s->v.net.port[i], 0);
     }
-    int rc = kernel_run(&s->v.k);
+    int rc = verbs_net_run(&s->v);
     for (int i = 0; i < res->n_rows; i++) {
         res->rows[i].sim_sum = clamp_ticks(s->sum_row[i]);
         res->rows[i].sim_sum_f = (double)s->sum_row[i];
@@ -495,7 +496,7 @@ int latency_simulate(latency_sim_t *s)
     }
     res->sim_sum = clamp_ticks(s->sum_total);
     res->sim_sum_f = (double)s->sum_total;
-    res->edges_stepped = s->v.k.instants;
+    res->edges_stepped = verbs_net_instants(&s->v);
     res->lockstep_mismatches = path_net_mismatches(&s->v.net);
     verbs_net_counts(&s->v, &res->fx, res->sw, &res->n_switches);
     if (rc) {

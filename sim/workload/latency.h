@@ -22,6 +22,7 @@
 
 #include "block.h"
 #include "config.h"
+#include "engine.h"
 #include "fault.h"
 #include "hist.h"
 #include "rx_check.h"
@@ -39,6 +40,8 @@ typedef struct {
                               and `seed` */
     uint64_t seed;
     backend_kind_t backend; /* for the modelled blocks */
+    const sim_engine_t *engine; /* runs the path split in its two nodes
+                              (engine.h), or NULL: one kernel */
     const block_class_t *tx_class; /* replaces the built-in class of the
                                       path's tx_block (same ports), or NULL */
     const char *rtl_wave;  /* Verilator FST of the initiator's transmit block

@@ -64,6 +64,7 @@ static const char *const usage_rate =
     "  --progress           progress on stderr (default: when stderr is a terminal)\n"
     "  --quiet              no progress output\n"
     CLI_VECTORS_HELP
+    CLI_ENGINE_HELP
     "  -h, --help           this text\n";
 
 /* Histogram (may be NULL) and median of the intervals between departures, in
@@ -104,6 +105,7 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
         .jetties = o->jetties,
         .seed = o->seed,
         .backend = o->backend,
+        .engine = o->engine,
         .rtl_wave = o->rtl_wave,
         .block_scope = path->tx_block == NIC_BLOCK_UB_SEND ? "TOP.ub_send_pipeline"
                                                            : "TOP.rc_send_pipeline",
@@ -172,7 +174,8 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
         }
     }
     /* T0: one read alone, same path and payload */
-    latency_opts_t one = {.ops = 1, .slots = 1, .payload = o->payload, .backend = BACKEND_C};
+    latency_opts_t one = {.ops = 1, .slots = 1, .payload = o->payload, .backend = BACKEND_C,
+                          .engine = o->engine};
     latency_result_t l1;
     if (latency_run(path, &one, &l1, err, errlen)) {
         latency_result_free(&lr);
@@ -182,7 +185,7 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     r->slots_gbps = (double)r->slots * m / r->idle_time_ns;
     /* delta: the steady interval of an unthrottled burst of the same reads */
     latency_opts_t burst = {.ops = 64, .slots = 64, .payload = o->payload, .backend = o->backend,
-                            .jetties = o->jetties, .seed = o->seed};
+                            .jetties = o->jetties, .seed = o->seed, .engine = o->engine};
     latency_result_t lb;
     if (latency_run(path, &burst, &lb, err, errlen)) {
         latency_result_free(&lb);
@@ -384,6 +387,8 @@ int cmd_rate(int argc, char **argv)
     cli_run_opts_t ro;
     cli_run_defaults(&ro, 1);
     int do_ub = 1, do_roce = 1;
+    const sim_engine_t *engine = NULL;
+    const char *engine_name = "native";
     const char *ub_path = "ub_async", *roce_path = "pcie_nic";
 
     for (; A.i < argc; A.i++) {
@@ -393,7 +398,8 @@ int cmd_rate(int argc, char **argv)
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             fputs(usage_rate, stdout);
             return 0;
-        } else if (cli_config_option(&A, &co, &bad) || cli_run_option(&A, &ro, &bad)) {
+        } else if (cli_config_option(&A, &co, &bad) || cli_run_option(&A, &ro, &bad) ||
+                   cli_engine_option(&A, &engine, &engine_name, &bad)) {
         } else if (cli_opt_value(&A, "--stack", &v, &bad)) {
             if (bad) {
             } else if (strcmp(v, "ub") == 0) {
@@ -503,6 +509,7 @@ int cmd_rate(int argc, char **argv)
                 .jetties = (int)jetties,
                 .seed = (uint64_t)ro.seed,
                 .backend = (backend_kind_t)ro.backend,
+                .engine = engine,
                 .step_every_cycle = ro.step_all,
                 .fault = ro.have_fault ? &ro.fault : NULL,
                 .timeout_ps = ro.timeout_us * 1000000,

@@ -29,6 +29,7 @@ typedef struct {
     const char *rtl_wave;    /* Verilator FST of the send pipeline, or NULL */
     const fault_spec_t *fault; /* faults on the wires, or NULL */
     int64_t timeout_ps;      /* with faults: when a read fails (0: the default) */
+    const sim_engine_t *engine; /* split in nodes and run by it, or NULL */
 } rate_opts_t;
 
 typedef struct {

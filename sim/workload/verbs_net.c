@@ -11,6 +11,7 @@ int verbs_net_time(verbs_net_t *v, const path_cfg_t *path, char *err, int errlen
 {
     memset(v, 0, sizeof(*v));
     kernel_init(&v->k);
+    kernel_init(&v->kf);
     int64_t sw_mhz[CFG_MAX_STAGES];
     int n_sw = 0;
     for (int i = 0; i < path->n_stages; i++)
@@ -22,6 +23,7 @@ int verbs_net_time(verbs_net_t *v, const path_cfg_t *path, char *err, int errlen
                  path->name, (long long)path->nic_mhz);
         return -1;
     }
+    v->kf.tb = v->k.tb;
     return 0;
 }
 
@@ -56,9 +58,27 @@ int verbs_net_build(verbs_net_t *v, const path_cfg_t *path, verbs_net_opts_t *o,
     o->net.target_mem = urma_host_mem(v->host, 1);
     o->net.target_fields = urma_host_fields;
     o->net.req_jetty = urma_host_jetty;
+    if (o->engine) {
+        /* the target's parts on a kernel of their own, which sees
+         * everything the initiator's does */
+        v->engine = o->engine;
+        o->net.far_k = &v->kf;
+        o->net.link_send = o->engine->send;
+        o->net.link_ctx = o->engine->ctx;
+        v->kf.probe = v->k.probe;
+        v->kf.probe_ctx = v->k.probe_ctx;
+        v->kf.step_all = v->k.step_all;
+        v->kf.payloads = v->k.payloads;
+        urma_host_set_node_kernel(v->host, 1, &v->kf);
+    }
     v->built = 1; /* (path_net_free takes a netlist built part way) */
     if (path_net_build(&v->net, &v->k, path, &o->net, err, errlen))
         return -1;
+    for (int i = 0; i < v->net.n; i++)
+        v->far_node[i] = v->net.node_of[i] == NODE_TARGET ? 1 : 0;
+    for (int i = 0; i < v->net.n; i++)
+        if (v->net.kind[i] == STAGE_WIRE)
+            v->far_node[i] = 1 - v->far_node[i];
     /* a path with no target NIC to answer moves no bytes */
     urma_host_set_moves_data(v->host, v->net.target_emits);
     /* completions reach the send pipeline's order tracker through a channel */
@@ -78,6 +98,38 @@ int verbs_net_build(verbs_net_t *v, const path_cfg_t *path, verbs_net_opts_t *o,
         urma_host_set_checker(v->host, o->checker);
     return urma_host_connect(v->host, &v->net.ch[0], &v->net.ch[v->net.n], err, errlen);
 }
+
+static int arrive(void *net, int link, const msg_t *m) { return path_net_arrive(net, link, m); }
+
+static int use_memory(void *owner, int node, uint8_t *bytes, uint64_t size)
+{
+    return urma_host_use_memory(owner, node, bytes, size);
+}
+
+engine_run_t verbs_net_engine_run(verbs_net_t *v)
+{
+    engine_run_t r = {
+        .k = {&v->k, &v->kf},
+        .n = 2,
+        .deliver = arrive,
+        .net = &v->net,
+        .far_node = v->far_node,
+        .use_memory = use_memory,
+        .owner = v->host,
+        .mem_size = {urma_host_mem(v->host, 0)->size, urma_host_mem(v->host, 1)->size},
+    };
+    return r;
+}
+
+int verbs_net_run(verbs_net_t *v)
+{
+    if (!v->engine)
+        return kernel_run(&v->k);
+    engine_run_t r = verbs_net_engine_run(v);
+    return v->engine->run(v->engine->ctx, &r);
+}
+
+uint64_t verbs_net_instants(const verbs_net_t *v) { return v->k.instants + v->kf.instants; }
 
 void verbs_net_counts(const verbs_net_t *v, lat_faults_t *fx, lat_switch_t *sw, int *n_sw)
 {
@@ -105,6 +157,7 @@ void verbs_net_free(verbs_net_t *v)
         chan_free(&v->cmp);
     }
     kernel_free(&v->k);
+    kernel_free(&v->kf);
     urma_host_free(v->host); /* (after the path: it gives back payloads) */
     v->host = NULL;
     v->built = 0;
