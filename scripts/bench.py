@@ -152,12 +152,12 @@ def main():
     log(f"   skip {a[0]:.2f} s, step every cycle {b[0]:.2f} s: {b[0] / a[0]:.1f}x; same results: {same}")
 
     # 5. engines: the nodes on kernels of their own, in one loop or as SystemC modules
-    n5 = OPS // 10
+    n5, b5 = OPS // 10, OPS // 20
     log(f"\n5. engines against the native one ({n5} dependent reads on each of the four paths; "
-        f"ubsim rate --burst 4096 --slots 256)")
+        f"ubsim rate --burst {b5} --slots 256, both stacks)")
     for backend in ("c", "rtl"):
         for what, args in (("latency", ["latency", "--ops", str(n5), "--backend", backend]),
-                           ("rate", ["rate", "--burst", "4096", "--slots", "256", "--backend", backend])):
+                           ("rate", ["rate", "--burst", str(b5), "--slots", "256", "--backend", backend])):
             times, docs = {}, {}
             for e in ("native", "nodes", "systemc"):
                 times[e] = []
