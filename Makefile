@@ -45,8 +45,9 @@ endif
 VL_ROOT   = $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 VL_INC    = $(VL_ROOT)/include
 PKG_CFLAGS = $(shell pkg-config --cflags inih libcjson 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs inih libcjson systemc 2>/dev/null) -lz -pthread
+PKG_LIBS   = $(shell pkg-config --libs inih libcjson 2>/dev/null) -lz -pthread
 SC_CFLAGS  = $(shell pkg-config --cflags systemc 2>/dev/null)
+SC_LIBS    = $(shell pkg-config --libs systemc 2>/dev/null)
 
 CONFIG_DIR := $(CURDIR)/configs
 SIM_DIRS  := sim/core sim/rtl sim/net sim/node sim/verbs sim/workload sim/app sim/systemc
@@ -168,7 +169,7 @@ $(BUILD)/obj/sim/app/main.o: sim/app/main.c
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(UBSIM): $(BUILD)/obj/sim/app/main.o $(LIB) $(VL_LIBS) $(VL_RT)
-	$(CXX) $< $(LINK_LIBS) -o $@
+	$(CXX) $< $(LINK_LIBS) $(SC_LIBS) -o $@
 
 # The example workload of docs/verbs.md, a program of its own on the library.
 $(EXAMPLE): $(BUILD)/obj/docs/examples/verbs_example.o $(LIB) $(VL_LIBS) $(VL_RT)
@@ -207,7 +208,7 @@ $(BUILD)/obj/testbench/%.o: testbench/%.cc
 	  -DUBSIM_BIN='"$(abspath $(UBSIM))"' -DUBSIM_BUILD_DIR='"$(abspath $(BUILD))"' -MMD -MP -c $< -o $@
 
 $(TESTS): $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT)
-	$(CXX) $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN) \
+	$(CXX) $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT) $(PKG_LIBS) $(SC_LIBS) $(LDSAN) \
 	  $(shell pkg-config --libs gtest 2>/dev/null) -o $@
 
 test: deps
@@ -233,14 +234,14 @@ systemc: deps
 	@$(MAKE) --no-print-directory $(SC_TEST) $(SC_EP_TEST) $(SC_EXAMPLE)
 $(SC_EXAMPLE): docs/examples/sc_cpu_example.cc sim/systemc/ub_endpoint.h $(LIB) $(VL_LIBS) $(VL_RT)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(LINK_LIBS) -o $@
+	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(LINK_LIBS) $(SC_LIBS) -o $@
 $(SC_EP_TEST): testbench/systemc/sc_endpoint_test.cc sim/systemc/ub_endpoint.h $(LIB) $(VL_LIBS) $(VL_RT)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(LINK_LIBS) -o $@
+	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(LINK_LIBS) $(SC_LIBS) -o $@
 $(SC_TEST): testbench/systemc/sc_block_test.cc sim/systemc/sc_block.h $(LIB) $(VL_LIBS) $(VL_RT)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) -Isim/systemc $(CXXFLAGS) $(shell pkg-config --cflags systemc) $< \
-	  $(LINK_LIBS) $(shell pkg-config --libs systemc) -o $@
+	  $(LINK_LIBS) $(SC_LIBS) -o $@
 
 # --- replay testbenches (docs/vectors.md) -------------------------------------
 REPLAY_TBS := $(patsubst %,$(BUILD)/replay/%_replay.sv,$(RTL_TOPS))
