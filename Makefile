@@ -217,7 +217,7 @@ test: deps
 	$(TESTS)
 	$(SC_TEST)
 	$(SC_EP_TEST)
-	SYSC_DISABLE_COPYRIGHT_MESSAGE=1 $(SC_EXAMPLE)
+	$(SC_EXAMPLE)
 
 test-asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/ubsim build/asan/ubsim_tests build/asan/verbs_example \

@@ -269,11 +269,14 @@ int64_t context_cache_quiet(const context_cache_state_t *s, const context_cache_
     if (in->rq_valid || in->fill_valid)
         return 0;
     const context_cache_out_t *o = &s->o;
-    if (s->f_n || o->rsp_valid || o->mreq_valid || o->wb_valid)
+    if (o->rsp_valid || o->mreq_valid || o->wb_valid)
         return 0;
     for (int i = 0; i < CC_MSHRS; i++)
         if (s->m[i].state == CC_FILLED || (s->m[i].state == CC_WAIT && !s->m[i].sent))
             return 0;
+    /* a hit waiting for its answer edge: the edges before it change nothing */
+    if (s->f_n)
+        return (int64_t)(uint32_t)(s->fifo[s->f_head].due - s->now);
     return INT64_MAX / 4;
 }
 

@@ -73,8 +73,9 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in,
 
 /* Fast-forward (block.h): edges over which, with `in` held (no request, no
  * fill), no output can change: every miss register waits for memory with
- * its fetch sent, nothing else is under way. Only the edge count (the LRU
- * clock) and the random generator move; advance applies n such edges. */
+ * its fetch sent, and the hits under way wait for their answer edge (the
+ * edges before the first is due). Only the edge count (the LRU clock) and the
+ * random generator move; advance applies n such edges. */
 int64_t context_cache_quiet(const context_cache_state_t *s, const context_cache_in_t *in);
 void context_cache_advance(context_cache_state_t *s, const context_cache_in_t *in, int n);
 

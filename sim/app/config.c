@@ -320,8 +320,42 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
         } else {
             FAIL("[nic]: unknown key '%s' (expected tx_stages, rx_stages, tx_block, mtu_bytes)", key);
         }
+    } else if (strcmp(section, "context") == 0) {
+        ctx_cfg_t *x = &p->ctx;
+        int64_t v;
+        struct {
+            const char *key;
+            int *field;
+            int64_t lo, hi;
+        } ints[] = {{"sets_log2", &x->sets_log2, 0, 6},     {"ways", &x->ways, 1, 128},
+                    {"hit_cycles", &x->hit_cycles, 1, 15}, {"need_cycle", &x->need_cycle, 0, 1000},
+                    {"jetty_bytes", &x->rec[0], 1, 1024},  {"segment_bytes", &x->rec[1], 1, 1024},
+                    {"channel_bytes", &x->rec[2], 1, 1024}, {"qp_bytes", &x->rec[3], 1, 1024}};
+        if (strcmp(key, "cache_bytes") == 0) {
+            if (config_parse_whole(val, &v) || v < 0 || v > 0xFFFFFFFF)
+                FAIL("[context] cache_bytes: expected a whole number of bytes 0..4294967295 (0: "
+                     "contexts are not looked up), got '%s'", val);
+            x->cache_bytes = v;
+            return 0;
+        }
+        if (strcmp(key, "miss_ns") == 0) {
+            if (parse_ns_to_ps(val, &x->miss_ps, &why))
+                FAIL("[context] miss_ns: %s, got '%s'", why, val);
+            return 0;
+        }
+        for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+            if (strcmp(key, ints[i].key) != 0)
+                continue;
+            if (config_parse_whole(val, &v) || v < ints[i].lo || v > ints[i].hi)
+                FAIL("[context] %s: expected a whole number %lld..%lld, got '%s'", key,
+                     (long long)ints[i].lo, (long long)ints[i].hi, val);
+            *ints[i].field = (int)v;
+            return 0;
+        }
+        FAIL("[context]: unknown key '%s' (expected cache_bytes, sets_log2, ways, hit_cycles, "
+             "need_cycle, miss_ns, jetty_bytes, segment_bytes, channel_bytes, qp_bytes)", key);
     } else {
-        FAIL("unknown section [%s] (expected path, clock, wire, nic or stage.NAME)", section);
+        FAIL("unknown section [%s] (expected path, clock, wire, nic, context or stage.NAME)", section);
     }
     return 0;
 }
@@ -349,6 +383,9 @@ static int handler(void *user, const char *section, const char *key, const char 
             p->wire_one_way_ps = -1;
             p->wire_gbytes_per_s = -1;
             p->mtu_bytes = 4096;
+            p->ctx = (ctx_cfg_t){.cache_bytes = 262144, .sets_log2 = 6, .ways = 128,
+                                 .hit_cycles = 2, .need_cycle = 8, .miss_ps = 100000,
+                                 .rec = {20, 32, 56, 512}};
         }
         L->cur = p;
         return 1;
@@ -368,9 +405,9 @@ static int check_section(ini_lines_t *il, const char *name, int n)
     loader_t *L = (loader_t *)il;
     if ((n == 4 && !strncmp(name, "path", 4)) || (n == 5 && !strncmp(name, "clock", 5)) ||
         (n == 4 && !strncmp(name, "wire", 4)) || (n == 3 && !strncmp(name, "nic", 3)) ||
-        (n > 6 && !strncmp(name, "stage.", 6)))
+        (n == 7 && !strncmp(name, "context", 7)) || (n > 6 && !strncmp(name, "stage.", 6)))
         return 0;
-    FAIL("unknown section [%.*s] (expected path, clock, wire, nic or stage.NAME)", n, name);
+    FAIL("unknown section [%.*s] (expected path, clock, wire, nic, context or stage.NAME)", n, name);
 }
 
 static int load(config_t *c, const char *name, FILE *f, const char *text, char *err, int errlen)

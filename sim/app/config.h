@@ -86,11 +86,28 @@ typedef struct {
     int line;          /* where the section was first seen */
 } stage_cfg_t;
 
+/* [context]: the context cache of each node's NIC (docs/context_cache.md).
+ * The NIC pipelines that read contexts look them up in their node's cache as
+ * a request enters: the initiator's transmit pipeline its Jetty and its
+ * channel (UB) or its queue pair (RoCE RC), the target's receive pipeline
+ * its channel or its queue pair. The pipeline needs them `need_cycle`
+ * cycles after the request entered: a request whose contexts come later
+ * leaves the pipeline that much later (and holds those behind it). */
+typedef struct {
+    int64_t cache_bytes;   /* 0: contexts are not looked up */
+    int sets_log2, ways, hit_cycles;
+    int need_cycle;        /* the pipeline needs its contexts this many cycles
+                              after the request entered it */
+    int64_t miss_ps;       /* a record's fetch from host memory */
+    int rec[4];            /* record bytes: Jetty, segment, channel, queue pair */
+} ctx_cfg_t;
+
 typedef struct {
     char name[CFG_NAME_LEN];
     char title[CFG_TEXT_LEN];
     char file[CFG_FILE_LEN];
     int line;
+    ctx_cfg_t ctx;
     int64_t nic_mhz;
     int64_t wire_one_way_ps;
     double wire_gbytes_per_s;

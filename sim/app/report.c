@@ -141,6 +141,40 @@ void report_faults_csv(FILE *f, const char *path, const lat_faults_t *x)
     }
 }
 
+void report_ctx_text(FILE *f, const lat_ctx_t *c, const char *indent)
+{
+    if (!c->on || !c->misses)
+        return;
+    fprintf(f, "%scontexts: %llu lookups, %llu hits, %llu misses (%llu merged), %llu evictions; "
+               "requests held %llu cycles for them\n",
+            indent, (unsigned long long)(c->hits + c->misses), (unsigned long long)c->hits,
+            (unsigned long long)c->misses, (unsigned long long)c->merged,
+            (unsigned long long)c->evictions, (unsigned long long)c->held_cycles);
+}
+
+void report_ctx_json(cJSON *o, const lat_ctx_t *c)
+{
+    if (!c->on || !c->misses)
+        return;
+    cJSON *x = cJSON_AddObjectToObject(o, "contexts");
+    cJSON_AddNumberToObject(x, "hits", (double)c->hits);
+    cJSON_AddNumberToObject(x, "misses", (double)c->misses);
+    cJSON_AddNumberToObject(x, "merged", (double)c->merged);
+    cJSON_AddNumberToObject(x, "evictions", (double)c->evictions);
+    cJSON_AddNumberToObject(x, "held_cycles", (double)c->held_cycles);
+}
+
+void report_ctx_csv(FILE *f, const char *path, const lat_ctx_t *c)
+{
+    if (!c->on || !c->misses)
+        return;
+    const char *what[5] = {"hits", "misses", "merged", "evictions", "held_cycles"};
+    uint64_t v[5] = {c->hits, c->misses, c->merged, c->evictions, c->held_cycles};
+    for (int i = 0; i < 5; i++)
+        fprintf(f, "%s,,contexts.%s,context lookups: %s,count,1,,%llu\n", path, what[i], what[i],
+                (unsigned long long)v[i]);
+}
+
 void report_switches_text(FILE *f, const lat_switch_t *sw, int n, const char *indent)
 {
     for (int i = 0; i < n; i++) {
@@ -267,6 +301,7 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
                     tb_to_ns(&r->tb, r->p50), tb_to_ns(&r->tb, r->p99),
                     tb_to_ns(&r->tb, r->min), tb_to_ns(&r->tb, r->max));
         report_faults_text(f, &r->fx, "       ");
+        report_ctx_text(f, &r->ctx, "       ");
         report_switches_text(f, r->sw, r->n_switches, "       ");
         fprintf(f, "\n");
     }
@@ -315,6 +350,7 @@ static void print_csv(FILE *f, const path_cfg_t *const *paths, const latency_res
         fprintf(f, "%s,%d,total,total,total,0,%.6f,%.6f\n", paths[k]->name, r->n_rows + 1,
                 tb_to_ns(&r->tb, r->calc_total), lat_sim_total_ns(r));
         report_faults_csv(f, paths[k]->name, &r->fx);
+        report_ctx_csv(f, paths[k]->name, &r->ctx);
         switches_csv(f, paths[k]->name, r);
     }
 }
@@ -352,6 +388,7 @@ static int print_json(FILE *f, const path_cfg_t *const *paths, const latency_res
             cJSON_AddStringToObject(t, "to", p->topo->t.node[p->to_node].name);
         }
         report_faults_json(o, &r->fx);
+        report_ctx_json(o, &r->ctx);
         report_switches_json(o, r->sw, r->n_switches);
         cJSON *st = cJSON_AddArrayToObject(o, "stages");
         for (int i = 0; i < r->n_rows; i++) {

@@ -20,6 +20,11 @@ void report_faults_text(FILE *f, const lat_faults_t *x, const char *indent);
 struct cJSON;
 void report_faults_json(struct cJSON *o, const lat_faults_t *x);
 void report_faults_csv(FILE *f, const char *path, const lat_faults_t *x);
+/* What the context caches did - only when a lookup missed (with every
+ * context in the cache there is nothing to say, and nothing is printed). */
+void report_ctx_text(FILE *f, const lat_ctx_t *c, const char *indent);
+void report_ctx_json(struct cJSON *o, const lat_ctx_t *c);
+void report_ctx_csv(FILE *f, const char *path, const lat_ctx_t *c);
 /* What the switches of a path on a topology did (nothing when n is 0). */
 void report_switches_text(FILE *f, const lat_switch_t *sw, int n, const char *indent);
 void report_switches_json(struct cJSON *o, const lat_switch_t *sw, int n);

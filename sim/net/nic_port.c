@@ -85,9 +85,14 @@ static int tab_grow(nic_port_t *p)
     }
     p->tab_mask = ncap - 1;
     p->inside = 0;
-    for (uint32_t i = 0; i < oldcap; i++)
-        if (old[i].used)
-            tab_put(p, &old[i].m);
+    for (uint32_t i = 0; i < oldcap; i++) {
+        if (!old[i].used)
+            continue;
+        tab_put(p, &old[i].m);
+        nic_slot_t *s = tab_find(p, old[i].id);
+        s->ctx_wait = old[i].ctx_wait;
+        s->ctx_ready = old[i].ctx_ready;
+    }
     free(old);
     return 0;
 }
@@ -320,7 +325,7 @@ static tick_t next_wake_(nic_port_t *p, tick_t now)
         p->lazy_at = now + period;
         return in_t;
     }
-    if (p->offer || !p->fast_forward)
+    if (p->offer || !p->fast_forward || p->ctx_gated)
         return now + period;
     int64_t k;
     if (p->blk) {
@@ -352,6 +357,84 @@ static tick_t next_wake_(nic_port_t *p, tick_t now)
     return t;
 }
 
+/* The records request m reads, looked up as it enters: 0, or -1 after a
+ * failure. */
+static int lookups(nic_port_t *p, const msg_t *m, tick_t now)
+{
+    nic_slot_t *s = tab_find(p, m->id);
+    s->ctx_wait = 0;
+    s->ctx_ready = -1;
+    for (int i = 0; i < p->n_ctx; i++) {
+        int kind = p->ctx_kind[i];
+        uint32_t rec;
+        switch (kind) {
+        case CTX_JETTY:
+            rec = p->req_jetty ? p->req_jetty(p->req_ctx, m) : m->jetty;
+            break;
+        case CTX_CHANNEL: /* the channel to the other end */
+            rec = p->rx_at_target ? m->src : m->dst;
+            break;
+        case CTX_QP:
+            rec = p->rx_at_target ? 1u + m->src : 1u;
+            break;
+        default:
+            rec = m->jetty;
+            break;
+        }
+        if (ctx_cache_lookup(p->ctx[i], m->id, (unsigned)kind, rec, kind != CTX_SEGMENT,
+                             (uint32_t)m->op, now)) {
+            kernel_fail(p->c.k, "out of memory for a context lookup");
+            return -1;
+        }
+        s->ctx_wait++;
+    }
+    return 0;
+}
+
+/* A record of request id is in from time t: it may leave once the last is. */
+static void ctx_answer(void *ctx, uint32_t id, tick_t t)
+{
+    nic_port_t *p = ctx;
+    nic_slot_t *s = tab_find(p, id);
+    if (s && s->ctx_wait > 0 && --s->ctx_wait == 0)
+        s->ctx_ready = t + p->ctx_after;
+}
+
+/* The caches run through this edge (what they answered before it is known). */
+static int ctx_run(nic_port_t *p, tick_t now)
+{
+    for (int i = 0; i < p->n_ctx; i++) {
+        char err[256];
+        if (ctx_cache_run(p->ctx[i], now, err, sizeof err)) {
+            kernel_fail(p->c.k, "%s NIC at cycle %lld: %s", p->where,
+                        (long long)(now / p->c.clk->period), err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Whether request id (in the output register) waits for its contexts at
+ * `now`. */
+static int ctx_late(nic_port_t *p, uint32_t id, tick_t now)
+{
+    const nic_slot_t *s = tab_find(p, id);
+    return s && (s->ctx_wait > 0 || s->ctx_ready > now);
+}
+
+int nic_port_contexts(nic_port_t *p, int kind, ctx_cache_t *cc, tick_t after)
+{
+    if (p->n_ctx == CTX_MAX_KINDS)
+        return -1;
+    p->ctx_after = after;
+    p->ctx_kind[p->n_ctx] = kind;
+    p->ctx[p->n_ctx] = cc;
+    p->n_ctx++;
+    cc->answer = ctx_answer;
+    cc->answer_ctx = p;
+    return 0;
+}
+
 /* One edge after the skipped ones: the handshakes, the block, the stage
  * pipeline, a new offer. Returns 0, or -1 after a failure. */
 static int edge(nic_port_t *p, tick_t now)
@@ -371,7 +454,8 @@ static int edge(nic_port_t *p, tick_t now)
         p->offer = 0;
         taken = 1;
     }
-    int out_ready = taken || (!p->offer && p->out->ready_at <= now);
+    /* (an output held back for its contexts is not the consumer's yet) */
+    int out_ready = taken || (!p->offer && !p->ctx_gated && p->out->ready_at <= now);
     if (p->acc_valid && !nic_port_rx_accept(p, &p->acc))
         p->acc_valid = 0; /* refused: taken from the link, never executed */
     int moved = taken || p->acc_valid;
@@ -414,10 +498,20 @@ static int edge(nic_port_t *p, tick_t now)
                         (long long)(now / c->clk->period), p->acc.id, p->where);
             return -1;
         }
+        if (p->n_ctx && lookups(p, &p->acc, now))
+            return -1;
         p->acc_valid = 0;
     }
     uint32_t id;
-    if (!p->offer && out_valid(p, &id)) {
+    if (p->n_ctx && ctx_run(p, now))
+        return -1;
+    p->ctx_gated = 0;
+    if (!p->offer && p->n_ctx && !p->in_message && out_valid(p, &id) && ctx_late(p, id, now)) {
+        p->ctx_gated = 1; /* held until its contexts are in */
+        p->ctx_stalls++;
+        moved = 1;
+    }
+    if (!p->offer && !p->ctx_gated && out_valid(p, &id)) {
         nic_slot_t *s = tab_find(p, id);
         if (!s) {
             kernel_fail(k,
@@ -572,7 +666,7 @@ static const comp_ops_t nic_ops = {.eval = nic_eval, .commit = nic_commit, .run 
 
 int nic_port_can_pass(const nic_port_t *p)
 {
-    return !p->blk && !p->wave && p->fast_forward && p->pipe.depth >= 1;
+    return !p->blk && !p->wave && p->fast_forward && p->pipe.depth >= 1 && !p->n_ctx;
 }
 
 tick_t nic_port_take(const nic_port_t *p, tick_t t)
@@ -750,6 +844,11 @@ void nic_port_wave_now(nic_port_t *p, tick_t t)
 
 void nic_port_free(nic_port_t *p)
 {
+    for (int i = 0; i < p->n_ctx; i++) {
+        ctx_cache_free(p->ctx[i]);
+        free(p->ctx[i]);
+    }
+    p->n_ctx = 0;
     if (p->blk)
         block_free(p->blk);
     free(p->tab);

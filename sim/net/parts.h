@@ -24,6 +24,7 @@
 
 #include "block.h"
 #include "config.h"
+#include "context_cache.h"
 #include "fault.h"
 #include "kernel.h"
 #include "nic_pipe.h"
@@ -129,11 +130,82 @@ int wire_split(wire_comp_t *w, wire_rx_comp_t *r, void (*xfer)(void *ctx, const 
 int wire_arrive(wire_rx_comp_t *r, const msg_t *m);
 void wire_rx_free(wire_rx_comp_t *r);
 
+/* ---- ctx_cache ---- */
+/* A context cache (the context_cache block, run as C, RTL or both in
+ * lockstep) in front of the node's host memory, private to the NIC pipeline
+ * that reads its kind of record, at the pipeline's clock. The pipeline
+ * presents a lookup at the edge it takes a request (a prefetch; one a cycle,
+ * queued while the cache is not ready) and runs the cache up to its own
+ * edges as it goes (ctx_cache_run): every edge the cache has work at is
+ * stepped in order - the lookup presented, a record arriving from memory
+ * `miss` ticks after its fetch, the answer given (handed to the pipeline
+ * with the time it is in) - and its clock is gated while it has nothing to
+ * do, so its LRU clock and random generator move only on the edges it runs,
+ * on every backend alike. While it only waits, a C model jumps. */
+#define CTX_MAX_KINDS 2  /* kinds of record one pipeline reads */
+#define CTX_TAGS 256
+#define CTX_QUEUE 64     /* lookups waiting to be presented, at most */
+enum { CTX_JETTY = 0, CTX_SEGMENT = 1, CTX_CHANNEL = 2, CTX_QP = 3 };
+
+typedef struct ctx_cache {
+    block_inst_t *blk;
+    context_cache_in_t in;
+    context_cache_out_t out;
+    tick_t period, miss;
+    int64_t per_ps;
+    tick_t last;         /* the last edge it ran, jumped or was gated through */
+    /* lookups not yet presented */
+    struct ctx_lookup {
+        tick_t t;        /* presented at this edge at the earliest */
+        uint32_t id, rec;
+        uint32_t wdata;
+        uint8_t kind, write;
+    } *q;
+    int q_head, q_n, q_cap;
+    /* fetches under way, in the order they arrive */
+    struct ctx_fetch {
+        tick_t t;
+        uint32_t id;
+        uint8_t kind;
+    } *f;
+    int f_head, f_n, f_cap;
+    int64_t tag_id[CTX_TAGS]; /* the request a tag answers, or -1 */
+    int tags_used;
+    /* an answer: request id's record is in from time t */
+    void (*answer)(void *ctx, uint32_t id, tick_t t);
+    void *answer_ctx;
+    uint32_t warm_hits, warm_misses, warm_merged, warm_evictions; /* while it was warmed */
+    uint64_t writebacks;
+    char where[64];
+} ctx_cache_t;
+
+/* The block's configuration from [context]; the clock period and the
+ * fetch in ticks. Returns 0, or -1 out of memory. */
+int ctx_cache_init(ctx_cache_t *cc, block_inst_t *blk, const ctx_cfg_t *cfg, tick_t period,
+                   tick_t miss, int64_t per_ps, const char *where);
+/* A lookup of record (kind, rec) for request id, presented at edge t. */
+int ctx_cache_lookup(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
+                     uint32_t wdata, tick_t t);
+/* Runs the cache through edge t (every edge up to t it has work at).
+ * Returns 0, or -1 on a lockstep mismatch or an answer for no lookup (the
+ * message in err). */
+int ctx_cache_run(ctx_cache_t *cc, tick_t t, char *err, int errlen);
+/* Loads the record (kind, id) before the run (through the block's own
+ * ports, its fetch answered at once): a run starts with the contexts it uses
+ * in the cache, as far as they fit. */
+void ctx_cache_warm(ctx_cache_t *cc, unsigned kind, uint32_t id);
+/* Hits, misses, merged misses, evictions in the run (the warming left out). */
+void ctx_cache_counts(const ctx_cache_t *cc, uint64_t *hits, uint64_t *misses, uint64_t *merged,
+                      uint64_t *evictions);
+void ctx_cache_free(ctx_cache_t *cc);
+
 /* ---- nic_port ---- */
 typedef struct {
     uint32_t id;
     msg_t m;
     int used;
+    int ctx_wait;        /* context lookups not answered yet */
+    tick_t ctx_ready;    /* it may leave from this edge on (its contexts) */
 } nic_slot_t;
 
 /* Inputs of a modelled block that hold for every request of a run. */
@@ -178,6 +250,13 @@ typedef struct nic_port {
     /* called when a message's first packet is offered (issued), or NULL */
     void (*on_issue)(void *ctx, const msg_t *m, tick_t t);
     void *issue_ctx;
+    /* context lookups (nic_port_contexts): a cache per kind of record read */
+    int n_ctx;
+    int ctx_kind[CTX_MAX_KINDS];
+    ctx_cache_t *ctx[CTX_MAX_KINDS];
+    tick_t ctx_after;    /* from its contexts being in to its leaving, at the least */
+    int ctx_gated;       /* its output holds a request whose contexts are late */
+    uint64_t ctx_stalls; /* edges its output held a request for them */
     int blk_time;        /* block_wants_time(blk), kept */
     int blk_jump;        /* block_can_jump(blk), kept */
     union {
@@ -249,6 +328,13 @@ uint8_t nic_port_opcode(int ub, int initiator, uint8_t opc);
 /* The Jetty a request of number op goes out on, of `jetties`, by a hash of
  * op and seed (the scenarios spread their requests so). */
 uint32_t nic_jetty_of(uint64_t op, int jetties, uint64_t seed);
+/* Context lookups: every request the port takes looks up its record of
+ * `kind` (CTX_*) in cache cc as it enters, and leaves no earlier than
+ * `after` ticks after the last of its records is in (the rest of the
+ * pipeline from the stage that reads them). The port runs the cache (and
+ * frees it). Returns 0, or -1 when the port reads CTX_MAX_KINDS kinds
+ * already. */
+int nic_port_contexts(nic_port_t *p, int kind, ctx_cache_t *cc, tick_t after);
 /* Attaches a block (created by the caller) at the end of the stage pipeline. */
 void nic_port_attach(nic_port_t *p, block_inst_t *blk, const nic_block_use_t *use);
 /* Declares the port's waveform signals under `scope` (and the block's ports

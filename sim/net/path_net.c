@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blocks.h"
 #include "nic_pipe.h"
 #include "topo_file.h"
 #include "rc_send_pipeline.h"
@@ -263,6 +264,68 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
             return -1;
         }
     }
+    /* context caches: the initiator's transmit pipeline reads its Jetty and
+     * its channel (UB) or its queue pair (RC), the target's receive pipeline
+     * its channel or its queue pair; each kind of record has a cache of its
+     * own in the node (as a pipeline takes a request a cycle, a cache
+     * answers a lookup a cycle) */
+    if (p->ctx.cache_bytes > 0 && p->tx_block != NIC_BLOCK_NONE) {
+        for (int i = 0; i < net->n; i++) {
+            const stage_cfg_t *st = &p->stages[i];
+            if (st->kind != STAGE_NIC)
+                continue;
+            int ini_tx = st->node == NODE_INITIATOR && st->pipe == PIPE_TX;
+            int tgt_rx = st->node == NODE_TARGET && st->pipe == PIPE_RX;
+            if (!ini_tx && !tgt_rx)
+                continue;
+            int kinds[2], nk = 0;
+            if (p->tx_block == NIC_BLOCK_UB_SEND) {
+                if (ini_tx)
+                    kinds[nk++] = CTX_JETTY;
+                kinds[nk++] = CTX_CHANNEL;
+            } else {
+                kinds[nk++] = CTX_QP;
+            }
+            static const char *kname[4] = {"jetty", "segment", "channel", "qp"};
+            /* the pipeline reads its contexts need_cycle cycles after it took
+             * the request: a request leaves no earlier than the rest of the
+             * pipeline after they are in */
+            int depth = net->port[i].pipe.depth + (ini_tx ? nic_block_latency(p->tx_block) : 0);
+            int after = depth > p->ctx.need_cycle ? depth - p->ctx.need_cycle : 0;
+            for (int j = 0; j < nk; j++) {
+                char mis[160], where[64], berr[256];
+                snprintf(mis, sizeof mis, "%s_%s_%s_cache_mismatch.vcd", p->name, node_name(st->node),
+                         kname[kinds[j]]);
+                snprintf(where, sizeof where, "%s %s", ini_tx ? "initiator's" : "target's",
+                         kname[kinds[j]]);
+                block_opts_t bo = {.kind = o->backend,
+                                   .period_ps = (uint64_t)(nclk->period / k0->tb.per_ps),
+                                   .mismatch_wave = mis};
+                block_inst_t *b = block_new(&context_cache_class, &bo, berr, sizeof berr);
+                ctx_cache_t *cc = calloc(1, sizeof *cc);
+                if (!b || !cc ||
+                    ctx_cache_init(cc, b, &p->ctx, nclk->period, tb_from_ps(&k0->tb, p->ctx.miss_ps),
+                                   k0->tb.per_ps, where) ||
+                    nic_port_contexts(&net->port[i], kinds[j], cc, (tick_t)after * nclk->period)) {
+                    if (cc && cc->blk)
+                        ctx_cache_free(cc);
+                    else if (b)
+                        block_free(b);
+                    free(cc);
+                    snprintf(err, (size_t)errlen, "path '%s': %s", p->name, b ? "out of memory" : berr);
+                    return -1;
+                }
+                /* the run starts with the records it reads in the cache, as
+                 * far as they fit: Jetties by number (a workload's first
+                 * ones), the channels and queue pairs of every node */
+                uint32_t nodes = p->topo ? (uint32_t)p->topo->t.n_nodes : 2;
+                uint32_t n_rec = kinds[j] == CTX_JETTY ? (uint32_t)(o->jetties > 0 ? o->jetties : 1) + 8
+                                                       : nodes;
+                for (uint32_t r = 0; r < n_rec; r++)
+                    ctx_cache_warm(cc, (unsigned)kinds[j], kinds[j] == CTX_QP ? 1 + r : r);
+            }
+        }
+    }
     /* a switch joins the links on either side of it once both are built */
     for (int i = 0; i < net->n; i++) {
         if (net->kind[i] != STAGE_SWITCH)
@@ -431,9 +494,35 @@ nic_port_t *path_net_tracker_port(path_net_t *net)
     return NULL;
 }
 
+int path_net_ctx_counts(const path_net_t *net, uint64_t *hits, uint64_t *misses, uint64_t *merged,
+                        uint64_t *evictions, uint64_t *stalls)
+{
+    *hits = *misses = *merged = *evictions = *stalls = 0;
+    int any = 0;
+    for (int i = 0; i < net->n; i++) {
+        if (net->kind[i] != STAGE_NIC || !net->port[i].n_ctx)
+            continue;
+        const nic_port_t *pt = &net->port[i];
+        for (int j = 0; j < pt->n_ctx; j++) {
+            uint64_t h, m, g, e;
+            ctx_cache_counts(pt->ctx[j], &h, &m, &g, &e);
+            *hits += h;
+            *misses += m;
+            *merged += g;
+            *evictions += e;
+        }
+        *stalls += pt->ctx_stalls;
+        any = 1;
+    }
+    return any;
+}
+
 uint64_t path_net_mismatches(const path_net_t *net)
 {
     uint64_t m = 0;
+    for (int i = 0; i < net->n; i++)
+        for (int j = 0; net->kind[i] == STAGE_NIC && j < net->port[i].n_ctx; j++)
+            m += block_mismatches(net->port[i].ctx[j]->blk);
     for (int i = 0; i < net->n; i++)
         if (net->kind[i] == STAGE_NIC && net->port[i].blk)
             m += block_mismatches(net->port[i].blk);

@@ -125,6 +125,11 @@ int path_net_switch_counts(const path_net_t *net, int sw, uint64_t *received, ui
 /* The initiator's transmit port if it ends in the UB send pipeline (whose
  * order tracker wants completions), else NULL. */
 nic_port_t *path_net_tracker_port(path_net_t *net);
+/* What the context caches did (summed over the nodes): lookups answered
+ * as hits and as misses, merged misses, evictions, and the edges ports held
+ * a request for its contexts. 0 when the path has none. */
+int path_net_ctx_counts(const path_net_t *net, uint64_t *hits, uint64_t *misses, uint64_t *merged,
+                        uint64_t *evictions, uint64_t *stalls);
 /* Lockstep mismatches of the blocks. */
 uint64_t path_net_mismatches(const path_net_t *net);
 void path_net_free(path_net_t *net);

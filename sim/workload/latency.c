@@ -498,6 +498,8 @@ int latency_simulate(latency_sim_t *s)
     res->sim_sum_f = (double)s->sum_total;
     res->edges_stepped = verbs_net_instants(&s->v);
     res->lockstep_mismatches = path_net_mismatches(&s->v.net);
+    res->ctx.on = path_net_ctx_counts(&s->v.net, &res->ctx.hits, &res->ctx.misses, &res->ctx.merged,
+                                      &res->ctx.evictions, &res->ctx.held_cycles);
     verbs_net_counts(&s->v, &res->fx, res->sw, &res->n_switches);
     if (rc) {
         snprintf(s->err, (size_t)s->errlen, "path '%s': %s", s->path->name, s->v.k.err);

@@ -73,6 +73,13 @@ typedef struct {
 #define LAT_TIMEOUT_PS 1000000000 /* 1 ms: with faults, a read with no completion by then fails */
 #define LAT_DEP_HIST 64 /* departure intervals of 0..63 cycles, and 64 or more */
 
+/* What the context caches did in a run (their warming left out). */
+typedef struct {
+    int on;                  /* the path's pipelines looked contexts up */
+    uint64_t hits, misses, merged, evictions;
+    uint64_t held_cycles;    /* edges a pipeline held a request for its contexts */
+} lat_ctx_t;
+
 typedef struct {
     char name[CFG_NAME_LEN + 16];
     char label[CFG_TEXT_LEN + 32];
@@ -142,6 +149,7 @@ typedef struct {
     int64_t bytes_checked;   /* completed reads whose bytes the initiator
                                 compared with the target's memory */
     lat_faults_t fx;
+    lat_ctx_t ctx;           /* the context caches */
     int n_switches;          /* on a topology: the switches the path crosses */
     lat_switch_t sw[LAT_MAX_SWITCHES];
 } latency_result_t;

@@ -131,6 +131,7 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     r->executed = lr.executed;
     r->completed = lr.completed;
     r->fx = lr.fx;
+    r->ctx = lr.ctx;
     r->n_switches = lr.n_switches;
     memcpy(r->sw, lr.sw, sizeof r->sw);
     if (lr.fx.on) /* (faults, or a switch that may drop) every read ended, and nothing completed that was not executed */
@@ -266,6 +267,10 @@ static void print_table(const rate_row_t *rows, int n, const char *backend, int6
     }
     for (int i = 0; i < n; i++) {
         const rate_result_t *r = &rows[i].r;
+        if (r->ctx.on && r->ctx.misses) {
+            printf("\n%s burst %lld:\n", rows[i].stack, (long long)r->burst);
+            report_ctx_text(stdout, &r->ctx, "  ");
+        }
         if (!r->fx.on)
             continue;
         printf("\n%s burst %lld, %s:\n", rows[i].stack, (long long)r->burst,
@@ -371,6 +376,7 @@ static int print_json(const rate_row_t *rows, int n, const char *backend)
         cJSON_AddStringToObject(b, "binding", r->binding);
         cJSON_AddNumberToObject(o, "nic_edges_simulated", (double)r->edges_stepped);
         report_faults_json(o, &r->fx);
+        report_ctx_json(o, &r->ctx);
         report_switches_json(o, r->sw, r->n_switches);
         cJSON_AddNumberToObject(o, "nic_edges_spanned", (double)r->edges_spanned);
     }

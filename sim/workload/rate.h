@@ -56,6 +56,7 @@ typedef struct {
     uint64_t edges_stepped, edges_spanned;
     uint64_t lockstep_mismatches;
     lat_faults_t fx;         /* with faults: errors, fault and check counts */
+    lat_ctx_t ctx;           /* the context caches */
     int n_switches;          /* on a topology: what its switches did */
     lat_switch_t sw[LAT_MAX_SWITCHES];
 } rate_result_t;

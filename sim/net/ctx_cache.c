@@ -1,0 +1,258 @@
+/* A context cache run by the NIC pipeline it serves (see parts.h).
+ *
+ * At each edge it has work at, it is given a record arriving from memory
+ * (a fill) and the oldest lookup not yet presented (if it is ready), is
+ * stepped, and hands on what it put out: an answer to the pipeline (in from
+ * the next edge), a fetch (its record arrives `miss` ticks later), a
+ * write-back (counted). Its clock is gated while it has nothing to do -
+ * every lookup answered, none due, no fetch under way, the block not busy -
+ * and it wakes for the next lookup. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parts.h"
+
+static void idle_inputs(ctx_cache_t *cc)
+{
+    cc->in.rq_valid = 0;
+    cc->in.rq_write = 0;
+    cc->in.fill_valid = 0;
+    cc->in.mreq_ready = 1;
+}
+
+static int grow(void **v, int *cap, size_t size, int n)
+{
+    if (n < *cap)
+        return 0;
+    int nc = *cap ? *cap * 2 : 16;
+    void *nv = realloc(*v, (size_t)nc * size);
+    if (!nv)
+        return -1;
+    *v = nv;
+    *cap = nc;
+    return 0;
+}
+
+int ctx_cache_init(ctx_cache_t *cc, block_inst_t *blk, const ctx_cfg_t *cfg, tick_t period,
+                   tick_t miss, int64_t per_ps, const char *where)
+{
+    memset(cc, 0, sizeof(*cc));
+    cc->blk = blk;
+    cc->period = period;
+    cc->per_ps = per_ps;
+    cc->miss = miss;
+    cc->last = -1;
+    snprintf(cc->where, sizeof cc->where, "%s", where);
+    for (int i = 0; i < CTX_TAGS; i++)
+        cc->tag_id[i] = -1;
+    context_cache_in_t *in = &cc->in;
+    in->cfg_capacity = (uint32_t)cfg->cache_bytes;
+    in->cfg_sets_log2 = (uint8_t)cfg->sets_log2;
+    in->cfg_ways = (uint8_t)cfg->ways;
+    for (int k = 0; k < 4; k++)
+        in->cfg_rec_bytes |= (uint64_t)(cfg->rec[k] & 0x7FF) << (11 * k);
+    in->cfg_random = 0;
+    in->cfg_seed = 1;
+    in->cfg_hit_cycles = (uint8_t)cfg->hit_cycles;
+    idle_inputs(cc);
+    block_reset(blk);
+    block_step(blk, &cc->in, &cc->out, 0); /* the wires after reset */
+    return 0;
+}
+
+int ctx_cache_lookup(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
+                     uint32_t wdata, tick_t t)
+{
+    if (grow((void **)&cc->q, &cc->q_cap, sizeof(*cc->q), cc->q_n + 1))
+        return -1;
+    /* keep the ring contiguous from q_head: append at the end, compacting
+     * when it reaches the capacity */
+    if (cc->q_head + cc->q_n >= cc->q_cap) {
+        memmove(cc->q, cc->q + cc->q_head, (size_t)cc->q_n * sizeof(*cc->q));
+        cc->q_head = 0;
+    }
+    cc->q[cc->q_head + cc->q_n++] = (struct ctx_lookup){t, id, rec & 0xFFFFFF, wdata,
+                                                        (uint8_t)(kind & 3), (uint8_t)(write != 0)};
+    return 0;
+}
+
+/* Whether a lookup is due at edge e. */
+static int lookup_due(const ctx_cache_t *cc, tick_t e)
+{
+    return cc->q_n > 0 && cc->q[cc->q_head].t <= e;
+}
+
+/* Whether it has work at edge e (else its clock is gated). */
+static int active(const ctx_cache_t *cc, tick_t e)
+{
+    return lookup_due(cc, e) || cc->tags_used > 0 || cc->f_n > 0 || cc->out.busy;
+}
+
+/* One edge at t. */
+static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
+{
+    idle_inputs(cc);
+    if (cc->f_n && cc->f[cc->f_head].t <= t) {
+        struct ctx_fetch *f = &cc->f[cc->f_head];
+        cc->in.fill_valid = 1;
+        cc->in.fill_kind = f->kind;
+        cc->in.fill_id = f->id;
+        cc->in.fill_data = f->id;
+        cc->f_head++;
+        if (--cc->f_n == 0)
+            cc->f_head = 0;
+    }
+    int tag = -1;
+    if (lookup_due(cc, t) && cc->out.rq_ready && cc->tags_used < CTX_TAGS) {
+        struct ctx_lookup *l = &cc->q[cc->q_head];
+        tag = 0;
+        while (cc->tag_id[tag] >= 0)
+            tag++;
+        cc->tag_id[tag] = l->id;
+        cc->tags_used++;
+        cc->in.rq_valid = 1;
+        cc->in.rq_kind = l->kind;
+        cc->in.rq_id = l->rec;
+        cc->in.rq_tag = (uint8_t)tag;
+        cc->in.rq_write = l->write;
+        cc->in.rq_wdata = l->wdata;
+        cc->q_head++;
+        if (--cc->q_n == 0)
+            cc->q_head = 0;
+    }
+    if (block_step(cc->blk, &cc->in, &cc->out,
+                   block_wants_time(cc->blk) ? (uint64_t)(t / cc->per_ps) : 0)) {
+        snprintf(err, (size_t)errlen, "lockstep mismatch between the C model and the RTL of the %s "
+                 "context cache (the report above has the block's own cycle)", cc->where);
+        return -1;
+    }
+    const context_cache_out_t *o = &cc->out;
+    if (o->rsp_valid) {
+        int64_t id = cc->tag_id[o->rsp_tag];
+        if (id < 0) {
+            snprintf(err, (size_t)errlen, "the %s context cache answered tag %u, which no lookup "
+                     "holds", cc->where, o->rsp_tag);
+            return -1;
+        }
+        cc->tag_id[o->rsp_tag] = -1;
+        cc->tags_used--;
+        cc->answer(cc->answer_ctx, (uint32_t)id, t + cc->period);
+    }
+    if (o->mreq_valid) {
+        if (grow((void **)&cc->f, &cc->f_cap, sizeof(*cc->f), cc->f_head + cc->f_n + 1)) {
+            snprintf(err, (size_t)errlen, "out of memory");
+            return -1;
+        }
+        if (cc->f_head + cc->f_n >= cc->f_cap - 1 && cc->f_head) {
+            memmove(cc->f, cc->f + cc->f_head, (size_t)cc->f_n * sizeof(*cc->f));
+            cc->f_head = 0;
+        }
+        cc->f[cc->f_head + cc->f_n++] = (struct ctx_fetch){t + cc->miss, o->mreq_id, o->mreq_kind};
+    }
+    if (o->wb_valid)
+        cc->writebacks++;
+    cc->last = t;
+    return 0;
+}
+
+int ctx_cache_run(ctx_cache_t *cc, tick_t t, char *err, int errlen)
+{
+    const tick_t P = cc->period;
+    if (cc->last < 0)
+        cc->last = t - P;
+    while (cc->last < t) {
+        tick_t e = cc->last + P; /* the next edge */
+        if (!active(cc, e)) {
+            /* gated until its next lookup is due (an edge of the same clock) */
+            tick_t next = cc->q_n ? cc->q[cc->q_head].t : TICK_NEVER;
+            if (next > t) {
+                cc->last = t;
+                break;
+            }
+            cc->last = next - P;
+            continue;
+        }
+        if (!lookup_due(cc, e) && block_can_jump(cc->blk)) {
+            /* it only waits (for its answer edge, or for memory): a C model
+             * jumps over the edges in which nothing changes */
+            idle_inputs(cc);
+            int64_t n = block_quiet(cc->blk, &cc->in);
+            if (cc->f_n) {
+                tick_t f = cc->f[cc->f_head].t;
+                int64_t to_fill = f > e ? (f - e + P - 1) / P : 0;
+                if (to_fill < n)
+                    n = to_fill;
+            }
+            if (cc->q_n) {
+                int64_t to_q = (cc->q[cc->q_head].t - e) / P;
+                if (to_q < n)
+                    n = to_q;
+            }
+            int64_t to_t = (t - e) / P + 1; /* edges e .. t */
+            if (n >= to_t) {
+                block_advance(cc->blk, &cc->in, to_t);
+                cc->last = t;
+                break;
+            }
+            if (n > 0) {
+                block_advance(cc->blk, &cc->in, n);
+                cc->last = e + (n - 1) * P;
+                continue;
+            }
+        }
+        if (step(cc, e, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+void ctx_cache_warm(ctx_cache_t *cc, unsigned kind, uint32_t id)
+{
+    context_cache_in_t *in = &cc->in;
+    idle_inputs(cc);
+    for (int e = 0; e < 64 && !cc->out.rq_ready; e++)
+        block_step(cc->blk, in, &cc->out, 0);
+    in->rq_valid = 1;
+    in->rq_kind = (uint8_t)(kind & 3);
+    in->rq_id = id & 0xFFFFFF;
+    in->rq_tag = 0;
+    block_step(cc->blk, in, &cc->out, 0);
+    idle_inputs(cc);
+    for (int e = 0; e < 256 && !cc->out.rsp_valid; e++) {
+        if (cc->out.mreq_valid) {
+            in->fill_valid = 1;
+            in->fill_kind = cc->out.mreq_kind;
+            in->fill_id = cc->out.mreq_id;
+            in->fill_data = cc->out.mreq_id;
+        }
+        block_step(cc->blk, in, &cc->out, 0);
+        idle_inputs(cc);
+    }
+    for (int e = 0; e < 64 && cc->out.busy; e++)
+        block_step(cc->blk, in, &cc->out, 0);
+    cc->warm_hits = cc->out.hits;
+    cc->warm_misses = cc->out.misses;
+    cc->warm_merged = cc->out.merged;
+    cc->warm_evictions = cc->out.evictions;
+}
+
+void ctx_cache_counts(const ctx_cache_t *cc, uint64_t *hits, uint64_t *misses, uint64_t *merged,
+                      uint64_t *evictions)
+{
+    *hits = (uint32_t)(cc->out.hits - cc->warm_hits);
+    *misses = (uint32_t)(cc->out.misses - cc->warm_misses);
+    *merged = (uint32_t)(cc->out.merged - cc->warm_merged);
+    *evictions = (uint32_t)(cc->out.evictions - cc->warm_evictions);
+}
+
+void ctx_cache_free(ctx_cache_t *cc)
+{
+    if (cc->blk)
+        block_free(cc->blk);
+    cc->blk = NULL;
+    free(cc->q);
+    free(cc->f);
+    cc->q = NULL;
+    cc->f = NULL;
+}

@@ -1,0 +1,166 @@
+// The context caches in the read paths ([context], docs/context_cache.md):
+// the initiator's transmit pipeline looks up its Jetty and channel (UB) or
+// its queue pair (RoCE RC), the target's receive pipeline its channel or
+// queue pair, each in a cache of that kind of record run as the C model, the
+// RTL or both in lockstep. With the records fitting nothing changes; a
+// record that does not fit is fetched from memory, and the request waits
+// for it at the stage that reads it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "test_paths.h"
+#include "test_util.h"
+
+extern "C" {
+#include "engine.h"
+#include "latency.h"
+#include "sc_engine.h"
+}
+
+namespace {
+
+struct Sim {
+    latency_result_t r;
+    double total_ns = 0;
+};
+
+Sim run(const path_cfg_t *p, int64_t ops, backend_kind_t be = BACKEND_C, int jetties = 1,
+        const sim_engine_t *engine = nullptr, int64_t slots = 1)
+{
+    Sim x;
+    latency_opts_t o{};
+    o.ops = ops;
+    o.slots = slots;
+    o.backend = be;
+    o.jetties = jetties;
+    o.seed = 3;
+    o.engine = engine;
+    char err[512];
+    EXPECT_EQ(latency_run(p, &o, &x.r, err, sizeof err), 0) << p->name << ": " << err;
+    x.total_ns = lat_sim_total_ns(&x.r);
+    return x;
+}
+
+// The lookups a read makes: UB the Jetty and the channel at the initiator,
+// the channel at the target; RC the queue pair at each end.
+uint64_t lookups_per_read(const path_cfg_t *p) { return p->tx_block == NIC_BLOCK_UB_SEND ? 3 : 2; }
+
+const char *const kPaths[] = {"ub_async", "pcie_nic", "pcie_nic_onproc"};
+
+}  // namespace
+
+TEST(ContextsInPath, FittingContextsChangeNothing)
+{
+    testutil::Paths on, off({"context.cache_bytes=0"});
+    for (const char *name : kPaths) {
+        Sim a = run(on.get(name), 200), b = run(off.get(name), 200);
+        EXPECT_TRUE(a.r.ctx.on) << name;
+        EXPECT_FALSE(b.r.ctx.on) << name;
+        EXPECT_EQ(a.r.ctx.misses, 0u) << name;
+        EXPECT_EQ(a.r.ctx.hits, 200 * lookups_per_read(on.get(name))) << name;
+        EXPECT_EQ(a.r.ctx.held_cycles, 0u) << name;
+        EXPECT_EQ(a.r.sim_sum, b.r.sim_sum) << name;
+        ASSERT_EQ(a.r.n_rows, b.r.n_rows);
+        for (int i = 0; i < a.r.n_rows; i++)
+            EXPECT_EQ(a.r.rows[i].sim_sum, b.r.rows[i].sim_sum) << name << " row " << a.r.rows[i].name;
+    }
+}
+
+TEST(ContextsInPath, EveryLookupMissesInACacheTooSmallForARecord)
+{
+    // 64 B over 64 sets: no record fits, so every lookup fetches
+    testutil::Paths tiny({"context.cache_bytes=64"}), on;
+    for (const char *name : kPaths) {
+        Sim a = run(tiny.get(name), 100), b = run(on.get(name), 100);
+        EXPECT_EQ(a.r.ctx.hits, 0u) << name;
+        EXPECT_EQ(a.r.ctx.misses, 100 * lookups_per_read(tiny.get(name))) << name;
+        EXPECT_GT(a.r.ctx.held_cycles, 0u) << name;
+        EXPECT_GT(a.total_ns, b.total_ns + 100) << name;
+        // every read waits alike: the same total each time
+        EXPECT_EQ(a.r.p50, a.r.p99) << name;
+    }
+}
+
+TEST(ContextsInPath, AMissCostsWhatItsFetchTakes)
+{
+    // each read misses once at each end: 100 ns more per fetch is 200 ns
+    // more per read (to a NIC cycle, as each wait ends at an edge)
+    for (const char *name : kPaths) {
+        testutil::Paths a({"context.cache_bytes=64", "context.miss_ns=400"}),
+            b({"context.cache_bytes=64", "context.miss_ns=500"});
+        double d = run(b.get(name), 20).total_ns - run(a.get(name), 20).total_ns;
+        double cycle = 1000.0 / (double)a.get(name)->nic_mhz;
+        EXPECT_NEAR(d, 200.0, 2 * cycle) << name;
+    }
+}
+
+TEST(ContextsInPath, JettiesBeyondTheCacheMissAndEvict)
+{
+    // 1024 Jetties' contexts (20 B) over a 4 KiB cache of 64 sets: most miss,
+    // each fetch evicts one; reads spread over them take longer
+    testutil::Paths small({"context.cache_bytes=4096", "context.sets_log2=6", "context.ways=16"}), on;
+    const path_cfg_t *p = small.get("ub_async");
+    Sim a = run(p, 400, BACKEND_C, 1024), b = run(on.get("ub_async"), 400, BACKEND_C, 1024);
+    EXPECT_GT(a.r.ctx.misses, 200u);
+    EXPECT_GT(a.r.ctx.evictions, 100u);
+    EXPECT_GT(a.total_ns, b.total_ns);
+    EXPECT_EQ(b.r.ctx.misses, 0u);
+    EXPECT_EQ(a.r.completed, 400);
+}
+
+TEST(ContextsInPath, RtlAndLockstepGiveTheCModelsFigures)
+{
+    testutil::Paths small({"context.cache_bytes=4096", "context.ways=16"});
+    for (const char *name : kPaths) {
+        const path_cfg_t *p = small.get(name);
+        Sim c = run(p, 150, BACKEND_C, 256), r = run(p, 150, BACKEND_RTL, 256),
+            l = run(p, 150, BACKEND_LOCKSTEP, 256);
+        EXPECT_EQ(c.r.sim_sum, r.r.sim_sum) << name;
+        EXPECT_EQ(c.r.sim_sum, l.r.sim_sum) << name;
+        EXPECT_EQ(c.r.ctx.misses, r.r.ctx.misses) << name;
+        EXPECT_EQ(c.r.ctx.hits, r.r.ctx.hits) << name;
+        EXPECT_EQ(c.r.ctx.held_cycles, r.r.ctx.held_cycles) << name;
+        EXPECT_EQ(l.r.lockstep_mismatches, 0u) << name;
+    }
+}
+
+TEST(ContextsInPath, EveryEngineGivesTheSameFigures)
+{
+    testutil::Paths small({"context.cache_bytes=4096", "context.ways=16"});
+    const path_cfg_t *p = small.get("ub_async");
+    Sim n = run(p, 200, BACKEND_C, 256, nullptr, 8), d = run(p, 200, BACKEND_C, 256, engine_nodes(), 8),
+        s = run(p, 200, BACKEND_C, 256, engine_systemc(), 8);
+    EXPECT_GT(n.r.ctx.misses, 0u);
+    EXPECT_EQ(n.r.sim_sum, d.r.sim_sum);
+    EXPECT_EQ(n.r.sim_sum, s.r.sim_sum);
+    EXPECT_EQ(n.r.ctx.held_cycles, s.r.ctx.held_cycles);
+}
+
+TEST(ContextsInPath, BadSettingsAreReported)
+{
+    struct {
+        const char *set, *want;
+    } cases[] = {
+        {"context.ways=0", "[context] ways: expected a whole number 1..128, got '0'"},
+        {"context.hit_cycles=16", "[context] hit_cycles: expected a whole number 1..15"},
+        {"context.cache_bytes=-1", "[context] cache_bytes: expected a whole number of bytes"},
+        {"context.miss_ns=0x10", "[context] miss_ns:"},
+        {"context.colour=red", "[context]: unknown key 'colour'"},
+    };
+    for (auto &c : cases) {
+        config_t cfg;
+        char err[512];
+        config_init(&cfg);
+        ASSERT_EQ(config_load_defaults(&cfg, err, sizeof err), 0) << err;
+        EXPECT_NE(config_set(&cfg, c.set, "--set", err, sizeof err), 0) << c.set;
+        EXPECT_NE(std::string(err).find(c.want), std::string::npos) << c.set << ": " << err;
+    }
+    std::string out;
+    std::string ini = testutil::temp_file("[path]\nname = x\n[context]\nways = 300\n");
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " latency --config " + ini, &out, true), 2);
+    EXPECT_NE(out.find(":4: [context] ways: expected a whole number 1..128, got '300'"), std::string::npos)
+        << out;
+}
