@@ -41,6 +41,8 @@ static int find(const context_cache_state_t *s, uint32_t st, uint32_t ways, unsi
 
 static int find_mshr(const context_cache_state_t *s, unsigned kind, uint32_t id)
 {
+    if (!s->m_used)
+        return -1;
     for (int i = 0; i < CC_MSHRS; i++)
         if (s->m[i].state != CC_FREE && s->m[i].kind == kind && s->m[i].id == id)
             return i;
@@ -106,6 +108,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
                     f = i;
             cc_mshr_t *m = &s->m[f]; /* rq_ready promised one */
             memset(m, 0, sizeof *m);
+            s->m_used++;
             m->state = CC_WAIT;
             m->kind = (uint8_t)kind;
             m->id = id;
@@ -136,7 +139,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
     /* (3) the lowest filled miss register */
     o->wb_valid = 0;
     int fm = -1;
-    for (int i = 0; i < CC_MSHRS && fm < 0; i++)
+    for (int i = 0; s->m_used && i < CC_MSHRS && fm < 0; i++)
         if (s->m[i].state == CC_FILLED)
             fm = i;
     if (fm >= 0) {
@@ -181,6 +184,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
                     o->wb_bytes = (uint16_t)rec;
                 }
                 m->state = CC_FREE;
+                s->m_used--;
             } else if (free_w >= 0 && s->used[st] + rec <= budget) {
                 cc_entry_t *e = &s->e[st][free_w];
                 e->valid = 1;
@@ -191,6 +195,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
                 e->stamp = s->now;
                 s->used[st] += rec;
                 m->state = CC_FREE;
+                s->m_used--;
             } else {
                 /* evict one: the least recently used, or the k-th valid way
                  * for k = (lfsr ^ seed) mod (valid ways) */
@@ -233,7 +238,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
     /* (5) the next fetch */
     if (mreq_free) {
         int q = -1;
-        for (int i = 0; i < CC_MSHRS && q < 0; i++)
+        for (int i = 0; s->m_used && i < CC_MSHRS && q < 0; i++)
             if (s->m[i].state == CC_WAIT && !s->m[i].sent)
                 q = i;
         if (q >= 0) {
@@ -247,8 +252,8 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
         }
     }
     /* ready for the next request: a free miss register, room in every one */
-    int free_m = 0, room = 1, used_m = 0;
-    for (int i = 0; i < CC_MSHRS; i++) {
+    int free_m = !s->m_used, room = 1, used_m = 0;
+    for (int i = 0; s->m_used && i < CC_MSHRS; i++) {
         if (s->m[i].state == CC_FREE)
             free_m = 1;
         else {
@@ -271,7 +276,7 @@ int64_t context_cache_quiet(const context_cache_state_t *s, const context_cache_
     const context_cache_out_t *o = &s->o;
     if (o->rsp_valid || o->mreq_valid || o->wb_valid)
         return 0;
-    for (int i = 0; i < CC_MSHRS; i++)
+    for (int i = 0; s->m_used && i < CC_MSHRS; i++)
         if (s->m[i].state == CC_FILLED || (s->m[i].state == CC_WAIT && !s->m[i].sent))
             return 0;
     /* a hit waiting for its answer edge: the edges before it change nothing */

@@ -63,6 +63,8 @@ typedef struct {
     } fifo[CC_HIT_FIFO];            /* hits waiting for their answer edge */
     uint8_t f_head, f_n;
     uint32_t now;                   /* edges since reset */
+    uint8_t m_used;                 /* miss registers not free (a count kept
+                                       so that an edge with none skips them) */
     uint16_t lfsr;
     context_cache_out_t o;
 } context_cache_state_t;

@@ -5,7 +5,8 @@
  * stepped, and hands on what it put out: an answer to the pipeline (in from
  * the next edge), a fetch (its record arrives `miss` ticks later), a
  * write-back (counted). Its clock is gated while it has nothing to do -
- * every lookup answered, none due, no fetch under way, the block not busy -
+ * every lookup answered, none due, no fetch under way, the block not busy
+ * (but for lowering the answer it just gave, with no miss register in use) -
  * and it wakes for the next lookup. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,7 @@ int ctx_cache_init(ctx_cache_t *cc, block_inst_t *blk, const ctx_cfg_t *cfg, tic
     idle_inputs(cc);
     block_reset(blk);
     block_step(blk, &cc->in, &cc->out, 0); /* the wires after reset */
+    cc->misses_idle = cc->out.misses;
     return 0;
 }
 
@@ -83,10 +85,20 @@ static int lookup_due(const ctx_cache_t *cc, tick_t e)
     return cc->q_n > 0 && cc->q[cc->q_head].t <= e;
 }
 
-/* Whether it has work at edge e (else its clock is gated). */
-static int active(const ctx_cache_t *cc, tick_t e)
+/* Whether it has work at edge e (else its clock is gated). Once every
+ * lookup is answered, the only thing left may be to lower the answer it
+ * just gave: when no lookup has missed since it was last idle (so no miss
+ * register can be in use), that is done on the next edge it runs. */
+static int active(ctx_cache_t *cc, tick_t e)
 {
-    return lookup_due(cc, e) || cc->tags_used > 0 || cc->f_n > 0 || cc->out.busy;
+    if (lookup_due(cc, e) || cc->tags_used > 0 || cc->f_n > 0)
+        return 1;
+    const context_cache_out_t *o = &cc->out;
+    if (!o->busy) {
+        cc->misses_idle = o->misses;
+        return 0;
+    }
+    return !(o->rsp_valid && !o->mreq_valid && !o->wb_valid && o->misses == cc->misses_idle);
 }
 
 /* One edge at t. */
@@ -231,6 +243,7 @@ void ctx_cache_warm(ctx_cache_t *cc, unsigned kind, uint32_t id)
     }
     for (int e = 0; e < 64 && cc->out.busy; e++)
         block_step(cc->blk, in, &cc->out, 0);
+    cc->misses_idle = cc->out.misses;
     cc->warm_hits = cc->out.hits;
     cc->warm_misses = cc->out.misses;
     cc->warm_merged = cc->out.merged;

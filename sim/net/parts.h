@@ -175,6 +175,7 @@ typedef struct ctx_cache {
     void (*answer)(void *ctx, uint32_t id, tick_t t);
     void *answer_ctx;
     uint32_t warm_hits, warm_misses, warm_merged, warm_evictions; /* while it was warmed */
+    uint32_t misses_idle; /* its miss count when it was last idle */
     uint64_t writebacks;
     char where[64];
 } ctx_cache_t;
