@@ -83,3 +83,18 @@ TEST(Golden, SystemcEngineC) { check("c", false, " --engine systemc"); }
 TEST(Golden, SystemcEngineRtl) { check("rtl", false, " --engine systemc"); }
 TEST(Golden, SystemcEngineLockstep) { check("lockstep", false, " --engine systemc"); }
 TEST(Golden, SystemcEngineSteppingEveryCycle) { check("c", true, " --engine systemc"); }
+
+// A path over a topology (switches) is one kernel: another engine is a usage
+// error, said before anything runs.
+TEST(Engines, TopologyPathsRunOnlyOnTheNativeEngine)
+{
+    for (const char *cmd : {"latency", "rate"}) {
+        std::string out;
+        std::string c = testutil::ubsim() + " " + cmd + " --engine systemc --topology " +
+                        std::string(UBSIM_SOURCE_DIR) + "/configs/topo/star3.ini";
+        EXPECT_EQ(testutil::run(c, &out, true), 2) << c << "\n" << out;
+        EXPECT_NE(out.find("--engine systemc: a path over a --topology runs only on the native engine"),
+                  std::string::npos)
+            << out;
+    }
+}

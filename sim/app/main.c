@@ -160,6 +160,9 @@ static int cmd_latency(int argc, char **argv)
             return bad;
     }
 
+    if (engine && co.topology)
+        return cli_usage_error(A.cmd, "--engine %s: a path over a --topology runs only on the native "
+                                      "engine", engine_name);
     static config_t cfg;
     char err[512];
     int rc = cli_load_config(&cfg, &co, A.cmd);

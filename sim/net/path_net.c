@@ -39,8 +39,9 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
     kernel_t *k = k0; /* (the time base, and the kernel of a stage below) */
     net->split = o->far_k != NULL;
     if (net->split && (p->topo || !o->link_send)) {
-        snprintf(err, (size_t)errlen, "path '%s': only a path between two nodes joined by links "
-                                      "can be split between two engines' nodes", p->name);
+        snprintf(err, (size_t)errlen, "path '%s': only a path between two nodes, joined by a "
+                                      "link each way, can be split into its nodes (a path over a "
+                                      "topology runs on one kernel)", p->name);
         return -1;
     }
     net->link_send = o->link_send;

@@ -462,6 +462,9 @@ int cmd_rate(int argc, char **argv)
                                       "(one simulation per waveform)");
 
     static config_t cfg;
+    if (engine && co.topology)
+        return cli_usage_error(A.cmd, "--engine %s: a path over a --topology runs only on the native "
+                                      "engine", engine_name);
     int rc = cli_load_config(&cfg, &co, A.cmd);
     if (rc)
         return rc;
