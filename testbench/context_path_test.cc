@@ -17,7 +17,6 @@
 extern "C" {
 #include "engine.h"
 #include "latency.h"
-#include "sc_engine.h"
 }
 
 namespace {
@@ -131,12 +130,30 @@ TEST(ContextsInPath, EveryEngineGivesTheSameFigures)
 {
     testutil::Paths small({"context.cache_bytes=4096", "context.ways=16"});
     const path_cfg_t *p = small.get("ub_async");
-    Sim n = run(p, 200, BACKEND_C, 256, nullptr, 8), d = run(p, 200, BACKEND_C, 256, engine_nodes(), 8),
-        s = run(p, 200, BACKEND_C, 256, engine_systemc(), 8);
+    Sim n = run(p, 200, BACKEND_C, 256, nullptr, 8), d = run(p, 200, BACKEND_C, 256, engine_nodes(), 8);
     EXPECT_GT(n.r.ctx.misses, 0u);
     EXPECT_EQ(n.r.sim_sum, d.r.sim_sum);
-    EXPECT_EQ(n.r.sim_sum, s.r.sim_sum);
-    EXPECT_EQ(n.r.ctx.held_cycles, s.r.ctx.held_cycles);
+    EXPECT_EQ(n.r.ctx.held_cycles, d.r.ctx.held_cycles);
+    // the SystemC engine in a process of its own (its threads switch stacks)
+    std::string a, b;
+    const std::string cmd = testutil::ubsim() + " rate --stack ub --burst 300 --jetties 512 --format json "
+                                                "--set context.cache_bytes=4096 --set context.ways=16";
+    ASSERT_EQ(testutil::run(cmd, &a), 0);
+    ASSERT_EQ(testutil::run(cmd + " --engine systemc", &b), 0);
+    EXPECT_NE(a.find("\"misses\":"), std::string::npos) << a;
+    auto costless = [](const std::string &s) {
+        std::string out, line;
+        for (size_t i = 0, j; i < s.size(); i = j + 1) {
+            j = s.find('\n', i);
+            if (j == std::string::npos)
+                j = s.size();
+            line = s.substr(i, j - i);
+            if (line.find("nic_edges_simulated") == std::string::npos)
+                out += line + "\n";
+        }
+        return out;
+    };
+    EXPECT_EQ(costless(a), costless(b));
 }
 
 TEST(ContextsInPath, BadSettingsAreReported)
