@@ -18,6 +18,7 @@ void kernel_init(kernel_t *k)
 {
     memset(k, 0, sizeof(*k));
     k->ext_horizon = TICK_NEVER;
+    k->clocked_at = -1;
 }
 
 void kernel_free(kernel_t *k)
@@ -236,6 +237,8 @@ void kernel_wake(comp_t *c, tick_t t)
         }
         k->ready[(k->r_head + k->r_n++) & (k->r_cap - 1)] = c; /* r_cap: a power of two */
         c->in_ready = 1;
+        if (k->on_wake && !k->running)
+            k->on_wake(k->on_wake_ctx);
         return;
     }
     if (c->list_at >= 0)
@@ -247,6 +250,8 @@ void kernel_wake(comp_t *c, tick_t t)
     } else if (heap_insert(k, c)) {
         kernel_fail(k, "out of memory");
     }
+    if (k->on_wake && !k->running)
+        k->on_wake(k->on_wake_ctx);
 }
 
 /* Puts c back after it ran: at the earlier of what it asked for and any
@@ -334,7 +339,17 @@ tick_t kernel_next_time(const kernel_t *k)
 
 int kernel_run(kernel_t *k) { return kernel_run_until(k, TICK_NEVER); }
 
+static int run_until(kernel_t *k, tick_t until);
+
 int kernel_run_until(kernel_t *k, tick_t until)
+{
+    k->running = 1;
+    int rc = run_until(k, until);
+    k->running = 0;
+    return rc;
+}
+
+static int run_until(kernel_t *k, tick_t until)
 {
     while (!k->stop && !k->failed && (k->r_n > 0 || (k->n > 0 && k->heap[0].wake <= until))) {
         if (k->r_n > 0) { /* woken for this very instant */
@@ -391,6 +406,7 @@ int kernel_run_until(kernel_t *k, tick_t until)
         for (;;) {
             t = k->now;
             k->in_clocked_phase = 1;
+            k->clocked_at = t;
             if (k->n_due == 1 && k->due[0]->ops->run && !k->step_all) {
                 comp_t *c = k->due[0];
                 tick_t horizon = k->n > 0 ? k->heap[0].wake : TICK_NEVER;

@@ -141,6 +141,12 @@ struct kernel {
      * kernels: no component runs its own edges (`run`) up to or past this
      * time, before which nothing from outside can arrive (TICK_NEVER: alone) */
     tick_t ext_horizon;
+    /* told when a component of this kernel is woken from outside its runs
+     * (by another node's kernel, or a caller between runs), or NULL */
+    void (*on_wake)(void *ctx);
+    void *on_wake_ctx;
+    int running;             /* inside kernel_run_until */
+    tick_t clocked_at;       /* the last instant whose clocked parts ran (-1) */
 };
 
 void kernel_init(kernel_t *k);

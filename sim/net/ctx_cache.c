@@ -152,13 +152,14 @@ static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
         cc->answer(cc->answer_ctx, (uint32_t)id, t + cc->period);
     }
     if (o->mreq_valid) {
+        if (cc->f_head && cc->f_head + cc->f_n + 1 >= cc->f_cap) {
+            /* the taken ones at the front make room */
+            memmove(cc->f, cc->f + cc->f_head, (size_t)cc->f_n * sizeof(*cc->f));
+            cc->f_head = 0;
+        }
         if (grow((void **)&cc->f, &cc->f_cap, sizeof(*cc->f), cc->f_head + cc->f_n + 1)) {
             snprintf(err, (size_t)errlen, "out of memory");
             return -1;
-        }
-        if (cc->f_head + cc->f_n >= cc->f_cap - 1 && cc->f_head) {
-            memmove(cc->f, cc->f + cc->f_head, (size_t)cc->f_n * sizeof(*cc->f));
-            cc->f_head = 0;
         }
         cc->f[cc->f_head + cc->f_n++] = (struct ctx_fetch){t + cc->miss, o->mreq_id, o->mreq_kind};
     }

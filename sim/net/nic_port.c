@@ -396,7 +396,11 @@ static void ctx_answer(void *ctx, uint32_t id, tick_t t)
 {
     nic_port_t *p = ctx;
     nic_slot_t *s = tab_find(p, id);
-    if (s && s->ctx_wait > 0 && --s->ctx_wait == 0)
+    if (!s || s->ctx_wait == 0)
+        return;
+    s->ctx_wait--;
+    /* (the caches are run one after the other: the latest answer counts) */
+    if (t + p->ctx_after > s->ctx_ready)
         s->ctx_ready = t + p->ctx_after;
 }
 

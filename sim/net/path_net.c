@@ -56,6 +56,35 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
         if (st->kind == STAGE_WIRE)
             cur = st->wire_dir == WIRE_FORWARD ? NODE_TARGET : NODE_INITIATOR;
     }
+    /* split, only a wire crosses between the nodes, and every packet takes
+     * time to cross it (the engines rely on it); the host sits at the
+     * initiator, at both ends of the path */
+    for (int i = 0; net->split && i < p->n_stages; i++) {
+        const stage_cfg_t *st = &p->stages[i];
+        int from = i ? net->node_of[i - 1] : NODE_INITIATOR;
+        if (i && p->stages[i - 1].kind == STAGE_WIRE)
+            from = p->stages[i - 1].wire_dir == WIRE_FORWARD ? NODE_TARGET : NODE_INITIATOR;
+        const char *why = NULL;
+        if (st->kind == STAGE_NIC && st->node != from)
+            why = "it moves to the other node without a wire";
+        else if (st->kind == STAGE_WIRE && stage_one_way_ps(p, st) <= 0 && st->bytes <= 0)
+            why = "a packet would cross its wire in no time (give one_way_ns or bytes)";
+        if (why) {
+            snprintf(err, (size_t)errlen, "path '%s': stage '%s': the path cannot be split into its "
+                     "nodes: %s", p->name, st->name, why);
+            return -1;
+        }
+    }
+    if (net->split && p->n_stages > 0) {
+        const stage_cfg_t *last = &p->stages[p->n_stages - 1];
+        int end = last->kind == STAGE_WIRE ? (last->wire_dir == WIRE_FORWARD ? NODE_TARGET : NODE_INITIATOR)
+                                           : net->node_of[p->n_stages - 1];
+        if (end != NODE_INITIATOR) {
+            snprintf(err, (size_t)errlen, "path '%s': the path cannot be split into its nodes: it "
+                     "does not come back to the initiator", p->name);
+            return -1;
+        }
+    }
     net->path = p;
     net->n = p->n_stages;
     clock_init(&net->nic_clk, "nic", &k->tb, p->nic_mhz, 0);

@@ -134,8 +134,8 @@ void ub_endpoint::main()
                 break;
             }
             engine_bound(r, node_);
-            if (sys_->host_mode_ && node_ == 0 && k->ext_horizon > nt + 1)
-                k->ext_horizon = nt + 1; /* a post may come at any moment */
+            if (sys_->host_mode_ && k->ext_horizon > nt + 1)
+                k->ext_horizon = nt + 1; /* a post (and what follows it) may come at any moment */
             kernel_run_until(k, nt);
             instants_++;
         }
@@ -248,6 +248,8 @@ void ub_endpoint::host_transport(tlm::tlm_generic_payload &p, sc_time &d)
         tick_t t = sys_->to_tick(sc_time_stamp() + d);
         if (t < k->now)
             t = k->now;
+        if (t == k->clocked_at)
+            t++; /* the clocked parts of that instant have run: a tick later */
         urma_host_at(sys_->host_, t);
         int rc = wr.opcode == URMA_OPC_READ
                      ? urma_read(s->jfs, s->tseg, wr.local_va, wr.remote_va, wr.len, wr.user_ctx)
@@ -362,6 +364,11 @@ void ub_system::fail(int node, const std::string &why)
         kernel_fail(r_->k[node], "%s", why.c_str());
 }
 
+static void wake_node(void *ctx)
+{
+    static_cast<sc_event *>(ctx)->notify();
+}
+
 void ub_system::begin(const engine_run_t *r, bool host_mode)
 {
     r_ = r;
@@ -397,6 +404,12 @@ void ub_system::begin(const engine_run_t *r, bool host_mode)
             return;
         }
     }
+    /* a node woken from outside its own runs (a send landing at the target
+     * wakes the initiator's host, a post from the CPU) looks again */
+    for (int i = 0; i < 2; i++) {
+        r->k[i]->on_wake = wake_node;
+        r->k[i]->on_wake_ctx = &ep_[i]->wake_ev_;
+    }
     for (auto *e : ep_)
         e->start_ev_.notify(SC_ZERO_TIME);
 }
@@ -406,8 +419,11 @@ void ub_system::finish(int)
     finished_++;
     for (auto *e : ep_)
         e->wake_ev_.notify();
-    if (finished_ == 2)
+    if (finished_ == 2) {
+        for (int i = 0; i < 2; i++)
+            r_->k[i]->on_wake = nullptr;
         r_ = nullptr;
+    }
 }
 
 void ub_system::send(void *ctx, int link, const msg_t *m)
@@ -426,8 +442,10 @@ int ub_system::run(void *ctx, const engine_run_t *r)
     ub_system *s = static_cast<ub_system *>(ctx);
     try {
         s->begin(r, false);
-        if (r->k[0]->failed)
+        if (r->k[0]->failed) {
+            s->r_ = nullptr;
             return engine_result(r);
+        }
         sc_start();
         if (s->r_) { /* every node waits for a packet that never comes */
             s->abort_ = true;

@@ -124,9 +124,11 @@ static uint64_t side(nic_cache_t *c, uint64_t *e, const uint8_t *kind, const uin
             c->in.fill_valid = 0;
             int64_t q = block_quiet(c->blk, &c->in);
             uint64_t due = c->q[c->qh].due;
+            /* (no further than the quiet edges: a hit may be due first) */
             if (q > 0 && due > *e) {
-                block_advance(c->blk, &c->in, (int64_t)(due - *e));
-                *e = due;
+                int64_t n = (int64_t)(due - *e) < q ? (int64_t)(due - *e) : q;
+                block_advance(c->blk, &c->in, n);
+                *e += (uint64_t)n;
             }
         }
     }
