@@ -53,6 +53,15 @@ static uint32_t farther(uint32_t x, uint32_t y, uint32_t base)
 void transport_step(transport_state_t *s, const transport_in_t *in, transport_out_t *out)
 {
     transport_out_t *o = &s->o;
+    if (!s->inited) { /* every channel's sequence starts at cfg_psn_init */
+        const uint32_t p0 = in->cfg_psn_init & M;
+        for (int c = 0; c < TP_CH; c++) {
+            s->nxt[c] = s->una[c] = s->rptr[c] = s->rend[c] = s->rnd_end[c] = p0;
+            s->exp[c] = p0;
+            s->hi[c] = (p0 - 1) & M; /* one before it: nothing received */
+        }
+        s->inited = 1;
+    }
     const unsigned bits = transport_bmap_bits(in->cfg_bmap_code);
     const int gbn = in->cfg_gbn & 1;
     const uint32_t win = in->cfg_window > TP_W ? TP_W : in->cfg_window; /* the ring's size at most */
@@ -329,7 +338,7 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
 
 int64_t transport_quiet(const transport_state_t *s, const transport_in_t *in)
 {
-    if (in->sq_valid || in->ack_valid || in->rx_valid)
+    if (in->sq_valid || in->ack_valid || in->rx_valid || !s->inited)
         return 0;
     const transport_out_t *o = &s->o;
     if (s->sq_n || o->pkt_valid || o->ao_valid || o->dlv_valid || o->rxv_valid || o->tmo ||

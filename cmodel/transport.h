@@ -68,6 +68,9 @@ typedef struct {
     uint16_t held[TP_CH];
     uint64_t ring[TP_CH][TP_W / 64];
     uint8_t ack_pend, nak_pend, nak_sent;
+    /* 0 until the first edge after reset, which starts every channel's PSNs
+     * at cfg_psn_init */
+    uint8_t inited;
     /* the output registers */
     transport_out_t o;
 } transport_state_t;

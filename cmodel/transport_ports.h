@@ -15,6 +15,8 @@
     X(IN, cfg_rto, 32, uint32_t)      /* first timeout, cycles (>= 1) */       \
     X(IN, cfg_backoff, 1, uint8_t)    /* the timeout doubles per retry */      \
     X(IN, cfg_retry_max, 4, uint8_t)  /* timeouts in a row before failing */   \
+    X(IN, cfg_psn_init, 24, uint32_t) /* every channel's first PSN, taken at   \
+                                         the first edge after reset */          \
     /* transmit: a new packet (taken when sq_valid && sq_ready) */              \
     X(IN, sq_valid, 1, uint8_t)                                                 \
     X(IN, sq_ch, 2, uint8_t)                                                    \

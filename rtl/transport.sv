@@ -32,6 +32,7 @@ module transport #(
   input  logic [31:0]   cfg_rto_i,
   input  logic          cfg_backoff_i,
   input  logic [3:0]    cfg_retry_max_i,
+  input  logic [23:0]   cfg_psn_init_i,
   input  logic          sq_valid_i,
   input  logic [1:0]    sq_ch_i,
   input  logic [15:0]   sq_hdl_i,
@@ -101,6 +102,28 @@ module transport #(
   logic [W-1:0] ring_q [CH];
   logic [CH-1:0] ack_pend_q, nak_pend_q, nak_sent_q;
 
+  // ---- every channel's sequence starts at cfg_psn_init: until the first edge
+  // after reset the sequence registers read as it ----
+  logic        init_q;
+  logic [23:0] nxt_c [CH];
+  logic [23:0] una_c [CH];
+  logic [23:0] rptr_c [CH];
+  logic [23:0] rend_c [CH];
+  logic [23:0] rnd_end_c [CH];
+  logic [23:0] exp_c [CH];
+  logic [23:0] hi_c [CH];
+  always_comb begin
+    for (int c = 0; c < CH; c++) begin
+      nxt_c[c]     = init_q ? nxt_q[c] : cfg_psn_init_i;
+      una_c[c]     = init_q ? una_q[c] : cfg_psn_init_i;
+      rptr_c[c]    = init_q ? rptr_q[c] : cfg_psn_init_i;
+      rend_c[c]    = init_q ? rend_q[c] : cfg_psn_init_i;
+      rnd_end_c[c] = init_q ? rnd_end_q[c] : cfg_psn_init_i;
+      exp_c[c]     = init_q ? exp_q[c] : cfg_psn_init_i;
+      hi_c[c]      = init_q ? hi_q[c] : cfg_psn_init_i - 24'd1;  // nothing received
+    end
+  end
+
   // ---- next-state values of the scalar registers ----
   logic [23:0] nxt_d [CH];
   logic [23:0] una_d [CH];
@@ -158,13 +181,13 @@ module transport #(
     win = cfg_window_i > 11'(W) ? 24'(W) : {13'd0, cfg_window_i};  // the ring's size at most
     out_free = !pkt_valid_o || pkt_ready_i;
     for (int c = 0; c < CH; c++) begin
-      nxt_d[c] = nxt_q[c];
-      una_d[c] = una_q[c];
-      rptr_d[c] = rptr_q[c];
-      rend_d[c] = rend_q[c];
+      nxt_d[c] = nxt_c[c];
+      una_d[c] = una_c[c];
+      rptr_d[c] = rptr_c[c];
+      rend_d[c] = rend_c[c];
       rto_d[c] = rto_q[c];
       retries_d[c] = retries_q[c];
-      rnd_end_d[c] = rnd_end_q[c];
+      rnd_end_d[c] = rnd_end_c[c];
     end
     fail_d = fail_q;
     rnd_rs_d = rnd_rs_q;
@@ -173,11 +196,11 @@ module transport #(
     scan_found = 1'b0;
     cs = 2'd0;
     for (int c = CH - 1; c >= 0; c--)
-      if (!fail_q[c] && rptr_q[c] != rend_q[c]) begin
+      if (!fail_q[c] && rptr_c[c] != rend_c[c]) begin
         scan_found = 1'b1;
         cs = 2'(c);
       end
-    rp = rptr_q[cs];
+    rp = rptr_c[cs];
     rhdl = desc_q[{cs, rp[IW-1:0]}];
     emit_r = 1'b0;
     adv = 1'b0;
@@ -194,8 +217,8 @@ module transport #(
     drop_n = 1'b0;
     if (sq_n_q != 2'd0) begin
       if (fail_q[hc]) drop_n = 1'b1;
-      else emit_n = out_free && !emit_r && (win > (nxt_q[hc] - una_q[hc])) &&
-                    rptr_q[hc] == rend_q[hc];
+      else emit_n = out_free && !emit_r && (win > (nxt_c[hc] - una_c[hc])) &&
+                    rptr_c[hc] == rend_c[hc];
     end
     // T3: timers
     for (int c = 0; c < CH; c++) begin
@@ -206,15 +229,15 @@ module transport #(
     if (adv) begin
       rptr_d[cs] = rp + 24'd1;
       if (emit_r) rnd_rs_d[cs] = 1'b1;
-      if (rptr_d[cs] == rend_q[cs]) begin
+      if (rptr_d[cs] == rend_c[cs]) begin
         if (rnd_rs_d[cs]) begin
           rnd_on_d[cs] = 1'b1;
-          rnd_end_d[cs] = nxt_q[cs];
+          rnd_end_d[cs] = nxt_c[cs];
         end
         rnd_rs_d[cs] = 1'b0;
       end
     end
-    if (emit_n) nxt_d[hc] = nxt_q[hc] + 24'd1;
+    if (emit_n) nxt_d[hc] = nxt_c[hc] + 24'd1;
     sq_n_d = sq_n_q;
     sq_c0_d = sq_c0_q;
     sq_c1_d = sq_c1_q;
@@ -238,10 +261,10 @@ module transport #(
     // T5: an acknowledgement
     ac_ch = ack_ch_i;
     ab = ack_base_i;
-    alim = nxt_q[ac_ch] - ab;
-    ack_take = ack_valid_i && !fail_q[ac_ch] && (ab - una_q[ac_ch]) <= (nxt_q[ac_ch] - una_q[ac_ch]);
+    alim = nxt_c[ac_ch] - ab;
+    ack_take = ack_valid_i && !fail_q[ac_ch] && (ab - una_c[ac_ch]) <= (nxt_c[ac_ch] - una_c[ac_ch]);
     if (ack_take) begin
-      if (ab != una_q[ac_ch]) begin
+      if (ab != una_c[ac_ch]) begin
         una_d[ac_ch] = ab;
         retries_d[ac_ch] = 4'd0;
         rto_d[ac_ch] = cfg_rto_i;
@@ -250,7 +273,7 @@ module transport #(
       end
       if (ack_kind_i == KNak) begin
         rptr_d[ac_ch] = ab;
-        rend_d[ac_ch] = nxt_q[ac_ch];
+        rend_d[ac_ch] = nxt_c[ac_ch];
       end else begin
         if ((rptr_d[ac_ch] - ab) > alim) rptr_d[ac_ch] = ab;
         if ((rend_d[ac_ch] - ab) > alim) rend_d[ac_ch] = ab;
@@ -309,15 +332,15 @@ module transport #(
     dlv_found = 1'b0;
     dc = 2'd0;
     for (int c = CH - 1; c >= 0; c--)
-      if (ring_q[c][exp_q[c][IW-1:0]]) begin
+      if (ring_q[c][exp_c[c][IW-1:0]]) begin
         dlv_found = 1'b1;
         dc = 2'(c);
       end
-    dpsn = exp_q[dc];
+    dpsn = exp_c[dc];
     // R1: the verdict, against the registers as this edge's delivery leaves
     // them (the next PSN one further, one packet fewer held)
     moving = dlv_found && dc == rx_ch_i;
-    rd = rx_psn_i - exp_q[rx_ch_i] - {23'd0, moving};
+    rd = rx_psn_i - exp_c[rx_ch_i] - {23'd0, moving};
     rv_any = rx_valid_i;
     if (cfg_gbn_i)
       rv = rd == 24'd0 ? (ring_q[rx_ch_i][rx_psn_i[IW-1:0]] ? VDup : VAccept) : rd >= Half ? VDup : VGap;
@@ -337,10 +360,10 @@ module transport #(
         ao_take = ao_free;
       end
     ao_ring = ring_q[ac];
-    ao_gap = held_q[ac] > {10'd0, ao_ring[exp_q[ac][IW-1:0]]};
+    ao_gap = held_q[ac] > {10'd0, ao_ring[exp_c[ac][IW-1:0]]};
     ao_kind = nak_pend_q[ac] ? KNak : (!cfg_gbn_i && ao_gap) ? KSack : KAck;
     // rotate right by the next expected PSN modulo W
-    ao_rot = (ao_ring >> exp_q[ac][IW-1:0]) | (ao_ring << (W - 32'(exp_q[ac][IW-1:0])));
+    ao_rot = (ao_ring >> exp_c[ac][IW-1:0]) | (ao_ring << (W - 32'(exp_c[ac][IW-1:0])));
     ao_bits = ao_kind == KSack ? ao_rot & ((W'(1) << bits) - W'(1)) : '0;
   end
 
@@ -362,6 +385,7 @@ module transport #(
         held_q[c] <= '0;
         ring_q[c] <= '0;
       end
+      init_q <= 1'b0;
       fail_q <= '0;
       rnd_rs_q <= '0;
       rnd_on_q <= '0;
@@ -397,6 +421,14 @@ module transport #(
       ao_code_o <= '0;
       ao_bmap_o <= '0;
     end else begin
+      init_q <= 1'b1;
+      // (the receive registers below are written only when they change:
+      // at the first edge they take the sequence's start)
+      if (!init_q)
+        for (int c = 0; c < CH; c++) begin
+          exp_q[c] <= exp_c[c];
+          hi_q[c] <= hi_c[c];
+        end
       // transmit
       for (int c = 0; c < CH; c++) begin
         nxt_q[c] <= nxt_d[c];
@@ -421,16 +453,16 @@ module transport #(
       sq_h1_q <= sq_h1_d;
       sq_ready_o <= sq_n_d != 2'd2;
       if (emit_n) begin
-        desc_q[{hc, nxt_q[hc][IW-1:0]}] <= sq_h0_q;
+        desc_q[{hc, nxt_c[hc][IW-1:0]}] <= sq_h0_q;
       end
       for (int c = 0; c < CH; c++) begin
         if (ack_take && ack_kind_i == KSack && 2'(c) == ac_ch) begin
           if (emit_n && 2'(c) == hc)
-            acked_q[c] <= (acked_q[c] | sack_set) & ~(W'(1) << nxt_q[hc][IW-1:0]);
+            acked_q[c] <= (acked_q[c] | sack_set) & ~(W'(1) << nxt_c[hc][IW-1:0]);
           else
             acked_q[c] <= acked_q[c] | sack_set;
         end else if (emit_n && 2'(c) == hc) begin
-          acked_q[c][nxt_q[hc][IW-1:0]] <= 1'b0;
+          acked_q[c][nxt_c[hc][IW-1:0]] <= 1'b0;
         end
       end
       if (emit_r) begin
@@ -442,7 +474,7 @@ module transport #(
       end else if (emit_n) begin
         pkt_valid_o <= 1'b1;
         pkt_ch_o <= hc;
-        pkt_psn_o <= nxt_q[hc];
+        pkt_psn_o <= nxt_c[hc];
         pkt_hdl_o <= sq_h0_q;
         pkt_retx_o <= 1'b0;
       end else if (out_free) begin
@@ -463,8 +495,8 @@ module transport #(
           ring_q[c][rx_psn_i[IW-1:0]] <= 1'b1;
           held_q[c] <= held_q[c] + 11'd1;
         end
-        if (rv_any && rv == VAccept && rx_ch_i == 2'(c) && (rx_psn_i - hi_q[c]) != 24'd0 &&
-            (rx_psn_i - hi_q[c]) < Half)
+        if (rv_any && rv == VAccept && rx_ch_i == 2'(c) && (rx_psn_i - hi_c[c]) != 24'd0 &&
+            (rx_psn_i - hi_c[c]) < Half)
           hi_q[c] <= rx_psn_i;
         // acknowledgements owed
         begin
@@ -506,8 +538,8 @@ module transport #(
         ao_valid_o <= 1'b1;
         ao_ch_o <= ac;
         ao_kind_o <= ao_kind;
-        ao_base_o <= exp_q[ac];
-        ao_hi_o <= hi_q[ac];
+        ao_base_o <= exp_c[ac];
+        ao_hi_o <= hi_c[ac];
         ao_code_o <= cfg_bmap_code_i > 3'd4 ? 3'd4 : cfg_bmap_code_i;
         ao_bmap_o <= ao_bits;
       end else if (ao_free) begin
@@ -522,7 +554,7 @@ module transport #(
     b = sq_n_q != 2'd0 || pkt_valid_o || ao_valid_o || dlv_valid_o || rxv_valid_o ||
         ack_pend_q != '0 || nak_pend_q != '0;
     for (int c = 0; c < CH; c++)
-      b = b || (!fail_q[c] && (nxt_q[c] != una_q[c] || rptr_q[c] != rend_q[c])) || held_q[c] != '0;
+      b = b || (!fail_q[c] && (nxt_c[c] != una_c[c] || rptr_c[c] != rend_c[c])) || held_q[c] != '0;
     busy_o = b;
   end
 

@@ -294,69 +294,7 @@ TEST(Transport, StaleAndForgedAcknowledgementsChangeNothing)
 // acknowledgement lost once, and delivers each exactly once, in order, the
 // PSNs running on through 0. (The RTL has no port to start there; it would
 // need 2^24 packets per channel, too long for a test.)
-TEST(Transport, PsnsWrapAt24Bits)
-{
-    const uint32_t start = (1u << 24) - 50, total = 300;
-    static transport_state_t snd, rcv; // (large: not on the stack)
-    transport_reset(&snd);
-    transport_reset(&rcv);
-    snd.nxt[0] = snd.una[0] = snd.rptr[0] = snd.rend[0] = snd.rnd_end[0] = start;
-    rcv.exp[0] = rcv.hi[0] = start;
-    transport_in_t si{}, ri{};
-    transport_out_t so{}, ro{};
-    for (transport_in_t *in : {&si, &ri}) {
-        in->cfg_window = 32;
-        in->cfg_ooo_cap = 64;
-        in->cfg_rto = 400;
-        in->cfg_retry_max = 8;
-    }
-    si.pkt_ready = ri.ao_ready = 1;
-    uint32_t accepted = 0, delivered = 0, next = start, data_seen = 0, acks_seen = 0, resent = 0;
-    uint8_t sq_ready = 1;
-    bool in_order = true, wrapped = false;
-    const uint32_t end = (start + total) & 0xFFFFFF;
-    // (on until the last acknowledgement is back at the sender)
-    for (int e = 0; e < 200000 && (delivered < total || transport_out_una(&so, 0) != end); e++) {
-        // what left each side at the last edge crosses the link now
-        si.sq_valid = accepted < total;
-        si.sq_ch = 0;
-        si.sq_hdl = (uint16_t)accepted;
-        ri.rx_valid = 0;
-        resent += so.pkt_valid && so.pkt_retx;
-        if (so.pkt_valid && (so.pkt_retx || ++data_seen % 7 != 0)) {
-            ri.rx_valid = 1;
-            ri.rx_ch = so.pkt_ch;
-            ri.rx_psn = so.pkt_psn;
-        }
-        si.ack_valid = 0;
-        if (ro.ao_valid && ++acks_seen % 5 != 0) {
-            si.ack_valid = 1;
-            si.ack_ch = ro.ao_ch;
-            si.ack_kind = ro.ao_kind;
-            si.ack_base = ro.ao_base;
-            si.ack_hi = ro.ao_hi;
-            si.ack_code = ro.ao_code;
-            std::memcpy(si.ack_bmap, ro.ao_bmap, sizeof si.ack_bmap);
-        }
-        accepted += si.sq_valid && sq_ready;
-        transport_step(&snd, &si, &so);
-        transport_step(&rcv, &ri, &ro);
-        sq_ready = so.sq_ready;
-        if (ro.dlv_valid) {
-            in_order = in_order && ro.dlv_psn == next;
-            wrapped = wrapped || ro.dlv_psn == 0;
-            next = (next + 1) & 0xFFFFFF;
-            delivered++;
-        }
-    }
-    EXPECT_EQ(delivered, total);
-    EXPECT_TRUE(in_order);
-    EXPECT_TRUE(wrapped);
-    EXPECT_EQ(next, end);
-    EXPECT_EQ(so.fail, 0);
-    EXPECT_EQ(transport_out_una(&so, 0), end); // every packet acknowledged
-    EXPECT_GE(resent, total / 7); // each lost packet was resent
-}
+// (the 24-bit wrap: TransportWrap.* below, on every backend)
 
 TEST(Transport, ReceiverVerdicts)
 {
@@ -577,6 +515,8 @@ void new_config(std::mt19937_64 &rng, transport_in_t &in)
     in.cfg_rto = (uint32_t)(1 + rng() % 60);
     in.cfg_backoff = rng() & 1;
     in.cfg_retry_max = (uint8_t)(rng() % 16);
+    // half the phases start every sequence a few hundred PSNs before the wrap
+    in.cfg_psn_init = (rng() & 1) ? (uint32_t)(TP_PSN_MASK - rng() % 400) : 0;
 }
 
 TEST(TransportLockstep, RandomStimulusOnEveryPort)
@@ -593,7 +533,8 @@ TEST(TransportLockstep, RandomStimulusOnEveryPort)
             transport_out_t after{};
             after.sq_ready = 1;
             b.reset(after); // configuration inputs are static while packets are in flight
-            std::memset(g_exp, 0, sizeof g_exp);
+            for (auto &x : g_exp)
+                x = b.in.cfg_psn_init; // (the first edge after the reset starts there)
         }
         random_edge(rng, b.out, b.in);
         ASSERT_EQ(b.step(), 0) << "lockstep mismatch at cycle " << i;
@@ -630,3 +571,73 @@ TEST(TransportLockstep, APlantedBugIsFound)
 }
 
 } // namespace
+
+// Every channel's sequence starts at cfg_psn_init, here 50 PSNs before the
+// 24-bit wrap: 300 packets, every 7th lost and every 5th acknowledgement,
+// cross it on the C model, the RTL and both in lockstep - delivered once
+// each, in order, every one acknowledged, the lost ones resent.
+static void wrap_run(backend_kind_t be)
+{
+    const uint32_t start = (1u << 24) - 50, total = 300;
+    TpBlock snd(&transport_class, be, 3106), rcv(&transport_class, be, 3106);
+    ASSERT_TRUE(snd.ok() && rcv.ok());
+    for (transport_in_t *in : {&snd.in, &rcv.in}) {
+        in->cfg_window = 32;
+        in->cfg_ooo_cap = 64;
+        in->cfg_rto = 400;
+        in->cfg_retry_max = 8;
+        in->cfg_psn_init = start;
+    }
+    transport_in_t &si = snd.in, &ri = rcv.in;
+    const transport_out_t &so = snd.out, &ro = rcv.out;
+    si.pkt_ready = ri.ao_ready = 1;
+    uint32_t accepted = 0, delivered = 0, next = start, data_seen = 0, acks_seen = 0, resent = 0;
+    uint8_t sq_ready = 1;
+    bool in_order = true, wrapped = false;
+    const uint32_t end = (start + total) & 0xFFFFFF;
+    int e = 0;
+    for (; e < 200000 && (delivered < total || transport_out_una(&so, 0) != end); e++) {
+        si.sq_valid = accepted < total;
+        si.sq_ch = 0;
+        si.sq_hdl = (uint16_t)accepted;
+        ri.rx_valid = 0;
+        resent += so.pkt_valid && so.pkt_retx;
+        if (so.pkt_valid && (so.pkt_retx || ++data_seen % 7 != 0)) {
+            ri.rx_valid = 1;
+            ri.rx_ch = so.pkt_ch;
+            ri.rx_psn = so.pkt_psn;
+        }
+        si.ack_valid = 0;
+        if (ro.ao_valid && ++acks_seen % 5 != 0) {
+            si.ack_valid = 1;
+            si.ack_ch = ro.ao_ch;
+            si.ack_kind = ro.ao_kind;
+            si.ack_base = ro.ao_base;
+            si.ack_hi = ro.ao_hi;
+            si.ack_code = ro.ao_code;
+            std::memcpy(si.ack_bmap, ro.ao_bmap, sizeof si.ack_bmap);
+        }
+        accepted += si.sq_valid && sq_ready;
+        ASSERT_EQ(snd.step(), 0) << "lockstep mismatch at edge " << e;
+        ASSERT_EQ(rcv.step(), 0) << "lockstep mismatch at edge " << e;
+        sq_ready = so.sq_ready;
+        if (ro.dlv_valid) {
+            in_order = in_order && ro.dlv_psn == next;
+            wrapped = wrapped || ro.dlv_psn == 0;
+            next = (next + 1) & 0xFFFFFF;
+            delivered++;
+        }
+    }
+    EXPECT_EQ(delivered, total);
+    EXPECT_TRUE(in_order);
+    EXPECT_TRUE(wrapped);
+    EXPECT_EQ(next, end);
+    EXPECT_EQ(so.fail, 0);
+    EXPECT_EQ(transport_out_una(&so, 0), end);
+    EXPECT_GE(resent, total / 7);
+    EXPECT_EQ(block_mismatches(snd.inst) + block_mismatches(rcv.inst), 0u);
+}
+
+TEST(TransportWrap, PsnsCrossTheWrapOnC) { wrap_run(BACKEND_C); }
+TEST(TransportWrap, PsnsCrossTheWrapOnRtl) { wrap_run(BACKEND_RTL); }
+TEST(TransportWrap, PsnsCrossTheWrapInLockstep) { wrap_run(BACKEND_LOCKSTEP); }
