@@ -53,7 +53,13 @@ typedef struct {
 } cc_mshr_t;
 
 typedef struct {
-    cc_entry_t e[CC_MAX_SETS][CC_MAX_WAYS];
+    /* (the registers an edge always touches first, the records last) */
+    uint32_t now;                   /* edges since reset */
+    uint16_t lfsr;
+    uint8_t m_used;                 /* miss registers not free (a count kept
+                                       so that an edge with none skips them) */
+    uint8_t f_head, f_n;
+    context_cache_out_t o;
     uint32_t used[CC_MAX_SETS];     /* bytes held per set */
     cc_mshr_t m[CC_MSHRS];
     struct {
@@ -61,12 +67,7 @@ typedef struct {
         uint8_t tag;
         uint32_t data;
     } fifo[CC_HIT_FIFO];            /* hits waiting for their answer edge */
-    uint8_t f_head, f_n;
-    uint32_t now;                   /* edges since reset */
-    uint8_t m_used;                 /* miss registers not free (a count kept
-                                       so that an edge with none skips them) */
-    uint16_t lfsr;
-    context_cache_out_t o;
+    cc_entry_t e[CC_MAX_SETS][CC_MAX_WAYS];
 } context_cache_state_t;
 
 void context_cache_reset(context_cache_state_t *s);

@@ -171,6 +171,11 @@ static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
 
 int ctx_cache_run(ctx_cache_t *cc, tick_t t, char *err, int errlen)
 {
+    if (!cc->q_n && !cc->tags_used && !cc->f_n && !cc->out.busy) {
+        cc->misses_idle = cc->out.misses;
+        cc->last = t; /* idle: gated through t */
+        return 0;
+    }
     const tick_t P = cc->period;
     if (cc->last < 0)
         cc->last = t - P;
