@@ -58,31 +58,30 @@ struct Cpu : sc_module {
     SC_HAS_PROCESS(Cpu);
     explicit Cpu(sc_module_name nm) : sc_module(nm), bus("bus") { SC_THREAD(run); }
 
+    // One transaction on the host socket; true when it was answered OK.
+    bool access(tlm::tlm_command cmd, uint64_t addr, void *data, unsigned len)
+    {
+        tlm::tlm_generic_payload p;
+        sc_time d = SC_ZERO_TIME;
+        p.set_command(cmd);
+        p.set_address(addr);
+        p.set_data_ptr(static_cast<unsigned char *>(data));
+        p.set_data_length(len);
+        p.set_streaming_width(len);
+        bus->b_transport(p, d);
+        return p.is_response_ok();
+    }
+
     bool post(uint32_t opc, uint32_t len, uint64_t local, uint64_t remote, uint64_t ctx)
     {
         ub_ep_wr wr{opc, len, local, remote, ctx};
-        tlm::tlm_generic_payload p;
-        sc_time d = SC_ZERO_TIME;
-        p.set_command(tlm::TLM_WRITE_COMMAND);
-        p.set_address(ub_sc::UB_EP_POST);
-        p.set_data_ptr(reinterpret_cast<unsigned char *>(&wr));
-        p.set_data_length(sizeof wr);
-        p.set_streaming_width(sizeof wr);
-        bus->b_transport(p, d);
-        return p.is_response_ok();
+        return access(tlm::TLM_WRITE_COMMAND, ub_sc::UB_EP_POST, &wr, sizeof wr);
     }
 
     ub_ep_cr poll()
     {
         ub_ep_cr cr{};
-        tlm::tlm_generic_payload p;
-        sc_time d = SC_ZERO_TIME;
-        p.set_command(tlm::TLM_READ_COMMAND);
-        p.set_address(ub_sc::UB_EP_POLL);
-        p.set_data_ptr(reinterpret_cast<unsigned char *>(&cr));
-        p.set_data_length(sizeof cr);
-        p.set_streaming_width(sizeof cr);
-        bus->b_transport(p, d);
+        access(tlm::TLM_READ_COMMAND, ub_sc::UB_EP_POLL, &cr, sizeof cr);
         return cr;
     }
 
