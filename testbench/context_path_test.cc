@@ -112,7 +112,8 @@ TEST(ContextsInPath, JettiesBeyondTheCacheMissAndEvict)
 
 TEST(ContextsInPath, RtlAndLockstepGiveTheCModelsFigures)
 {
-    testutil::Paths small({"context.cache_bytes=4096", "context.ways=16"});
+    // (the caches on the path's backend too, not only the send pipelines)
+    testutil::Paths small({"context.cache_bytes=4096", "context.ways=16", "context.backend=path"});
     for (const char *name : kPaths) {
         const path_cfg_t *p = small.get(name);
         Sim c = run(p, 150, BACKEND_C, 256), r = run(p, 150, BACKEND_RTL, 256),
@@ -133,7 +134,7 @@ TEST(ContextsInPath, TheLaterOfTwoAnswersCountsOnEveryBackend)
     // port runs first and however many edges it slept (C model) or stepped
     // (RTL, every cycle)
     testutil::Paths small({"context.cache_bytes=4096", "context.ways=16", "context.miss_ns=5",
-                           "context.need_cycle=0"});
+                           "context.need_cycle=0", "context.backend=path"});
     const path_cfg_t *p = small.get("ub_async");
     Sim c = run(p, 300, BACKEND_C, 512), r = run(p, 300, BACKEND_RTL, 512);
     latency_opts_t o{};
@@ -149,6 +150,20 @@ TEST(ContextsInPath, TheLaterOfTwoAnswersCountsOnEveryBackend)
     EXPECT_EQ(c.r.sim_sum, r.r.sim_sum);
     EXPECT_EQ(c.r.sim_sum, every.sim_sum);
     EXPECT_EQ(c.r.ctx.held_cycles, every.ctx.held_cycles);
+}
+
+TEST(ContextsInPath, TheCachesRunOnTheCModelUnlessAskedOtherwise)
+{
+    // --backend picks the send pipelines' backend; the caches' is their own
+    // (C by default: the RTL cache costs a whole-cache evaluation a step)
+    testutil::Paths def, rtl({"context.backend=rtl"}), path({"context.backend=path"});
+    EXPECT_EQ(def.get("ub_async")->ctx.backend, BACKEND_C);
+    EXPECT_EQ(rtl.get("ub_async")->ctx.backend, BACKEND_RTL);
+    EXPECT_EQ(path.get("pcie_nic")->ctx.backend, -1);
+    testutil::Paths small({"context.cache_bytes=4096", "context.ways=16", "context.backend=lockstep"});
+    Sim l = run(small.get("ub_async"), 100, BACKEND_C, 256);
+    EXPECT_GT(l.r.ctx.misses, 0u);
+    EXPECT_EQ(l.r.lockstep_mismatches, 0u);
 }
 
 TEST(ContextsInPath, EveryEngineGivesTheSameFigures)
@@ -204,6 +219,7 @@ TEST(ContextsInPath, BadSettingsAreReported)
         {"context.cache_bytes=-1", "[context] cache_bytes: expected a whole number of bytes"},
         {"context.miss_ns=0x10", "[context] miss_ns:"},
         {"context.colour=red", "[context]: unknown key 'colour'"},
+        {"context.backend=verilog", "[context] backend: expected c, rtl, lockstep or path"},
     };
     for (auto &c : cases) {
         config_t cfg;

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "block.h"
 #include "ini_lines.h"
 
 #include "rc_send_pipeline.h"
@@ -343,6 +344,14 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
                 FAIL("[context] miss_ns: %s, got '%s'", why, val);
             return 0;
         }
+        if (strcmp(key, "backend") == 0) {
+            int b = strcmp(val, "path") == 0 ? -1 : backend_parse(val);
+            if (b < 0 && strcmp(val, "path") != 0)
+                FAIL("[context] backend: expected c, rtl, lockstep or path (the path's --backend), "
+                     "got '%s'", val);
+            x->backend = b;
+            return 0;
+        }
         for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
             if (strcmp(key, ints[i].key) != 0)
                 continue;
@@ -353,7 +362,7 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
             return 0;
         }
         FAIL("[context]: unknown key '%s' (expected cache_bytes, sets_log2, ways, hit_cycles, "
-             "need_cycle, miss_ns, jetty_bytes, segment_bytes, channel_bytes, qp_bytes)", key);
+             "need_cycle, miss_ns, backend, jetty_bytes, segment_bytes, channel_bytes, qp_bytes)", key);
     } else {
         FAIL("unknown section [%s] (expected path, clock, wire, nic, context or stage.NAME)", section);
     }
@@ -385,7 +394,7 @@ static int handler(void *user, const char *section, const char *key, const char 
             p->mtu_bytes = 4096;
             p->ctx = (ctx_cfg_t){.cache_bytes = 262144, .sets_log2 = 6, .ways = 128,
                                  .hit_cycles = 2, .need_cycle = 8, .miss_ps = 100000,
-                                 .rec = {20, 32, 56, 512}};
+                                 .rec = {20, 32, 56, 512}, .backend = BACKEND_C};
         }
         L->cur = p;
         return 1;

@@ -100,6 +100,8 @@ typedef struct {
                               after the request entered it */
     int64_t miss_ps;       /* a record's fetch from host memory */
     int rec[4];            /* record bytes: Jetty, segment, channel, queue pair */
+    int backend;           /* the caches' backend_kind_t, or -1: the path's
+                              (--backend, as the send pipelines) */
 } ctx_cfg_t;
 
 typedef struct {

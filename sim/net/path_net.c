@@ -328,7 +328,7 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
                          kname[kinds[j]]);
                 snprintf(where, sizeof where, "%s %s", ini_tx ? "initiator's" : "target's",
                          kname[kinds[j]]);
-                block_opts_t bo = {.kind = o->backend,
+                block_opts_t bo = {.kind = p->ctx.backend < 0 ? o->backend : (backend_kind_t)p->ctx.backend,
                                    .period_ps = (uint64_t)(nclk->period / k0->tb.per_ps),
                                    .mismatch_wave = mis};
                 block_inst_t *b = block_new(&context_cache_class, &bo, berr, sizeof berr);
