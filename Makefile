@@ -235,10 +235,10 @@ systemc: deps
 $(SC_EXAMPLE): docs/examples/sc_cpu_example.cc sim/systemc/ub_endpoint.h $(LIB) $(VL_LIBS) $(VL_RT)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(LINK_LIBS) $(SC_LIBS) -o $@
-$(SC_EP_TEST): testbench/systemc/sc_endpoint_test.cc sim/systemc/ub_endpoint.h $(LIB) $(VL_LIBS) $(VL_RT)
+$(SC_EP_TEST): testbench/systemc/sc_endpoint_test.cc testbench/systemc/sc_check.h sim/systemc/ub_endpoint.h $(LIB) $(VL_LIBS) $(VL_RT)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(LINK_LIBS) $(SC_LIBS) -o $@
-$(SC_TEST): testbench/systemc/sc_block_test.cc sim/systemc/sc_block.h $(LIB) $(VL_LIBS) $(VL_RT)
+$(SC_TEST): testbench/systemc/sc_block_test.cc testbench/systemc/sc_check.h sim/systemc/sc_block.h $(LIB) $(VL_LIBS) $(VL_RT)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) -Isim/systemc $(CXXFLAGS) $(shell pkg-config --cflags systemc) $< \
 	  $(LINK_LIBS) $(SC_LIBS) -o $@

@@ -115,10 +115,9 @@ static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
         if (--cc->f_n == 0)
             cc->f_head = 0;
     }
-    int tag = -1;
     if (lookup_due(cc, t) && cc->out.rq_ready && cc->tags_used < CTX_TAGS) {
         struct ctx_lookup *l = &cc->q[cc->q_head];
-        tag = 0;
+        int tag = 0;
         while (cc->tag_id[tag] >= 0)
             tag++;
         cc->tag_id[tag] = l->id;
@@ -171,8 +170,7 @@ static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
 
 int ctx_cache_run(ctx_cache_t *cc, tick_t t, char *err, int errlen)
 {
-    if (!cc->q_n && !cc->tags_used && !cc->f_n && !cc->out.busy) {
-        cc->misses_idle = cc->out.misses;
+    if (!cc->q_n && !active(cc, t)) {
         cc->last = t; /* idle: gated through t */
         return 0;
     }

@@ -144,7 +144,6 @@ void wire_rx_free(wire_rx_comp_t *r);
  * on every backend alike. While it only waits, a C model jumps. */
 #define CTX_MAX_KINDS 2  /* kinds of record one pipeline reads */
 #define CTX_TAGS 256
-#define CTX_QUEUE 64     /* lookups waiting to be presented, at most */
 enum { CTX_JETTY = 0, CTX_SEGMENT = 1, CTX_CHANNEL = 2, CTX_QP = 3 };
 
 typedef struct ctx_cache {

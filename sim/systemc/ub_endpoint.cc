@@ -349,13 +349,9 @@ tick_t ub_system::to_tick(const sc_time &t) const
     if (t <= base_)
         return 0;
     __int128 fs = (__int128)(t - base_).value();
-    /* the first tick whose time is at or after t: floor(tick*1000/L) >= fs */
-    __int128 tk = (fs * per_ps_ + 999) / 1000;
-    while (tk > 0 && (tk - 1) * 1000 / per_ps_ >= fs)
-        tk--;
-    while (tk * 1000 / per_ps_ < fs)
-        tk++;
-    return (tick_t)tk;
+    /* the first tick whose time is at or after t: floor(tick*1000/L) >= fs,
+     * that is tick*1000/L >= fs (fs is whole), tick = ceil(fs*L/1000) */
+    return (tick_t)((fs * per_ps_ + 999) / 1000);
 }
 
 void ub_system::fail(int node, const std::string &why)

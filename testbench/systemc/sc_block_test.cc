@@ -11,22 +11,14 @@
 #include <random>
 #include <string>
 
+#include "sc_check.h"
+
 #include "sc_block.h"
 
 namespace {
 
 const uint64_t kPeriodPs = 3106;  // 322 MHz
-int g_passed = 0, g_failed = 0;
-
-void check(bool ok, const std::string &what)
-{
-    if (ok) {
-        g_passed++;
-    } else {
-        g_failed++;
-        std::printf("FAILED: %s\n", what.c_str());
-    }
-}
+using sc_check::check;
 
 // One block's three modules on shared input wires, and a native block.
 template <class Mod, class Wires, class In, class Out>
@@ -238,6 +230,5 @@ int sc_main(int argc, char **argv)
     report("order_tracker", ot);
     report("transport", tp);
     report("context_cache", cc);
-    std::printf("sc_block_test: %d passed, %d failed\n", g_passed, g_failed);
-    return g_failed ? 1 : 0;
+    return sc_check::finish("sc_block_test");
 }

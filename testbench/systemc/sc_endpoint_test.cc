@@ -17,6 +17,8 @@
 #include <cstring>
 #include <string>
 
+#include "sc_check.h"
+
 #include "ub_endpoint.h"
 
 extern "C" {
@@ -30,17 +32,7 @@ using ub_sc::ub_ep_wr;
 
 namespace {
 
-int g_passed = 0, g_failed = 0;
-
-void check(bool ok, const std::string &what)
-{
-    if (ok) {
-        g_passed++;
-    } else {
-        g_failed++;
-        std::printf("FAILED: %s\n", what.c_str());
-    }
-}
+using sc_check::check;
 
 // A CPU model: n dependent 64 B reads of the target's memory, then n_wr
 // writes of 256 B, each posted the moment the previous one completed.
@@ -207,6 +199,5 @@ int sc_main(int, char **)
         std::printf("%s\n", line);
         check(std::fabs(mean_fs - native) <= 1.0, std::string(line) + ": equal to 1 fs");
     }
-    std::printf("sc_endpoint_test: %d passed, %d failed\n", g_passed, g_failed);
-    return g_failed ? 1 : 0;
+    return sc_check::finish("sc_endpoint_test");
 }
