@@ -31,6 +31,8 @@ static unsigned sets_log2(const context_cache_in_t *in)
 /* the way holding (kind, id) in set st, or -1 */
 static int find(const context_cache_state_t *s, uint32_t st, uint32_t ways, unsigned kind, uint32_t id)
 {
+    if (s->hi[st] < ways)
+        ways = s->hi[st];
     for (uint32_t w = 0; w < ways; w++) {
         const cc_entry_t *e = &s->e[st][w];
         if (e->valid && e->kind == kind && e->id == id)
@@ -188,6 +190,8 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
             } else if (free_w >= 0 && s->used[st] + rec <= budget) {
                 cc_entry_t *e = &s->e[st][free_w];
                 e->valid = 1;
+                if ((uint32_t)free_w >= s->hi[st])
+                    s->hi[st] = (uint8_t)(free_w + 1);
                 e->dirty = m->dirty;
                 e->kind = m->kind;
                 e->id = m->id;
@@ -229,6 +233,8 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
                 }
                 s->used[st] -= eb;
                 e->valid = 0;
+                while (s->hi[st] && !s->e[st][s->hi[st] - 1].valid)
+                    s->hi[st]--;
                 o->evictions++;
             }
         }

@@ -60,6 +60,8 @@ typedef struct {
                                        so that an edge with none skips them) */
     uint8_t f_head, f_n;
     context_cache_out_t o;
+    uint8_t hi[CC_MAX_SETS];        /* per set, one past its highest valid way
+                                       (a lookup scans no further) */
     uint32_t used[CC_MAX_SETS];     /* bytes held per set */
     cc_mshr_t m[CC_MSHRS];
     struct {

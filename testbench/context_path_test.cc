@@ -15,8 +15,10 @@
 #include "test_util.h"
 
 extern "C" {
+#include "blocks.h"
 #include "engine.h"
 #include "latency.h"
+#include "parts.h"
 }
 
 namespace {
@@ -194,6 +196,91 @@ TEST(ContextsInPath, EveryEngineGivesTheSameFigures)
         return out;
     };
     EXPECT_EQ(costless(a), costless(b));
+}
+
+// The target's receive pipeline asks only for the channel or queue pair of a
+// node: when they all stay in its cache and a hit is in before a request
+// reaches the output, the pipeline is a link of a chain (no edges of its
+// own), its lookups still stepped through the cache and each promised answer
+// checked. The figures are those of the clocked pipeline (stepping every
+// cycle, or a hit latency that makes requests wait), bursts included.
+TEST(ContextsInPath, AChainedTargetPipelineGivesTheClockedFigures)
+{
+    testutil::Paths def, off({"context.cache_bytes=0"});
+    for (const char *name : kPaths) {
+        for (int64_t slots : {1, 64}) {
+            latency_opts_t o{};
+            o.ops = 300;
+            o.slots = slots;
+            o.jetties = 8;
+            o.seed = 3;
+            latency_result_t a, every, bare;
+            char err[512];
+            ASSERT_EQ(latency_run(def.get(name), &o, &a, err, sizeof err), 0) << err;
+            ASSERT_EQ(latency_run(off.get(name), &o, &bare, err, sizeof err), 0) << err;
+            o.step_every_cycle = 1;
+            ASSERT_EQ(latency_run(def.get(name), &o, &every, err, sizeof err), 0) << err;
+            EXPECT_EQ(a.sim_sum, every.sim_sum) << name << " slots " << slots;
+            EXPECT_EQ(a.end_time, every.end_time) << name << " slots " << slots;
+            EXPECT_EQ(a.ctx.hits, every.ctx.hits) << name;
+            EXPECT_EQ(a.ctx.hits, 300 * lookups_per_read(def.get(name))) << name;
+            EXPECT_EQ(a.ctx.held_cycles, 0u) << name;
+            ASSERT_EQ(a.n_rows, every.n_rows);
+            for (int i = 0; i < a.n_rows; i++)
+                EXPECT_EQ(a.rows[i].sim_sum, every.rows[i].sim_sum) << name << " " << a.rows[i].name;
+            // the lookups cost the pipelines no edges of their own: the
+            // initiator's runs its edges anyway, the target's is chained
+            EXPECT_EQ(a.sim_sum, bare.sim_sum) << name;
+            EXPECT_EQ(a.edges_stepped, bare.edges_stepped) << name << " slots " << slots;
+        }
+    }
+    // a hit latency that makes each RoCE request wait a cycle at the target
+    // keeps that pipeline clocked: the same figures either way
+    testutil::Paths slow({"context.hit_cycles=3"});
+    for (const char *name : {"pcie_nic", "ub_async"}) {
+        latency_opts_t o{};
+        o.ops = 200;
+        o.slots = 32;
+        o.seed = 3;
+        latency_result_t a, every;
+        char err[512];
+        ASSERT_EQ(latency_run(slow.get(name), &o, &a, err, sizeof err), 0) << err;
+        o.step_every_cycle = 1;
+        ASSERT_EQ(latency_run(slow.get(name), &o, &every, err, sizeof err), 0) << err;
+        EXPECT_EQ(a.sim_sum, every.sim_sum) << name;
+        EXPECT_EQ(a.ctx.held_cycles, every.ctx.held_cycles) << name;
+        if (std::string(name) == "pcie_nic")
+            EXPECT_GE(a.ctx.held_cycles, 200u); // (a cycle per request at the target at least)
+    }
+}
+
+// A lookup promised to hit is checked: one that misses is an error, not a
+// silently wrong time; records that do not all fit are not promised.
+TEST(ContextsInPath, APromiseOfAHitIsChecked)
+{
+    testutil::Paths def;
+    ctx_cfg_t cfg = def.get("ub_async")->ctx;
+    EXPECT_EQ(ctx_cache_keeps(&cfg, CTX_CHANNEL, 0, 2), 1);
+    ctx_cfg_t tiny = cfg;
+    tiny.cache_bytes = 64;
+    EXPECT_EQ(ctx_cache_keeps(&tiny, CTX_CHANNEL, 0, 2), 0);
+    block_opts_t bo{};
+    bo.kind = BACKEND_C;
+    char err[384];
+    block_inst_t *b = block_new(&context_cache_class, &bo, err, sizeof err);
+    ASSERT_NE(b, nullptr) << err;
+    ctx_cache_t *cc = static_cast<ctx_cache_t *>(calloc(1, sizeof(ctx_cache_t)));
+    ASSERT_EQ(ctx_cache_init(cc, b, &cfg, 10, 1000, 1, "test"), 0);
+    ctx_cache_warm(cc, CTX_CHANNEL, 0);
+    tick_t in = 0;
+    ASSERT_EQ(ctx_cache_pass(cc, 1, CTX_CHANNEL, 0, 1, 0, 100, &in, err, sizeof err), 0) << err;
+    EXPECT_EQ(in, 100 + 10 * cfg.hit_cycles);
+    ASSERT_EQ(ctx_cache_pass(cc, 2, CTX_CHANNEL, 0, 1, 0, 110, &in, err, sizeof err), 0) << err;
+    // record 5 was never loaded
+    EXPECT_EQ(ctx_cache_pass(cc, 3, CTX_CHANNEL, 5, 1, 0, 200, &in, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("missed the lookup of request 3"), std::string::npos) << err;
+    ctx_cache_free(cc);
+    free(cc);
 }
 
 // The cliff bench jumps over quiet edges no further than they are quiet: a

@@ -286,7 +286,7 @@ block_inst_t *block_new(const block_class_t *cls, const block_opts_t *opts,
             return NULL;
         }
     }
-    if (block_vectors_dir()) {
+    if (block_vectors_dir() && !(opts && opts->trial)) {
         char verr[256] = "";
         b->vec = vec_open(cls, kind, verr, sizeof verr);
         b->vec_out = calloc(1, cls->out_size ? cls->out_size : 1);

@@ -82,6 +82,8 @@ typedef struct {
                                   of both on a mismatch (".vcd"/".fst"), or
                                   NULL for "<block>_mismatch.vcd" */
     FILE *report;              /* lockstep mismatch report; NULL = stderr */
+    int trial;                 /* a trial instance, not part of the run: it
+                                  records no test vectors */
 } block_opts_t;
 
 typedef struct block_inst block_inst_t;

@@ -56,6 +56,7 @@ int ctx_cache_init(ctx_cache_t *cc, block_inst_t *blk, const ctx_cfg_t *cfg, tic
     in->cfg_random = 0;
     in->cfg_seed = 1;
     in->cfg_hit_cycles = (uint8_t)cfg->hit_cycles;
+    cc->hit_edges = in->cfg_hit_cycles ? in->cfg_hit_cycles : 1;
     idle_inputs(cc);
     block_reset(blk);
     block_step(blk, &cc->in, &cc->out, 0); /* the wires after reset */
@@ -148,7 +149,21 @@ static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
         }
         cc->tag_id[o->rsp_tag] = -1;
         cc->tags_used--;
-        cc->answer(cc->answer_ctx, (uint32_t)id, t + cc->period);
+        if (cc->pr_n) {
+            /* a lookup presented by ctx_cache_pass: as promised? */
+            struct ctx_promise *pr = &cc->promise[cc->pr_head];
+            if (pr->id != (uint32_t)id || pr->t != t + cc->period || !o->rsp_hit) {
+                snprintf(err, (size_t)errlen, "the %s context cache answered request %u (%s) at "
+                         "%lld ticks, not request %u at %lld ticks as its hit promised",
+                         cc->where, (uint32_t)id, o->rsp_hit ? "a hit" : "a miss",
+                         (long long)(t + cc->period), pr->id, (long long)pr->t);
+                return -1;
+            }
+            cc->pr_head = (cc->pr_head + 1) % CTX_TAGS;
+            cc->pr_n--;
+        } else {
+            cc->answer(cc->answer_ctx, (uint32_t)id, t + cc->period);
+        }
     }
     if (o->mreq_valid) {
         if (cc->f_head && cc->f_head + cc->f_n + 1 >= cc->f_cap) {
@@ -252,6 +267,55 @@ void ctx_cache_warm(ctx_cache_t *cc, unsigned kind, uint32_t id)
     cc->warm_misses = cc->out.misses;
     cc->warm_merged = cc->out.merged;
     cc->warm_evictions = cc->out.evictions;
+}
+
+int ctx_cache_keeps(const ctx_cfg_t *cfg, unsigned kind, uint32_t first, uint32_t n)
+{
+    char berr[256];
+    block_opts_t bo = {.kind = BACKEND_C, .trial = 1};
+    block_inst_t *b = block_new(&context_cache_class, &bo, berr, sizeof berr);
+    ctx_cache_t *cc = calloc(1, sizeof *cc);
+    if (!b || !cc || ctx_cache_init(cc, b, cfg, 1, 1, 1, "trial")) {
+        if (b)
+            block_free(b);
+        free(cc);
+        return -1;
+    }
+    for (uint32_t r = 0; r < n; r++)
+        ctx_cache_warm(cc, kind, first + r);
+    uint32_t misses = cc->out.misses, evictions = cc->out.evictions;
+    for (uint32_t r = 0; r < n; r++)
+        ctx_cache_warm(cc, kind, first + r);
+    int keeps = cc->out.misses == misses && cc->out.evictions == evictions;
+    ctx_cache_free(cc);
+    free(cc);
+    return keeps;
+}
+
+int ctx_cache_pass(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
+                   uint32_t wdata, tick_t t, tick_t *in, char *err, int errlen)
+{
+    uint32_t hits = cc->out.hits, misses = cc->out.misses;
+    if (cc->pr_n == CTX_TAGS) {
+        snprintf(err, (size_t)errlen, "the %s context cache owes more than %d answers", cc->where,
+                 CTX_TAGS);
+        return -1;
+    }
+    if (ctx_cache_lookup(cc, id, kind, rec, write, wdata, t)) {
+        snprintf(err, (size_t)errlen, "out of memory");
+        return -1;
+    }
+    if (ctx_cache_run(cc, t, err, errlen))
+        return -1;
+    if (cc->q_n || cc->out.misses != misses || cc->out.hits != hits + 1) {
+        snprintf(err, (size_t)errlen, "the %s context cache %s the lookup of request %u at %lld "
+                 "ticks, which was to hit", cc->where, cc->q_n ? "did not take" : "missed", id,
+                 (long long)t);
+        return -1;
+    }
+    *in = t + (tick_t)cc->hit_edges * cc->period;
+    cc->promise[(cc->pr_head + cc->pr_n++) % CTX_TAGS] = (struct ctx_promise){id, *in};
+    return 0;
 }
 
 void ctx_cache_counts(const ctx_cache_t *cc, uint64_t *hits, uint64_t *misses, uint64_t *merged,

@@ -357,6 +357,21 @@ static tick_t next_wake_(nic_port_t *p, tick_t now)
     return t;
 }
 
+/* The record of `kind` request m reads. */
+static uint32_t ctx_record(const nic_port_t *p, int kind, const msg_t *m)
+{
+    switch (kind) {
+    case CTX_JETTY:
+        return p->req_jetty ? p->req_jetty(p->req_ctx, m) : m->jetty;
+    case CTX_CHANNEL: /* the channel to the other end */
+        return p->rx_at_target ? m->src : m->dst;
+    case CTX_QP:
+        return p->rx_at_target ? 1u + m->src : 1u;
+    default:
+        return m->jetty;
+    }
+}
+
 /* The records request m reads, looked up as it enters: 0, or -1 after a
  * failure. */
 static int lookups(nic_port_t *p, const msg_t *m, tick_t now)
@@ -366,23 +381,8 @@ static int lookups(nic_port_t *p, const msg_t *m, tick_t now)
     s->ctx_ready = -1;
     for (int i = 0; i < p->n_ctx; i++) {
         int kind = p->ctx_kind[i];
-        uint32_t rec;
-        switch (kind) {
-        case CTX_JETTY:
-            rec = p->req_jetty ? p->req_jetty(p->req_ctx, m) : m->jetty;
-            break;
-        case CTX_CHANNEL: /* the channel to the other end */
-            rec = p->rx_at_target ? m->src : m->dst;
-            break;
-        case CTX_QP:
-            rec = p->rx_at_target ? 1u + m->src : 1u;
-            break;
-        default:
-            rec = m->jetty;
-            break;
-        }
-        if (ctx_cache_lookup(p->ctx[i], m->id, (unsigned)kind, rec, kind != CTX_SEGMENT,
-                             (uint32_t)m->op, now)) {
+        if (ctx_cache_lookup(p->ctx[i], m->id, (unsigned)kind, ctx_record(p, kind, m),
+                             kind != CTX_SEGMENT, (uint32_t)m->op, now)) {
             kernel_fail(p->c.k, "out of memory for a context lookup");
             return -1;
         }
@@ -424,6 +424,11 @@ static int ctx_late(nic_port_t *p, uint32_t id, tick_t now)
 {
     const nic_slot_t *s = tab_find(p, id);
     return s && (s->ctx_wait > 0 || s->ctx_ready > now);
+}
+
+void nic_port_contexts_kept(nic_port_t *p)
+{
+    p->ctx_pass = 1;
 }
 
 int nic_port_contexts(nic_port_t *p, int kind, ctx_cache_t *cc, tick_t after)
@@ -670,7 +675,8 @@ static const comp_ops_t nic_ops = {.eval = nic_eval, .commit = nic_commit, .run 
 
 int nic_port_can_pass(const nic_port_t *p)
 {
-    return !p->blk && !p->wave && p->fast_forward && p->pipe.depth >= 1 && !p->n_ctx;
+    return !p->blk && !p->wave && p->fast_forward && p->pipe.depth >= 1 &&
+           (!p->n_ctx || p->ctx_pass);
 }
 
 tick_t nic_port_take(const nic_port_t *p, tick_t t)
@@ -745,7 +751,28 @@ tick_t nic_port_pass(nic_port_t *p, msg_t *m, tick_t t)
     if (!nic_port_rx_accept(p, m))
         return TICK_NEVER;
     kernel_probe(p->c.k, p->align_point, id, clock_edge_at_or_after(p->c.clk, t));
-    tick_t leave = edge + (tick_t)p->pipe.depth * p->c.clk->period;
+    tick_t period = p->c.clk->period;
+    tick_t out = edge + (tick_t)(p->pipe.depth - 1) * period; /* in its output register */
+    for (int i = 0; i < p->n_ctx; i++) {
+        /* its records, looked up as it enters: each hits, in (with the rest
+         * of the pipeline from the stage that reads them) before it reaches
+         * the output (nic_port_contexts_kept) */
+        char err[384];
+        tick_t in;
+        int kind = p->ctx_kind[i];
+        if (ctx_cache_pass(p->ctx[i], id, (unsigned)kind, ctx_record(p, kind, m),
+                           kind != CTX_SEGMENT, (uint32_t)m->op, edge, &in, err, sizeof err)) {
+            kernel_fail(p->c.k, "%s NIC at cycle %lld: %s", p->where, (long long)(edge / period),
+                        err);
+            return TICK_NEVER;
+        }
+        if (in + p->ctx_after > out) {
+            kernel_fail(p->c.k, "internal: %s NIC at cycle %lld: the contexts of request %u are "
+                        "in after it reached the output", p->where, (long long)(edge / period), id);
+            return TICK_NEVER;
+        }
+    }
+    tick_t leave = out + period;
     kernel_probe(p->c.k, p->nic_point, id, leave);
     if (p->emit)
         p->emit(p->emit_ctx, m, leave);

@@ -176,6 +176,15 @@ typedef struct ctx_cache {
     uint32_t warm_hits, warm_misses, warm_merged, warm_evictions; /* while it was warmed */
     uint32_t misses_idle; /* its miss count when it was last idle */
     uint64_t writebacks;
+    /* lookups presented by ctx_cache_pass, answers not yet seen: each is
+     * checked against the time it was promised when it comes */
+    struct ctx_promise {
+        uint32_t id;
+        tick_t t;
+    } promise[CTX_TAGS];
+    int pr_head, pr_n;
+    int hit_edges;        /* a hit's answer comes this many edges after its
+                             lookup (cfg_hit_cycles, 0 read as 1) */
     char where[64];
 } ctx_cache_t;
 
@@ -194,6 +203,18 @@ int ctx_cache_run(ctx_cache_t *cc, tick_t t, char *err, int errlen);
  * ports, its fetch answered at once): a run starts with the contexts it uses
  * in the cache, as far as they fit. */
 void ctx_cache_warm(ctx_cache_t *cc, unsigned kind, uint32_t id);
+/* Whether a cache of configuration cfg, warmed with records (kind, first +
+ * r) for r < n, holds every one of them: then looking up only those never
+ * misses (nothing is installed, nothing evicted). Tried on a C model of its
+ * own: 1 yes, 0 no, -1 out of memory. */
+int ctx_cache_keeps(const ctx_cfg_t *cfg, unsigned kind, uint32_t first, uint32_t n);
+/* For a cache that keeps every record it is asked for (ctx_cache_keeps): a
+ * lookup for request id presented at edge t, run through t; its answer, a
+ * hit, comes hit_edges edges later, in from *in. The promise is checked
+ * when the answer is stepped (a later run): a miss, a lookup not taken at
+ * t, or an answer at another time is an error (-1, the message in err). */
+int ctx_cache_pass(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
+                   uint32_t wdata, tick_t t, tick_t *in, char *err, int errlen);
 /* Hits, misses, merged misses, evictions in the run (the warming left out). */
 void ctx_cache_counts(const ctx_cache_t *cc, uint64_t *hits, uint64_t *misses, uint64_t *merged,
                       uint64_t *evictions);
@@ -256,6 +277,8 @@ typedef struct nic_port {
     ctx_cache_t *ctx[CTX_MAX_KINDS];
     tick_t ctx_after;    /* from its contexts being in to its leaving, at the least */
     int ctx_gated;       /* its output holds a request whose contexts are late */
+    int ctx_pass;        /* its caches keep every record they are asked for
+                            (nic_port_contexts_kept) */
     uint64_t ctx_stalls; /* edges its output held a request for them */
     int blk_time;        /* block_wants_time(blk), kept */
     int blk_jump;        /* block_can_jump(blk), kept */
@@ -305,7 +328,8 @@ typedef struct nic_port {
 int nic_port_init(nic_port_t *p, const char *name, const clockdom_t *clk, const nic_pipe_cfg_t *pc,
                   chan_t *in, chan_t *out, int align_point, int nic_point, const char *where);
 /* Whether the port can be a link of a chain: a bare stage pipeline (no
- * block, no waveform) of at least one cycle. Between an event-timed producer
+ * block, no waveform) of at least one cycle, with no context lookups or
+ * lookups that always hit (nic_port_contexts_kept). Between an event-timed producer
  * and a consumer that takes every offer at once it never stalls: in_ready
  * stays high and a request taken at edge n leaves at edge n + depth. */
 int nic_port_can_pass(const nic_port_t *p);
@@ -335,6 +359,12 @@ uint32_t nic_jetty_of(uint64_t op, int jetties, uint64_t seed);
  * frees it). Returns 0, or -1 when the port reads CTX_MAX_KINDS kinds
  * already. */
 int nic_port_contexts(nic_port_t *p, int kind, ctx_cache_t *cc, tick_t after);
+/* Tells the port that each of its caches holds every record it will be
+ * asked for (ctx_cache_keeps) and that a hit is in (with ctx_after) before
+ * the request reaches the pipeline's output: no request ever waits for its
+ * contexts, and a bare pipeline may be a link of a chain (each promised
+ * answer is checked as the cache steps it). */
+void nic_port_contexts_kept(nic_port_t *p);
 /* Attaches a block (created by the caller) at the end of the stage pipeline. */
 void nic_port_attach(nic_port_t *p, block_inst_t *blk, const nic_block_use_t *use);
 /* Declares the port's waveform signals under `scope` (and the block's ports

@@ -322,6 +322,7 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
              * pipeline after they are in */
             int depth = net->port[i].pipe.depth + (ini_tx ? nic_block_latency(p->tx_block) : 0);
             int after = depth > p->ctx.need_cycle ? depth - p->ctx.need_cycle : 0;
+            int kept = 1;
             for (int j = 0; j < nk; j++) {
                 char mis[160], where[64], berr[256];
                 snprintf(mis, sizeof mis, "%s_%s_%s_cache_mismatch.vcd", p->name, node_name(st->node),
@@ -353,7 +354,22 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
                                                        : nodes;
                 for (uint32_t r = 0; r < n_rec; r++)
                     ctx_cache_warm(cc, (unsigned)kinds[j], kinds[j] == CTX_QP ? 1 + r : r);
+                /* the target's pipeline asks for the channel or queue pair of
+                 * a node: when all of them stay in and a hit is in before the
+                 * request reaches the output, no request ever waits */
+                if (tgt_rx) {
+                    int keeps = ctx_cache_keeps(&p->ctx, (unsigned)kinds[j], kinds[j] == CTX_QP,
+                                                n_rec);
+                    if (keeps < 0) {
+                        snprintf(err, (size_t)errlen, "out of memory");
+                        return -1;
+                    }
+                    int hit = p->ctx.hit_cycles > 0 ? p->ctx.hit_cycles : 1;
+                    kept &= keeps && hit + after <= depth - 1;
+                }
             }
+            if (tgt_rx && kept)
+                nic_port_contexts_kept(&net->port[i]);
         }
     }
     /* a switch joins the links on either side of it once both are built */
