@@ -32,6 +32,7 @@ DEB_PKGS := build-essential pkg-config verilator yosys iverilog gtkwave xvfb \
 
 ifeq ($(SAN),1)
   OPT      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+  COPT     := $(OPT)
   LDSAN    := -fsanitize=address,undefined
   # Verilator's runtime (and the FST writer inside it) is third-party code with
   # known unaligned accesses: address-checked only.
@@ -39,6 +40,10 @@ ifeq ($(SAN),1)
 else
   VLRT_OPT := -O2 -g
   OPT      := -O2 -g
+  # the C models and the simulator's core: -O3 (about 10% less time than
+  # -O2 for the read scenarios; no floating-point reassociation, so the
+  # same figures)
+  COPT     := -O3 -g
   LDSAN    :=
 endif
 
@@ -52,7 +57,7 @@ SC_LIBS    = $(shell pkg-config --libs systemc 2>/dev/null)
 CONFIG_DIR := $(CURDIR)/configs
 SIM_DIRS  := sim/core sim/rtl sim/net sim/node sim/verbs sim/workload sim/app sim/systemc
 CPPFLAGS  := -Icmodel $(addprefix -I,$(SIM_DIRS)) -DUBSIM_SOURCE_DIR='"$(CURDIR)"' -DUBSIM_CONFIG_DIR='"$(CONFIG_DIR)"'
-CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -Werror
+CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L $(COPT) -Wall -Wextra -Werror
 CXXFLAGS  := -std=gnu++17 $(OPT) -Wall -Wextra -Werror
 
 # --- sources ---------------------------------------------------------------

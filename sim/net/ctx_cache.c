@@ -45,8 +45,10 @@ int ctx_cache_init(ctx_cache_t *cc, block_inst_t *blk, const ctx_cfg_t *cfg, tic
     cc->miss = miss;
     cc->last = -1;
     snprintf(cc->where, sizeof cc->where, "%s", where);
-    for (int i = 0; i < CTX_TAGS; i++)
+    for (int i = 0; i < CTX_TAGS; i++) {
         cc->tag_id[i] = -1;
+        cc->promised[i] = -1;
+    }
     context_cache_in_t *in = &cc->in;
     in->cfg_capacity = (uint32_t)cfg->cache_bytes;
     in->cfg_sets_log2 = (uint8_t)cfg->sets_log2;
@@ -123,6 +125,7 @@ static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
             tag++;
         cc->tag_id[tag] = l->id;
         cc->tags_used++;
+        cc->last_tag = tag;
         cc->in.rq_valid = 1;
         cc->in.rq_kind = l->kind;
         cc->in.rq_id = l->rec;
@@ -149,18 +152,17 @@ static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
         }
         cc->tag_id[o->rsp_tag] = -1;
         cc->tags_used--;
-        if (cc->pr_n) {
-            /* a lookup presented by ctx_cache_pass: as promised? */
-            struct ctx_promise *pr = &cc->promise[cc->pr_head];
-            if (pr->id != (uint32_t)id || pr->t != t + cc->period || !o->rsp_hit) {
+        tick_t *pr = &cc->promised[o->rsp_tag];
+        if (*pr >= 0) {
+            /* a hit seen at its lookup: as promised? */
+            if (*pr != t + cc->period || !o->rsp_hit) {
                 snprintf(err, (size_t)errlen, "the %s context cache answered request %u (%s) at "
-                         "%lld ticks, not request %u at %lld ticks as its hit promised",
+                         "%lld ticks, not a hit at %lld ticks as its lookup promised",
                          cc->where, (uint32_t)id, o->rsp_hit ? "a hit" : "a miss",
-                         (long long)(t + cc->period), pr->id, (long long)pr->t);
+                         (long long)(t + cc->period), (long long)*pr);
                 return -1;
             }
-            cc->pr_head = (cc->pr_head + 1) % CTX_TAGS;
-            cc->pr_n--;
+            *pr = -1;
         } else {
             cc->answer(cc->answer_ctx, (uint32_t)id, t + cc->period);
         }
@@ -292,30 +294,32 @@ int ctx_cache_keeps(const ctx_cfg_t *cfg, unsigned kind, uint32_t first, uint32_
     return keeps;
 }
 
-int ctx_cache_pass(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
-                   uint32_t wdata, tick_t t, tick_t *in, char *err, int errlen)
+int ctx_cache_present(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
+                      uint32_t wdata, tick_t t, tick_t *in, char *err, int errlen)
 {
     uint32_t hits = cc->out.hits, misses = cc->out.misses;
-    if (cc->pr_n == CTX_TAGS) {
-        snprintf(err, (size_t)errlen, "the %s context cache owes more than %d answers", cc->where,
-                 CTX_TAGS);
-        return -1;
-    }
     if (ctx_cache_lookup(cc, id, kind, rec, write, wdata, t)) {
         snprintf(err, (size_t)errlen, "out of memory");
         return -1;
     }
     if (ctx_cache_run(cc, t, err, errlen))
         return -1;
-    if (cc->q_n || cc->out.misses != misses || cc->out.hits != hits + 1) {
+    if (cc->q_n || cc->out.misses != misses || cc->out.hits != hits + 1)
+        return 0; /* not taken yet, or a miss: its answer will tell */
+    *in = t + (tick_t)cc->hit_edges * cc->period;
+    cc->promised[cc->last_tag] = *in;
+    return 1;
+}
+
+int ctx_cache_pass(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
+                   uint32_t wdata, tick_t t, tick_t *in, char *err, int errlen)
+{
+    int rc = ctx_cache_present(cc, id, kind, rec, write, wdata, t, in, err, errlen);
+    if (rc == 0)
         snprintf(err, (size_t)errlen, "the %s context cache %s the lookup of request %u at %lld "
                  "ticks, which was to hit", cc->where, cc->q_n ? "did not take" : "missed", id,
                  (long long)t);
-        return -1;
-    }
-    *in = t + (tick_t)cc->hit_edges * cc->period;
-    cc->promise[(cc->pr_head + cc->pr_n++) % CTX_TAGS] = (struct ctx_promise){id, *in};
-    return 0;
+    return rc == 1 ? 0 : -1;
 }
 
 void ctx_cache_counts(const ctx_cache_t *cc, uint64_t *hits, uint64_t *misses, uint64_t *merged,

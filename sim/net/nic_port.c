@@ -380,13 +380,25 @@ static int lookups(nic_port_t *p, const msg_t *m, tick_t now)
     s->ctx_wait = 0;
     s->ctx_ready = -1;
     for (int i = 0; i < p->n_ctx; i++) {
+        /* presented at this edge: a hit is in hit_edges later, known now; a
+         * miss answers when the cache steps its answer (ctx_answer) */
         int kind = p->ctx_kind[i];
-        if (ctx_cache_lookup(p->ctx[i], m->id, (unsigned)kind, ctx_record(p, kind, m),
-                             kind != CTX_SEGMENT, (uint32_t)m->op, now)) {
-            kernel_fail(p->c.k, "out of memory for a context lookup");
+        char err[384];
+        tick_t in;
+        int rc = ctx_cache_present(p->ctx[i], m->id, (unsigned)kind, ctx_record(p, kind, m),
+                                   kind != CTX_SEGMENT, (uint32_t)m->op, now, &in, err, sizeof err);
+        if (rc < 0) {
+            kernel_fail(p->c.k, "%s NIC at cycle %lld: %s", p->where,
+                        (long long)(now / p->c.clk->period), err);
             return -1;
         }
-        s->ctx_wait++;
+        if (rc == 1) {
+            if (in + p->ctx_after > s->ctx_ready)
+                s->ctx_ready = in + p->ctx_after;
+        } else {
+            s->ctx_wait++;
+            p->ctx_pending++;
+        }
     }
     return 0;
 }
@@ -399,6 +411,7 @@ static void ctx_answer(void *ctx, uint32_t id, tick_t t)
     if (!s || s->ctx_wait == 0)
         return;
     s->ctx_wait--;
+    p->ctx_pending--;
     /* (the caches are run one after the other: the latest answer counts) */
     if (t + p->ctx_after > s->ctx_ready)
         s->ctx_ready = t + p->ctx_after;
@@ -512,7 +525,10 @@ static int edge(nic_port_t *p, tick_t now)
         p->acc_valid = 0;
     }
     uint32_t id;
-    if (p->n_ctx && ctx_run(p, now))
+    /* (the caches run up to this edge when an answer is owed: a hit's time
+     * is known when it is looked up, and the cache steps its answer when it
+     * next runs) */
+    if (p->ctx_pending && ctx_run(p, now))
         return -1;
     p->ctx_gated = 0;
     if (!p->offer && p->n_ctx && !p->in_message && out_valid(p, &id) && ctx_late(p, id, now)) {

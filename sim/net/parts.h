@@ -176,13 +176,10 @@ typedef struct ctx_cache {
     uint32_t warm_hits, warm_misses, warm_merged, warm_evictions; /* while it was warmed */
     uint32_t misses_idle; /* its miss count when it was last idle */
     uint64_t writebacks;
-    /* lookups presented by ctx_cache_pass, answers not yet seen: each is
-     * checked against the time it was promised when it comes */
-    struct ctx_promise {
-        uint32_t id;
-        tick_t t;
-    } promise[CTX_TAGS];
-    int pr_head, pr_n;
+    /* per tag, the time its answer was promised (a hit seen at its lookup:
+     * ctx_cache_present), or -1: a promised answer is checked, not passed on */
+    tick_t promised[CTX_TAGS];
+    int last_tag;         /* the tag of the lookup presented last */
     int hit_edges;        /* a hit's answer comes this many edges after its
                              lookup (cfg_hit_cycles, 0 read as 1) */
     char where[64];
@@ -208,14 +205,17 @@ void ctx_cache_warm(ctx_cache_t *cc, unsigned kind, uint32_t id);
  * misses (nothing is installed, nothing evicted). Tried on a C model of its
  * own: 1 yes, 0 no, -1 out of memory. */
 int ctx_cache_keeps(const ctx_cfg_t *cfg, unsigned kind, uint32_t first, uint32_t n);
-/* For a cache that keeps every record it is asked for (ctx_cache_keeps): a
- * lookup for request id presented at edge t, run through t; its answer, a
- * hit, comes hit_edges edges later, in from *in. The promise is checked
- * when the answer is stepped (a later run): a miss, a lookup not taken at
- * t, or an answer at another time is an error (-1, the message in err). */
+/* A lookup for request id presented at edge t, the cache run through t: 1
+ * when it hit, its record in from *in (hit_edges edges later: the answer
+ * is checked when stepped, and not passed to `answer`); 0 when it missed
+ * or was not taken at t (its answer comes through `answer`); -1 on a
+ * failure (the message in err). */
+int ctx_cache_present(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
+                      uint32_t wdata, tick_t t, tick_t *in, char *err, int errlen);
+/* The same for a cache that keeps every record it is asked for
+ * (ctx_cache_keeps): a lookup that does not hit is an error. */
 int ctx_cache_pass(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
                    uint32_t wdata, tick_t t, tick_t *in, char *err, int errlen);
-/* Hits, misses, merged misses, evictions in the run (the warming left out). */
 void ctx_cache_counts(const ctx_cache_t *cc, uint64_t *hits, uint64_t *misses, uint64_t *merged,
                       uint64_t *evictions);
 void ctx_cache_free(ctx_cache_t *cc);
@@ -277,6 +277,8 @@ typedef struct nic_port {
     ctx_cache_t *ctx[CTX_MAX_KINDS];
     tick_t ctx_after;    /* from its contexts being in to its leaving, at the least */
     int ctx_gated;       /* its output holds a request whose contexts are late */
+    int64_t ctx_pending; /* lookups that missed (or were not taken at once),
+                            their answers not yet in */
     int ctx_pass;        /* its caches keep every record they are asked for
                             (nic_port_contexts_kept) */
     uint64_t ctx_stalls; /* edges its output held a request for them */
