@@ -457,6 +457,8 @@ int nic_port_contexts(nic_port_t *p, int kind, ctx_cache_t *cc, tick_t after)
     return 0;
 }
 
+static int edge_tail(nic_port_t *p, tick_t now, int moved);
+
 /* One edge after the skipped ones: the handshakes, the block, the stage
  * pipeline, a new offer. Returns 0, or -1 after a failure. */
 static int edge(nic_port_t *p, tick_t now)
@@ -524,6 +526,16 @@ static int edge(nic_port_t *p, tick_t now)
             return -1;
         p->acc_valid = 0;
     }
+    return edge_tail(p, now, moved);
+}
+
+/* The rest of an edge, after the block and the stage pipeline stepped
+ * (moved: a request entered or left at it): the contexts, a new offer, the
+ * waveform, the watch for requests lost inside. */
+static int edge_tail(nic_port_t *p, tick_t now, int moved)
+{
+    comp_t *c = &p->c;
+    kernel_t *k = c->k;
     uint32_t id;
     /* (the caches run up to this edge when an answer is owed: a hit's time
      * is known when it is looked up, and the cache steps its answer when it
@@ -671,6 +683,52 @@ static tick_t next_wake(nic_port_t *p, tick_t now)
     return t;
 }
 
+/* Edges from `now` (before `horizon`) at which only a block that cannot
+ * jump (RTL, lockstep) works: a request inside it, nothing in the stage
+ * pipeline, nothing to take from the input or the completions, nothing
+ * offered, no context owed, no waveform. Each is the edge the port would
+ * run - the block stepped with its idle request inputs and the consumer's
+ * ready - without the rest of the edge's bookkeeping; an edge at which the
+ * block comes out with a packet is finished as a whole edge. Returns the
+ * first edge not run. */
+static tick_t block_edges(nic_port_t *p, tick_t now, tick_t horizon, uint64_t *edges)
+{
+    comp_t *c = &p->c;
+    tick_t period = c->clk->period;
+    tick_t limit = horizon;
+    tick_t ti = chan_next_time(p->in, now);
+    if (ti < limit)
+        limit = ti;
+    if (p->cmp_in && (ti = chan_next_time(p->cmp_in, now)) < limit)
+        limit = ti;
+    while (now < limit && p->inside > 0 && !p->offer && p->lazy_at < 0 && !p->ctx_gated &&
+           !p->ctx_pending && !p->wave && !p->pipe.count && !p->pout.out_valid && !p->lost) {
+        uint32_t id;
+        if (out_valid(p, &id))
+            break; /* (an offer to make: a whole edge) */
+        p->last_edge = now;
+        p->pushed = 0;
+        block_inputs(p, p->out->ready_at <= now);
+        uint64_t now_ps = p->blk_time ? (uint64_t)(now / c->k->tb.per_ps) : 0;
+        if (block_step(p->blk, &p->bin, &p->bout, now_ps)) {
+            kernel_fail(c->k,
+                        "lockstep mismatch between the C model and the RTL of the %s NIC's %s at "
+                        "NIC cycle %lld (%.3f ns; the block's own cycle count is in the report "
+                        "above)",
+                        p->where, nic_block_name(p->use.kind), (long long)(now / period),
+                        (double)now / (double)c->k->tb.per_ps / 1000.0);
+            return TICK_NEVER;
+        }
+        (*edges)++;
+        if (edge_tail(p, now, 0))
+            return TICK_NEVER;
+        now += period;
+        if (p->pushed)
+            break;
+    }
+    return now;
+}
+
 static tick_t nic_run(comp_t *c, tick_t now, tick_t horizon, uint64_t *edges)
 {
     nic_port_t *p = (nic_port_t *)c;
@@ -682,6 +740,17 @@ static tick_t nic_run(comp_t *c, tick_t now, tick_t horizon, uint64_t *edges)
         if (p->pushed || c->k->failed || next != now + period || next >= horizon)
             return next;
         now = next;
+        if (p->blk && !p->blk_jump) {
+            tick_t first = now;
+            now = block_edges(p, now, horizon, edges);
+            if (c->k->failed)
+                return TICK_NEVER;
+            if (now != first) {
+                /* (the edge after the last one run: as next_wake would say) */
+                if (p->pushed || now >= horizon)
+                    return next_wake(p, now - period);
+            }
+        }
     }
 }
 
