@@ -51,7 +51,7 @@ TEST(FaultRun, ALostRequestEndsInAnErrorAndTheReadsBehindItMeetAGap)
         EXPECT_EQ(r.errors, 46) << name;
         EXPECT_EQ(r.fx.faults[FAULT_FWD].dropped, 1u);
         EXPECT_EQ(rx(r, 1, RX_OK), 4u);
-        EXPECT_EQ(rx(r, 1, RX_PSN_GAP), 45u) << "no transport yet: nothing is resent";
+        EXPECT_EQ(rx(r, 1, RX_PSN_GAP), 45u) << "without --transport nothing is resent";
         EXPECT_EQ(rx(r, 0, RX_OK), 4u);
     }
 }

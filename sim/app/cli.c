@@ -126,6 +126,44 @@ int cli_engine_option(cli_args_t *A, const sim_engine_t **e, const char **name, 
     return 1;
 }
 
+int cli_transport_option(cli_args_t *A, cli_tp_opts_t *t, int *bad)
+{
+    const char *v = NULL;
+    if (cli_opt_value(A, "--transport", &v, bad)) {
+        static const char *const names[] = {"off", "on", "sack", "gbn"};
+        int m = -1;
+        for (int i = 0; !*bad && i < 4; i++)
+            if (strcmp(v, names[i]) == 0)
+                m = i;
+        if (!*bad && m < 0)
+            *bad = cli_usage_error(A->cmd, "--transport: expected off, on, sack or gbn, got '%s'", v);
+        else if (!*bad)
+            t->mode = m;
+        return 1;
+    }
+    if (cli_opt_value(A, "--rto-ns", &v, bad)) {
+        if (!*bad && (cli_parse_int(v, 1, &t->rto_ns) || t->rto_ns > 1000000000))
+            *bad = cli_usage_error(A->cmd, "--rto-ns: expected 1 to 1000000000 ns, got '%s'", v);
+        return 1;
+    }
+    return 0;
+}
+
+const tp_cfg_t *cli_transport_cfg(const cli_tp_opts_t *t, const path_cfg_t *p, tp_cfg_t *cfg)
+{
+    if (t->mode == CLI_TP_OFF || p->tx_block == NIC_BLOCK_NONE)
+        return NULL;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->gbn = t->mode == CLI_TP_GBN || (t->mode == CLI_TP_ON && p->tx_block == NIC_BLOCK_RC_SEND);
+    cfg->bmap_code = 2; /* 256 bits */
+    cfg->window = 256;
+    cfg->ooo_cap = 1024;
+    cfg->rto_ps = (t->rto_ns > 0 ? t->rto_ns : CLI_TP_RTO_NS) * 1000;
+    cfg->backoff = 1;
+    cfg->retry_max = 7;
+    return cfg;
+}
+
 void cli_run_defaults(cli_run_opts_t *o, long long seed)
 {
     o->format = FMT_TABLE;

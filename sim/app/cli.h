@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "fault.h"
+#include "parts.h"
 
 #define CLI_MAX_LIST 32
 /* Longest --wave FILE; a buffer of CLI_WAVE_LEN holds it with any sibling's
@@ -97,6 +98,35 @@ int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd);
     "  --vectors DIR        test vectors of every block instance the run makes, into\n"     \
     "                       DIR/<block>.<k>/ (inputs, resets, the C model's outputs;\n"     \
     "                       docs/vectors.md); needs --backend c or lockstep\n"
+
+/* --transport MODE and --rto-ns NS (latency, rate): the NICs' transport
+ * in the read paths (parts.h, tp_port). */
+typedef struct {
+    int mode;               /* CLI_TP_OFF, _ON (selective ack on UB, go-back-N on
+                               RoCE), _SACK, _GBN */
+    long long rto_ns;       /* 0: the default */
+} cli_tp_opts_t;
+enum { CLI_TP_OFF = 0, CLI_TP_ON, CLI_TP_SACK, CLI_TP_GBN };
+#define CLI_TP_RTO_NS 25600 /* the first timeout, by default */
+/* Returns 1 if argv[i] was --transport or --rto-ns (*bad set on a usage
+ * error). */
+int cli_transport_option(cli_args_t *A, cli_tp_opts_t *t, int *bad);
+/* The transport of path p under t into *cfg: NULL when off or when the
+ * path has no send-pipeline block to number its packets, else cfg. */
+const tp_cfg_t *cli_transport_cfg(const cli_tp_opts_t *t, const path_cfg_t *p, tp_cfg_t *cfg);
+#define CLI_TRANSPORT_HELP                                                                   \
+    "  --transport MODE     the NICs run their transport between their pipelines\n"         \
+    "                       and the wires: off (default), on (selective ack on UB,\n"        \
+    "                       go-back-N on RoCE), sack or gbn. Each node numbers the\n"        \
+    "                       packets it sends, keeps them until acknowledged and\n"         \
+    "                       resends what is lost; the receiver delivers in order\n"         \
+    "                       and acknowledges over the reverse link, where\n"               \
+    "                       acknowledgements meet the faults too. Adds the rows\n"          \
+    "                       transport.tx/rx of each wire and a transport line\n"            \
+    "                       (window 256, SACK bitmap 256 bits; docs/transport.md).\n"      \
+    "                       Two nodes, native engine\n"                                    \
+    "  --rto-ns NS          with --transport: the first retransmission timeout\n"         \
+    "                       (default 25600 ns), doubled per retry up to 7 tries\n"
 
 #define CLI_TOPOLOGY_HELP                                                                    \
     "  --topology FILE      run the paths across the nodes, switches and links of\n"         \

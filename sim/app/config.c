@@ -20,6 +20,7 @@ static const char *const cat_names[CAT_COUNT] = {
     [CAT_MEMORY] = "memory",    [CAT_COMPLETION] = "completion",
     [CAT_ALIGNMENT] = "clock alignment", [CAT_SERIALISATION] = "serialisation",
     [CAT_SWITCH] = "switch",    [CAT_QUEUEING] = "queueing",
+    [CAT_TRANSPORT] = "transport",
 };
 /* the spelling used in config files */
 static const char *const cat_keys[CAT_COUNT] = {

@@ -56,6 +56,7 @@ typedef enum {
     CAT_SERIALISATION, /* derived rows: putting the packet on the wire */
     CAT_SWITCH,        /* a switch's forwarding (topologies) */
     CAT_QUEUEING,      /* derived rows: waiting in a switch's output queue */
+    CAT_TRANSPORT,     /* derived rows: through a NIC's transport (--transport) */
     CAT_COUNT
 } category_t;
 

@@ -111,6 +111,7 @@ static const char *const usage_latency =
     "                       accepted for uniformity and printed nowhere)\n"
     "  --progress           progress on stderr (default: when stderr is a terminal)\n"
     "  --quiet              no progress output\n"
+    CLI_TRANSPORT_HELP
     CLI_VECTORS_HELP
     CLI_ENGINE_HELP
     "  -h, --help           this text\n"
@@ -135,6 +136,7 @@ static int cmd_latency(int argc, char **argv)
     cli_run_defaults(&ro, 0);
     const sim_engine_t *engine = NULL;
     const char *engine_name = "native";
+    cli_tp_opts_t tpo = {0};
 
     for (; A.i < argc; A.i++) {
         const char *v = NULL;
@@ -144,7 +146,8 @@ static int cmd_latency(int argc, char **argv)
             fputs(usage_latency, stdout);
             return 0;
         } else if (cli_config_option(&A, &co, &bad) || cli_run_option(&A, &ro, &bad) ||
-                   cli_engine_option(&A, &engine, &engine_name, &bad)) {
+                   cli_engine_option(&A, &engine, &engine_name, &bad) ||
+                   cli_transport_option(&A, &tpo, &bad)) {
         } else if (cli_opt_value(&A, "--path", &v, &bad)) {
             if (!bad && n_paths == CLI_MAX_LIST)
                 bad = cli_usage_error(A.cmd, "--path: at most %d", CLI_MAX_LIST);
@@ -163,6 +166,11 @@ static int cmd_latency(int argc, char **argv)
     if (engine && co.topology)
         return cli_usage_error(A.cmd, "--engine %s: a path over a --topology runs only on the native "
                                       "engine", engine_name);
+    if (tpo.mode != CLI_TP_OFF && (engine || co.topology))
+        return cli_usage_error(A.cmd, "--transport: runs between two nodes on the native engine "
+                                      "(not with %s)", engine ? "--engine" : "--topology");
+    if (tpo.rto_ns && tpo.mode == CLI_TP_OFF)
+        return cli_usage_error(A.cmd, "--rto-ns: the timeout of --transport, which is off");
     static config_t cfg;
     char err[512];
     int rc = cli_load_config(&cfg, &co, A.cmd);
@@ -208,6 +216,7 @@ static int cmd_latency(int argc, char **argv)
      * ends. */
     latency_opts_t *o = calloc((size_t)n_sel, sizeof(*o));
     static char rtl_waves[CFG_MAX_PATHS][CLI_WAVE_LEN];
+    static tp_cfg_t tpc[CFG_MAX_PATHS];
     latency_sim_t **sims = calloc((size_t)n_sel, sizeof(*sims));
     rc = (o && sims) ? 0 : 1;
     if (rc)
@@ -222,9 +231,13 @@ static int cmd_latency(int argc, char **argv)
             .step_every_cycle = ro.step_all,
             .fault = ro.have_fault ? &ro.fault : NULL,
             .timeout_ps = ro.timeout_us * 1000000,
+            .transport = cli_transport_cfg(&tpo, sel[i], &tpc[i]),
             .wave = w,
             .progress = ro.show_progress ? progress : NULL,
         };
+        if (tpo.mode != CLI_TP_OFF && !o[i].transport)
+            fprintf(stderr, "ubsim latency: --transport: path '%s' has no send pipeline block to "
+                            "number its packets: it runs without a transport\n", sel[i]->name);
         if (ro.wave && ro.backend != BACKEND_C && sel[i]->tx_block != NIC_BLOCK_NONE) {
             /* the RTL traces itself too: FILE-<path>-rtl.fst */
             char suffix[CFG_NAME_LEN + 16];

@@ -175,6 +175,90 @@ void report_ctx_csv(FILE *f, const char *path, const lat_ctx_t *c)
                 (unsigned long long)v[i]);
 }
 
+/* ---- the transport (--transport) ---- */
+
+#define TP_KEYS 13
+static void tp_values(const latency_result_t *r, const char **k, uint64_t *v)
+{
+    const path_tp_counts_t *t = &r->tp;
+    const char *keys[TP_KEYS] = {"sent",      "resent",     "resent_bytes", "delivered",
+                                 "acks_sent", "acks_taken", "duplicates",   "beyond_window",
+                                 "buffer_full", "gaps",     "corrupt",      "timeouts",
+                                 "held_peak"};
+    uint64_t vals[TP_KEYS] = {t->sent,      t->resent,     t->resent_bytes, t->delivered,
+                              t->acks_sent, t->acks_taken, t->duplicates,   t->beyond,
+                              t->full,      t->gaps,       t->corrupt,      t->timeouts,
+                              (uint64_t)t->held_peak};
+    memcpy(k, keys, sizeof keys);
+    memcpy(v, vals, sizeof vals);
+}
+
+static const char *tp_scheme(const latency_result_t *r) { return r->tp_gbn ? "go-back-N" : "selective ack"; }
+
+void report_tp_text(FILE *f, const latency_result_t *r, const char *indent)
+{
+    if (!r->tp_on)
+        return;
+    const path_tp_counts_t *t = &r->tp;
+    fprintf(f, "%stransport (%s): %llu packets sent, %llu resent (%llu B), %llu timeouts; "
+               "%llu acknowledgements sent, %llu taken; received: %llu delivered in order, %llu "
+               "duplicates, %llu beyond the window, %llu with the buffer full, %llu beyond a gap, "
+               "%llu corrupted; at most %lld held%s\n",
+            indent, tp_scheme(r), (unsigned long long)t->sent, (unsigned long long)t->resent,
+            (unsigned long long)t->resent_bytes, (unsigned long long)t->timeouts,
+            (unsigned long long)t->acks_sent, (unsigned long long)t->acks_taken,
+            (unsigned long long)t->delivered, (unsigned long long)t->duplicates,
+            (unsigned long long)t->beyond, (unsigned long long)t->full,
+            (unsigned long long)t->gaps, (unsigned long long)t->corrupt, (long long)t->held_peak,
+            t->failed ? "; a channel reached the retry limit" : "");
+    static const char *dname[2] = {"forward", "back"};
+    for (int d = 0; d < 2; d++) {
+        const fault_link_t *l = &t->ack_faults[d];
+        if (!l->sent)
+            continue;
+        fprintf(f, "%sacknowledgements going %s: %llu packets, lost %llu, duplicated %llu, "
+                   "reordered %llu, corrupted %llu\n",
+                indent, dname[d], (unsigned long long)l->sent, (unsigned long long)l->lost,
+                (unsigned long long)l->duplicated, (unsigned long long)l->reordered,
+                (unsigned long long)l->corrupted);
+    }
+}
+
+void report_tp_json(cJSON *o, const latency_result_t *r)
+{
+    if (!r->tp_on)
+        return;
+    cJSON *x = cJSON_AddObjectToObject(o, "transport");
+    cJSON_AddStringToObject(x, "scheme", r->tp_gbn ? "gbn" : "sack");
+    const char *k[TP_KEYS];
+    uint64_t v[TP_KEYS];
+    tp_values(r, k, v);
+    for (int i = 0; i < TP_KEYS; i++)
+        cJSON_AddNumberToObject(x, k[i], (double)v[i]);
+    cJSON_AddBoolToObject(x, "failed", r->tp.failed);
+    for (int d = 0; d < 2; d++) {
+        const fault_link_t *l = &r->tp.ack_faults[d];
+        cJSON *a = cJSON_AddObjectToObject(x, d ? "acks_back" : "acks_forward");
+        cJSON_AddNumberToObject(a, "packets", (double)l->sent);
+        cJSON_AddNumberToObject(a, "lost", (double)l->lost);
+        cJSON_AddNumberToObject(a, "duplicated", (double)l->duplicated);
+        cJSON_AddNumberToObject(a, "reordered", (double)l->reordered);
+        cJSON_AddNumberToObject(a, "corrupted", (double)l->corrupted);
+    }
+}
+
+void report_tp_csv(FILE *f, const char *path, const latency_result_t *r)
+{
+    if (!r->tp_on)
+        return;
+    const char *k[TP_KEYS];
+    uint64_t v[TP_KEYS];
+    tp_values(r, k, v);
+    for (int i = 0; i < TP_KEYS; i++)
+        fprintf(f, "%s,,transport.%s,transport (%s): %s,count,1,,%llu\n", path, k[i],
+                tp_scheme(r), k[i], (unsigned long long)v[i]);
+}
+
 void report_switches_text(FILE *f, const lat_switch_t *sw, int n, const char *indent)
 {
     for (int i = 0; i < n; i++) {
@@ -275,22 +359,26 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
         /* every tick of the measured total is in some row; whatever the
          * configured rows took beyond their configured values (waiting for
          * a busy pipeline) is named too, so the equation always holds */
-        double queue = 0, ahead = 0;
+        double queue = 0, ahead = 0, tp = 0;
         for (int i = 0; i < r->n_rows; i++) {
             if (r->rows[i].category == CAT_QUEUEING)
                 queue += lat_row_sim_ns(r, i);
+            if (r->rows[i].category == CAT_TRANSPORT)
+                tp += lat_row_sim_ns(r, i);
             /* a link into a cut-through switch hands a packet on before its
              * last bit: its row is that much shorter */
             double d = tb_to_ns(&r->tb, r->rows[i].calc) - lat_row_sim_ns(r, i);
             if (r->rows[i].category == CAT_WIRE && !r->rows[i].derived && d > 0)
                 ahead += d;
         }
-        double other = sim - calc - align - ser - queue + ahead;
+        double other = sim - calc - align - ser - queue - tp + ahead;
         fprintf(f, "       calculated %.0f ns; measured %.3f ns = calculated + clock alignment "
                    "%.3f + wire serialisation %.3f",
                 calc, sim, align, ser);
         if (r->n_switches)
             fprintf(f, " + switch queues %.3f", queue);
+        if (r->tp_on)
+            fprintf(f, " + transport %.3f", tp);
         if (ahead > 0.0005)
             fprintf(f, " - cut-through %.3f", ahead);
         if (other > 0.0005 || other < -0.0005)
@@ -302,6 +390,7 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
                     tb_to_ns(&r->tb, r->min), tb_to_ns(&r->tb, r->max));
         report_faults_text(f, &r->fx, "       ");
         report_ctx_text(f, &r->ctx, "       ");
+        report_tp_text(f, r, "       ");
         report_switches_text(f, r->sw, r->n_switches, "       ");
         fprintf(f, "\n");
     }
@@ -351,6 +440,7 @@ static void print_csv(FILE *f, const path_cfg_t *const *paths, const latency_res
                 tb_to_ns(&r->tb, r->calc_total), lat_sim_total_ns(r));
         report_faults_csv(f, paths[k]->name, &r->fx);
         report_ctx_csv(f, paths[k]->name, &r->ctx);
+        report_tp_csv(f, paths[k]->name, r);
         switches_csv(f, paths[k]->name, r);
     }
 }
@@ -389,6 +479,7 @@ static int print_json(FILE *f, const path_cfg_t *const *paths, const latency_res
         }
         report_faults_json(o, &r->fx);
         report_ctx_json(o, &r->ctx);
+        report_tp_json(o, r);
         report_switches_json(o, r->sw, r->n_switches);
         cJSON *st = cJSON_AddArrayToObject(o, "stages");
         for (int i = 0; i < r->n_rows; i++) {

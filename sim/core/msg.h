@@ -57,6 +57,9 @@ enum {
     MSG_NOT_FIRST = 16, /* a packet of a multi-packet message, not its first:
                         the sending NIC's probe is its first packet's (the
                         wire and what follows probe its last) */
+    MSG_QUIET = 32,  /* records no probes on a wire: a transport's resend
+                        (its first transmission did; the receiving transport
+                        probes it when it delivers it) or an acknowledgement */
 };
 
 /* What a request does at the target. A read's response carries its data;

@@ -14,6 +14,11 @@
  *             through a channel of depth 1.
  *   chain     a run of the parts above that never hold a request back,
  *             running ahead as one component (see below).
+ *   tp_port   a node's transport (the transport block, C, RTL or lockstep)
+ *             between its NIC pipelines and the wires: it numbers the
+ *             packets it sends, keeps them until they are acknowledged and
+ *             resends what is lost; it delivers what it receives in order,
+ *             once, and acknowledges it over a lane of the reverse link.
  *
  * Each part emits probe records at its boundaries; the point numbers are
  * given by whoever builds the netlist (sim/net/path_net.c). */
@@ -30,6 +35,7 @@
 #include "nic_pipe.h"
 #include "rc_send_pipeline.h"
 #include "rx_check.h"
+#include "transport.h"
 #include "ub_send_pipeline.h"
 #include "wave.h"
 
@@ -376,6 +382,72 @@ void nic_port_wave(nic_port_t *p, wave_t *w, uint64_t offset_ps, int64_t per_ps,
 /* Records the port's wires at time t (used once at the start). */
 void nic_port_wave_now(nic_port_t *p, tick_t t);
 void nic_port_free(nic_port_t *p);
+
+/* ---- tp_port ---- */
+/* How a path's NICs run their transport (--transport). */
+typedef struct {
+    int gbn;             /* 1: go-back-N (a NAK on a gap), 0: selective ack */
+    int bmap_code;       /* the SACK bitmap: 64 << code bits (0..4) */
+    int window;          /* packets in flight per channel (1 .. bitmap bits) */
+    int ooo_cap;         /* packets the receiver holds beyond a gap */
+    int64_t rto_ps;      /* the first retransmission timeout */
+    int backoff;         /* the timeout doubles per retry */
+    int retry_max;       /* timeouts in a row before the channel fails */
+} tp_cfg_t;
+
+#define TP_ACK_RECS 4096 /* acknowledgements on the reverse lane at once, at most */
+
+/* An acknowledgement's fields (the packet carries them; the lane carries
+ * the record's number). */
+typedef struct {
+    uint32_t seq;        /* its number, to tell a record written over */
+    uint8_t kind, code;
+    uint32_t base, hi;
+    uint64_t bmap[TP_W / 64];
+} tp_ack_rec_t;
+
+typedef struct tp_port {
+    comp_t c;
+    block_inst_t *blk;
+    int blk_jump;
+    transport_in_t in;
+    transport_out_t out;
+    /* the transmit lane (this node's NIC -> the wire), the receive lane (the
+     * wire -> this node's NIC), the acknowledgements from and to the peer */
+    chan_t *tx_in, *tx_out, *rx_in, *rx_out, *ack_in, *ack_out;
+    struct tp_port *peer;          /* (its acknowledgement records) */
+    int tx_point, rx_point;        /* probes: handed to the wire; delivered */
+    int ub;                        /* acknowledgements sized as UB's, else RoCE's */
+    /* the retransmission buffer: each packet sent, by handle (its PSN's low
+     * bits), until acknowledged */
+    msg_t desc[TP_W];
+    uint8_t desc_used[TP_W];
+    uint32_t taken;                /* packets taken from the NIC */
+    uint32_t una;                  /* the oldest PSN not acknowledged */
+    /* the receiver: packets held until delivered in order */
+    msg_t held[TP_W];
+    uint8_t held_used[TP_W];
+    int64_t n_held;
+    msg_t rx_pend;                 /* the packet judged at this edge */
+    tp_ack_rec_t *acks;            /* this node's acknowledgements, by number */
+    uint32_t ack_seq;
+    tick_t last_edge;
+    /* counts */
+    uint64_t sent, resent, resent_bytes, delivered, acks_sent, acks_taken, acks_stale;
+    uint64_t verdict[5], corrupt, timeouts;
+    int64_t held_peak;
+    uint8_t failed;                /* channels that reached the retry limit */
+    int failed_reported;
+} tp_port_t;
+
+/* A node's transport on kernel k at clock clk, its block on backend `be`.
+ * Returns 0, or -1 with a message. */
+int tp_port_init(tp_port_t *t, const char *name, kernel_t *k, const clockdom_t *clk,
+                 const tp_cfg_t *cfg, int ub, backend_kind_t be, char *err, int errlen);
+/* Its lanes (the ports set the channels' ends to it). */
+void tp_port_lanes(tp_port_t *t, chan_t *tx_in, chan_t *tx_out, chan_t *rx_in, chan_t *rx_out,
+                   chan_t *ack_in, chan_t *ack_out, tp_port_t *peer);
+void tp_port_free(tp_port_t *t);
 
 /* ---- chain ---- */
 /* Parts that never hold a request back (delays, wires, bare NIC pipelines

@@ -32,6 +32,173 @@ int path_net_arrive(path_net_t *net, int stage, const msg_t *m)
     return wire_arrive(&net->far[stage], m);
 }
 
+/* ---- the transport ---- */
+
+/* A path the transport can run on: two nodes on one kernel, packets numbered
+ * by a send-pipeline block, every wire between two NIC pipelines. */
+static int tp_check(const path_cfg_t *p, const path_net_t *net, char *err, int errlen)
+{
+    const char *why = NULL;
+    if (net->split)
+        why = "it runs on the native engine (one kernel)";
+    else if (p->topo)
+        why = "it runs between two nodes joined by a link each way, not over a topology";
+    else if (p->tx_block == NIC_BLOCK_NONE)
+        why = "the path's NICs have no send pipeline block to number their packets";
+    for (int i = 0; !why && i < p->n_stages; i++) {
+        if (p->stages[i].kind != STAGE_WIRE)
+            continue;
+        if (i == 0 || i + 1 == p->n_stages || p->stages[i - 1].kind != STAGE_NIC ||
+            p->stages[i + 1].kind != STAGE_NIC || p->stages[i - 1].node == p->stages[i + 1].node)
+            why = "each wire must run from one node's NIC pipeline to the other's";
+    }
+    if (why) {
+        snprintf(err, (size_t)errlen, "path '%s': --transport: %s", p->name, why);
+        return -1;
+    }
+    return 0;
+}
+
+static const tp_cfg_t *tp_cfg_of(const path_net_opts_t *o) { return o->transport; }
+
+/* Each node's transport, and each wire's lanes (channels made; the ends are
+ * joined in tp_connect, once the NICs and the wires exist). */
+static int tp_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path_net_opts_t *o,
+                    const clockdom_t *nclk, int64_t deep, char *err, int errlen)
+{
+    const tp_cfg_t *cfg = tp_cfg_of(o);
+    int ub = p->tx_block == NIC_BLOCK_UB_SEND;
+    for (int node = 0; node < 2; node++) {
+        char name[96];
+        snprintf(name, sizeof name, "%s.%s.transport", p->name, node_name(node));
+        net->tp[node] = calloc(1, sizeof *net->tp[node]);
+        if (!net->tp[node]) {
+            snprintf(err, (size_t)errlen, "out of memory");
+            return -1;
+        }
+        if (tp_port_init(net->tp[node], name, k, nclk, cfg, ub, o->backend, err, errlen)) {
+            free(net->tp[node]);
+            net->tp[node] = NULL;
+            return -1;
+        }
+        if (kernel_add(k, &net->tp[node]->c, TICK_NEVER)) {
+            snprintf(err, (size_t)errlen, "out of memory");
+            return -1;
+        }
+    }
+    for (int i = 0; i < net->n; i++) {
+        if (p->stages[i].kind != STAGE_WIRE)
+            continue;
+        tp_lane_t *l = net->lane[i] = calloc(1, sizeof *l);
+        if (!l) {
+            snprintf(err, (size_t)errlen, "out of memory");
+            return -1;
+        }
+        char name[96];
+        const stage_cfg_t *st = &p->stages[i];
+        snprintf(name, sizeof name, "%s.%s.to_transport", p->name, st->name);
+        chan_init(&l->to_tp, name, 1, 0); /* (a NIC's output register) */
+        l->to_tp.src_clk = nclk;
+        snprintf(name, sizeof name, "%s.%s.from_transport", p->name, st->name);
+        chan_init(&l->from_tp, name, deep, 0);
+        l->from_tp.src_clk = nclk;
+        snprintf(name, sizeof name, "%s.%s.acks_in", p->name, st->name);
+        chan_init(&l->ack_in, name, deep, 0);
+        l->ack_in.src_clk = nclk;
+        snprintf(name, sizeof name, "%s.%s.acks_out", p->name, st->name);
+        chan_init(&l->ack_out, name, deep, 0);
+        /* the acknowledgements go the other way over the link: the reverse
+         * wire's delay and rate; its faults, drawn on a stream of their own
+         * (a drop list names data packets only) */
+        int back = st->wire_dir == WIRE_FORWARD;
+        const stage_cfg_t *rev = NULL;
+        for (int j = 0; j < p->n_stages && !rev; j++)
+            if (p->stages[j].kind == STAGE_WIRE && p->stages[j].wire_dir != st->wire_dir)
+                rev = &p->stages[j];
+        if (!rev)
+            rev = st;
+        snprintf(name, sizeof name, "%s.%s.acks", p->name, st->name);
+        wire_init(&l->ack_wire, name, &l->ack_in, &l->ack_out, nclk, 0,
+                  tb_from_ps(&k->tb, stage_one_way_ps(p, rev)), CHAN_NO_PROBE, CHAN_NO_PROBE, deep);
+        wire_sizes(&l->ack_wire, 0, 1, 0, stage_gbytes_per_s(p, rev), k->tb.per_ps);
+        if (o->fault) {
+            l->ack_fault = *o->fault;
+            l->ack_fault.n_drop = 0;
+            l->ack_fault.seed = o->fault->seed ^ 0x5ACC5ACC5ACC5ACCull;
+            int dir = back ? FAULT_BACK : FAULT_FWD;
+            wire_faults(&l->ack_wire, &l->ack_fault, dir,
+                        tb_from_ps(&k->tb, (int64_t)llround(o->fault->reorder_ns * 1000.0)));
+            if (o->fault->dir[dir].reorder > 0)
+                l->ack_wire.flight.sorted = l->ack_out.sorted = 1;
+        }
+        if (kernel_add(k, &l->ack_wire.c, TICK_NEVER)) {
+            snprintf(err, (size_t)errlen, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Joins each wire's ends to the transports: the sender's transmit lane
+ * feeds the wire, the receiver's receive lane takes what arrives and hands
+ * it to its NIC, and its acknowledgements go back to the sender. */
+static int tp_connect(path_net_t *net, const path_cfg_t *p, const path_net_opts_t *o)
+{
+    for (int i = 0; i < net->n; i++) {
+        tp_lane_t *l = net->lane[i];
+        if (!l)
+            continue;
+        int from = p->stages[i - 1].node, to = p->stages[i + 1].node;
+        tp_port_t *s = net->tp[from], *r = net->tp[to];
+        tp_port_lanes(s, &l->to_tp, &net->ch[i], NULL, NULL, &l->ack_out, NULL, r);
+        tp_port_lanes(r, NULL, NULL, &net->ch[i + 1], &l->from_tp, NULL, &l->ack_in, s);
+        s->tx_point = o->tp_tx_point[i];
+        r->rx_point = o->tp_rx_point[i];
+    }
+    return 0;
+}
+
+int path_net_tp_counts(const path_net_t *net, path_tp_counts_t *c)
+{
+    memset(c, 0, sizeof *c);
+    if (!net->tp[0])
+        return 0;
+    for (int node = 0; node < 2; node++) {
+        const tp_port_t *t = net->tp[node];
+        c->sent += t->sent;
+        c->resent += t->resent;
+        c->resent_bytes += t->resent_bytes;
+        c->delivered += t->delivered;
+        c->acks_sent += t->acks_sent;
+        c->acks_taken += t->acks_taken;
+        c->acks_stale += t->acks_stale;
+        c->duplicates += t->verdict[TP_DUP];
+        c->beyond += t->verdict[TP_BEYOND];
+        c->full += t->verdict[TP_FULL];
+        c->gaps += t->verdict[TP_GAP];
+        c->corrupt += t->corrupt;
+        c->timeouts += t->timeouts;
+        if (t->held_peak > c->held_peak)
+            c->held_peak = t->held_peak;
+        c->failed |= t->failed != 0;
+    }
+    for (int i = 0; i < net->n; i++) {
+        const tp_lane_t *l = net->lane[i];
+        if (!l || !l->ack_wire.fault)
+            continue;
+        /* the lane runs against its wire's direction */
+        int dir = net->path->stages[i].wire_dir == WIRE_FORWARD ? FAULT_BACK : FAULT_FWD;
+        const fault_link_t *f = &l->ack_wire.fl;
+        fault_link_t *d = &c->ack_faults[dir];
+        d->sent += f->sent;
+        d->lost += f->lost;
+        d->duplicated += f->duplicated;
+        d->reordered += f->reordered;
+        d->corrupted += f->corrupted;
+    }
+    return 1;
+}
+
 int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const path_net_opts_t *o,
                    char *err, int errlen)
 {
@@ -95,6 +262,8 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
      * to that: then only memory bounds it (storage grows on demand) */
     int64_t deep = o->fault || o->lossy ? ((int64_t)1 << 62) : o->max_inside + 1;
     int used[2][2] = {{0, 0}, {0, 0}};
+    if (o->transport && tp_check(p, net, err, errlen))
+        return -1;
     for (int i = 0; i <= net->n; i++) {
         /* a NIC's (or a switch's) output register is offered through a
          * channel of depth 1 */
@@ -103,17 +272,26 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
         char name[64];
         snprintf(name, sizeof(name), "%s.ch%d", p->name, i);
         int clocked_in = i == 0 && o->first_clk; /* fed by a switch outside this netlist */
-        chan_init(&net->ch[i], name, from_nic || from_sw || clocked_in ? 1 : deep, 0);
+        /* (with a transport a wire's input is the transport's queue) */
+        int to_tp_wire = o->transport && from_nic && i < net->n && p->stages[i].kind == STAGE_WIRE;
+        chan_init(&net->ch[i], name, (from_nic || from_sw || clocked_in) && !to_tp_wire ? 1 : deep, 0);
         if (clocked_in)
             net->ch[i].src_clk = o->first_clk;
         if (from_nic)
             net->ch[i].src_clk = nclk;
     }
+    if (o->transport && tp_build(net, k0, p, o, nclk, deep, err, errlen))
+        return -1;
     for (int i = 0; i < net->n; i++) {
         const stage_cfg_t *st = &p->stages[i];
         char name[96];
         snprintf(name, sizeof(name), "%s.%s", p->name, st->name);
         chan_t *in = &net->ch[i], *out = &net->ch[i + 1];
+        /* a NIC beside a wire with a transport: its side of the transport */
+        if (st->kind == STAGE_NIC && i + 1 < net->n && net->lane[i + 1])
+            out = &net->lane[i + 1]->to_tp;
+        if (st->kind == STAGE_NIC && i > 0 && net->lane[i - 1])
+            in = &net->lane[i - 1]->from_tp;
         k = net->split && net->node_of[i] == NODE_TARGET ? o->far_k : k0;
         const clockdom_t *in_clk = i > 0 && p->stages[i - 1].kind == STAGE_NIC ? nclk : NULL;
         net->kind[i] = st->kind;
@@ -294,6 +472,8 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
             return -1;
         }
     }
+    if (o->transport && tp_connect(net, p, o))
+        return -1;
     /* context caches: the initiator's transmit pipeline reads its Jetty and
      * its channel (UB) or its queue pair (RC), the target's receive pipeline
      * its channel or its queue pair; each kind of record has a cache of its
@@ -401,6 +581,7 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
         else if (net->kind[i] == STAGE_WIRE && !net->split)
             link[i] = LINK_WIRE; /* (split, a wire ends a node's chain) */
         else if (net->kind[i] == STAGE_NIC && !k->step_all && nic_port_can_pass(&net->port[i]) &&
+                 !(i > 0 && net->lane[i - 1]) &&
                  (i == 0 || link[i - 1] >= 0) && i + 1 < net->n && net->kind[i + 1] == STAGE_DELAY &&
                  !(i > 0 && net->kind[i - 1] == STAGE_WIRE && net->ch[i].sorted))
             link[i] = LINK_NIC; /* (not behind a wire that reorders: the chain
@@ -409,7 +590,7 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
     for (int i = 0; i < net->n; i++) {
         if (link[i] >= 0) {
             int j = i;
-            while (j + 1 < net->n && link[j + 1] >= 0)
+            while (j + 1 < net->n && link[j + 1] >= 0 && !net->lane[j])
                 j++;
             chain_comp_t *ch = &net->chain[net->n_chains++];
             char name[96];
@@ -588,6 +769,25 @@ void path_net_free(path_net_t *net)
             wire_rx_free(&net->far[i]);
         else if (net->kind[i] == STAGE_DELAY)
             delay_free(&net->delay[i]);
+    }
+    for (int node = 0; node < 2; node++) {
+        if (net->tp[node]) {
+            tp_port_free(net->tp[node]);
+            free(net->tp[node]);
+            net->tp[node] = NULL;
+        }
+    }
+    for (int i = 0; i < net->n; i++) {
+        tp_lane_t *l = net->lane[i];
+        if (!l)
+            continue;
+        wire_free(&l->ack_wire);
+        chan_free(&l->to_tp);
+        chan_free(&l->from_tp);
+        chan_free(&l->ack_in);
+        chan_free(&l->ack_out);
+        free(l);
+        net->lane[i] = NULL;
     }
     for (int i = 0; i < TOPO_MAX_SWITCHES; i++) {
         if (net->sw[i]) {

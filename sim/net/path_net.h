@@ -65,7 +65,25 @@ typedef struct {
     int align_point[CFG_MAX_STAGES], end_point[CFG_MAX_STAGES];
     int queue_point[CFG_MAX_STAGES]; /* a switch stage: when the packet leaves
                                   (its end_point is when it may leave) */
+    /* the NICs' transport (tp_port in parts.h), or NULL: none. Each wire
+     * then runs between the sending node's transport and the receiving
+     * node's, which acknowledges over a lane of the reverse link; a wire
+     * stage's probes tp_tx_point (the packet handed to the wire) and
+     * tp_rx_point (delivered to the NIC in order). Two nodes on one kernel,
+     * a send-pipeline block, every wire between two NIC pipelines. */
+    const tp_cfg_t *transport;
+    int tp_tx_point[CFG_MAX_STAGES], tp_rx_point[CFG_MAX_STAGES];
 } path_net_opts_t;
+
+/* A wire's transport lanes: its NIC-side channels and its acknowledgements'
+ * wire back. */
+typedef struct tp_lane {
+    chan_t to_tp;              /* the sending NIC's output -> its transport */
+    chan_t from_tp;            /* the receiving transport -> its NIC */
+    chan_t ack_in, ack_out;    /* the receiver's acknowledgements, onto and off their wire */
+    wire_comp_t ack_wire;
+    fault_spec_t ack_fault;    /* the reverse direction's faults, on a stream of their own */
+} tp_lane_t;
 
 typedef struct path_net {
     const path_cfg_t *path;
@@ -96,6 +114,9 @@ typedef struct path_net {
     } link[CFG_MAX_STAGES];
     void (*link_send)(void *ctx, int stage, const msg_t *m);
     void *link_ctx;
+    /* the transport (opts.transport): each node's, each wire's lanes */
+    tp_port_t *tp[2];
+    tp_lane_t *lane[CFG_MAX_STAGES];
 } path_net_t;
 
 /* Builds the netlist on kernel k (whose time base is set). The caller
@@ -130,6 +151,15 @@ nic_port_t *path_net_tracker_port(path_net_t *net);
  * a request for its contexts. 0 when the path has none. */
 int path_net_ctx_counts(const path_net_t *net, uint64_t *hits, uint64_t *misses, uint64_t *merged,
                         uint64_t *evictions, uint64_t *stalls);
+/* What the transports did (both nodes summed); 0 when the path has none. */
+typedef struct {
+    uint64_t sent, resent, resent_bytes, delivered, acks_sent, acks_taken, acks_stale;
+    uint64_t duplicates, beyond, full, gaps, corrupt, timeouts;
+    int64_t held_peak;
+    int failed;               /* a node's channel reached the retry limit */
+    fault_link_t ack_faults[2]; /* the acknowledgement lanes, by direction */
+} path_tp_counts_t;
+int path_net_tp_counts(const path_net_t *net, path_tp_counts_t *c);
 /* Lockstep mismatches of the blocks. */
 uint64_t path_net_mismatches(const path_net_t *net);
 void path_net_free(path_net_t *net);

@@ -105,7 +105,7 @@ tick_t wire_pass(wire_comp_t *w, msg_t *m, tick_t t)
     tick_t end = (t > w->link_free ? t : w->link_free) + ser;
     w->link_free = end;
     w->in->ready_at = end;
-    int probes = !(m->flags & MSG_SEG);
+    int probes = !(m->flags & (MSG_SEG | MSG_QUIET));
     if (probes)
         kernel_probe(w->c.k, w->ser_point, m->id, end);
     tick_t at = faulty_arrival(w, m, end, ser);
@@ -131,7 +131,7 @@ static int deliver(comp_t *c, chan_t *flight, chan_t *out, int arrive_point, tic
 {
     while (chan_peek(flight, now)) {
         msg_t m = chan_pop(flight, now);
-        if (!(m.flags & (MSG_COPY | MSG_SEG)))
+        if (!(m.flags & (MSG_COPY | MSG_SEG | MSG_QUIET)))
             kernel_probe(c->k, arrive_point, m.id, now);
         m.t = now;
         if (chan_push(out, &m, now)) {
@@ -156,7 +156,7 @@ static tick_t wire_commit(comp_t *c, tick_t now)
         tick_t end = begin + ser;
         w->link_free = end;
         w->in->ready_at = end;
-        if (!(m.flags & MSG_SEG))
+        if (!(m.flags & (MSG_SEG | MSG_QUIET)))
             kernel_probe(c->k, w->ser_point, m.id, end);
         tick_t at = faulty_arrival(w, &m, end, ser);
         if (at == TICK_NEVER) {

@@ -40,6 +40,7 @@ struct latency_sim {
     int row_of_stage[CFG_MAX_STAGES];  /* the configured row */
     int align_row[CFG_MAX_STAGES];     /* the derived row before it, or -1 */
     int queue_row[CFG_MAX_STAGES];     /* a switch's queueing row after it, or -1 */
+    int tp_tx_row[CFG_MAX_STAGES], tp_rx_row[CFG_MAX_STAGES]; /* a wire's transport rows, or -1 */
     int stage_of_row[LAT_MAX_ROWS];
     int send_row, send_align_row, exec_row;
     uint8_t plain[LAT_MAX_ROWS];       /* a row's probe only adds to the sums */
@@ -251,7 +252,19 @@ static void setup_rows(sim_t *s)
     int send_stage = -1, exec_stage = -1;
     for (int i = 0; i < p->n_stages; i++) {
         const stage_cfg_t *st = &p->stages[i];
-        s->align_row[i] = s->queue_row[i] = -1;
+        s->align_row[i] = s->queue_row[i] = s->tp_tx_row[i] = s->tp_rx_row[i] = -1;
+        if (st->kind == STAGE_WIRE && s->opts->transport) {
+            /* from the sending NIC to the wire, through its transport */
+            lat_row_t *d = &r->rows[r->n_rows];
+            s->stage_of_row[r->n_rows] = i;
+            s->tp_tx_row[i] = r->n_rows++;
+            d->derived = 1;
+            d->stage = i;
+            d->category = CAT_TRANSPORT;
+            snprintf(d->name, sizeof(d->name), "transport.tx.%s", st->name);
+            snprintf(d->label, sizeof(d->label), "%s transport sends it",
+                     p->stages[i - 1].node == NODE_INITIATOR ? "initiator" : "target");
+        }
         if (st->kind == STAGE_NIC) {
             if (send_stage < 0 && st->node == NODE_INITIATOR && st->pipe == PIPE_TX)
                 send_stage = i;
@@ -335,6 +348,18 @@ static void setup_rows(sim_t *s)
             break;
         }
         r->calc_total += row->calc;
+        if (s->tp_tx_row[i] >= 0) {
+            /* held by the receiving transport until in order, then to its NIC */
+            lat_row_t *d = &r->rows[r->n_rows];
+            s->stage_of_row[r->n_rows] = i;
+            s->tp_rx_row[i] = r->n_rows++;
+            d->derived = 1;
+            d->stage = i;
+            d->category = CAT_TRANSPORT;
+            snprintf(d->name, sizeof(d->name), "transport.rx.%s", st->name);
+            snprintf(d->label, sizeof(d->label), "%s transport delivers it in order",
+                     p->stages[i + 1].node == NODE_INITIATOR ? "initiator" : "target");
+        }
     }
     s->send_row = send_stage >= 0 ? s->row_of_stage[send_stage] : -1;
     s->send_align_row = send_stage >= 0 ? s->align_row[send_stage] : -1;
@@ -446,9 +471,12 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
             .rtl_wave = opts->rtl_wave,
             .block_scope = opts->block_scope,
             .fault = opts->fault,
+            .transport = opts->transport,
         },
     };
     for (int i = 0; i < path->n_stages; i++) {
+        vo.net.tp_tx_point[i] = s->tp_tx_row[i];
+        vo.net.tp_rx_point[i] = s->tp_rx_row[i];
         vo.net.align_point[i] = s->align_row[i];
         vo.net.end_point[i] = s->row_of_stage[i];
         vo.net.queue_point[i] = s->queue_row[i] >= 0 ? s->queue_row[i] : CHAN_NO_PROBE;
@@ -501,6 +529,8 @@ int latency_simulate(latency_sim_t *s)
     res->ctx.on = path_net_ctx_counts(&s->v.net, &res->ctx.hits, &res->ctx.misses, &res->ctx.merged,
                                       &res->ctx.evictions, &res->ctx.held_cycles);
     verbs_net_counts(&s->v, &res->fx, res->sw, &res->n_switches);
+    res->tp_on = path_net_tp_counts(&s->v.net, &res->tp);
+    res->tp_gbn = opts->transport && opts->transport->gbn;
     if (rc) {
         snprintf(s->err, (size_t)s->errlen, "path '%s': %s", s->path->name, s->v.k.err);
         return -1;

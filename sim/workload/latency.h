@@ -24,6 +24,7 @@
 #include "config.h"
 #include "engine.h"
 #include "fault.h"
+#include "path_net.h"
 #include "hist.h"
 #include "rx_check.h"
 #include "timebase.h"
@@ -58,6 +59,11 @@ typedef struct {
                               completion within timeout_ps ends in an error,
                               and each read has an id of its own */
     int64_t timeout_ps;    /* 0: LAT_TIMEOUT_PS */
+    const tp_cfg_t *transport; /* the NICs' transport (each wire between
+                              two transports that resend what is lost), or
+                              NULL: none. Adds the rows transport.tx.<wire>
+                              (to the wire) and transport.rx.<wire> (held,
+                              to the NIC in order) */
     int no_percentiles;    /* 1: no per-op totals (min, max, p50, p99 are 0):
                               a burst of millions then needs 8 bytes per read
                               in flight and nothing per distinct total */
@@ -68,7 +74,7 @@ typedef struct {
     void *progress_ctx;
 } latency_opts_t;
 
-#define LAT_MAX_ROWS (CFG_MAX_STAGES * 3)
+#define LAT_MAX_ROWS (CFG_MAX_STAGES * 4)
 #define LAT_MAX_SWITCHES 16
 #define LAT_TIMEOUT_PS 1000000000 /* 1 ms: with faults, a read with no completion by then fails */
 #define LAT_DEP_HIST 64 /* departure intervals of 0..63 cycles, and 64 or more */
@@ -150,6 +156,9 @@ typedef struct {
                                 compared with the target's memory */
     lat_faults_t fx;
     lat_ctx_t ctx;           /* the context caches */
+    int tp_on;               /* the transport ran */
+    int tp_gbn;              /* ... as go-back-N */
+    path_tp_counts_t tp;     /* what it did */
     int n_switches;          /* on a topology: the switches the path crosses */
     lat_switch_t sw[LAT_MAX_SWITCHES];
 } latency_result_t;

@@ -1,0 +1,351 @@
+/* A node's transport between its NIC pipelines and the wires (see parts.h
+ * and docs/transport.md).
+ *
+ * At each edge it takes at most one packet from its NIC's transmit pipeline
+ * (the block's sq), one packet off the wire (rx) and one acknowledgement
+ * from the peer (ack), steps the transport block and acts on its outputs:
+ * a packet to send or resend goes to the wire, a verdict keeps or drops the
+ * packet judged, a delivery hands the next packet in order to the NIC's
+ * receive pipeline, an acknowledgement goes to the peer over its lane.
+ * Packets leave and arrive as msg_t; the retransmission buffer keeps each
+ * packet sent (its descriptor, and a reference to the bytes it carries)
+ * until the peer acknowledges it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blocks.h"
+#include "packet.h"
+#include "parts.h"
+
+#define W_MASK (TP_W - 1)
+
+static void idle_inputs(tp_port_t *t)
+{
+    t->in.sq_valid = 0;
+    t->in.rx_valid = 0;
+    t->in.ack_valid = 0;
+    t->in.pkt_ready = 1; /* (the wire's input queues what the link is not free for) */
+    t->in.ao_ready = 1;
+}
+
+/* An acknowledgement's bytes on the wire: UB's TPACK or TPSACK with its
+ * bitmap, RoCE's ACK or NAK (BTH + AETH in a RoCEv2 frame). */
+static uint32_t ack_bytes(const tp_port_t *t, const tp_ack_rec_t *r)
+{
+    if (!t->ub)
+        return 66;
+    pkt_ack_t a;
+    memset(&a, 0, sizeof a);
+    a.sack = r->kind == TP_SACK;
+    a.nak = r->kind == TP_NAK;
+    a.code = r->code;
+    return (uint32_t)pkt_ack_bytes(&a);
+}
+
+static void tp_eval(comp_t *c, tick_t now)
+{
+    tp_port_t *t = (tp_port_t *)c;
+    kernel_t *k = c->k;
+    idle_inputs(t);
+    const msg_t *h;
+    if (t->out.sq_ready && t->tx_in && (h = chan_peek(t->tx_in, now)) != NULL) {
+        uint32_t hdl = t->taken & W_MASK;
+        if (t->desc_used[hdl]) {
+            kernel_fail(k, "internal: %s: the retransmission buffer's slot %u is in use", c->name,
+                        hdl);
+            return;
+        }
+        t->desc[hdl] = chan_pop(t->tx_in, now);
+        t->desc_used[hdl] = 1;
+        t->taken++;
+        t->in.sq_valid = 1;
+        t->in.sq_ch = 0;
+        t->in.sq_hdl = (uint16_t)hdl;
+    }
+    if (t->rx_in && (h = chan_peek(t->rx_in, now)) != NULL) {
+        msg_t m = chan_pop(t->rx_in, now);
+        if (m.flags & MSG_CORRUPT) { /* its checksum fails: gone */
+            t->corrupt++;
+            kernel_drop(k, &m);
+        } else {
+            t->in.rx_valid = 1;
+            t->in.rx_ch = 0;
+            t->in.rx_psn = m.psn & TP_PSN_MASK;
+            t->rx_pend = m;
+        }
+    }
+    if (t->ack_in && (h = chan_peek(t->ack_in, now)) != NULL) {
+        msg_t m = chan_pop(t->ack_in, now);
+        const tp_ack_rec_t *r = &t->peer->acks[m.id % TP_ACK_RECS];
+        if (m.flags & MSG_CORRUPT) {
+            t->corrupt++;
+        } else if (r->seq != m.id) {
+            t->acks_stale++; /* (held on the lane so long that its record was reused) */
+        } else {
+            t->in.ack_valid = 1;
+            t->in.ack_ch = 0;
+            t->in.ack_kind = r->kind;
+            t->in.ack_base = r->base;
+            t->in.ack_hi = r->hi;
+            t->in.ack_code = r->code;
+            memcpy(t->in.ack_bmap, r->bmap, sizeof t->in.ack_bmap);
+            t->acks_taken++;
+        }
+    }
+}
+
+static tick_t next_wake(tp_port_t *t, tick_t now)
+{
+    tick_t period = t->c.clk->period, w = TICK_NEVER;
+    chan_t *ins[3] = {t->out.sq_ready ? t->tx_in : NULL, t->rx_in, t->ack_in};
+    for (int i = 0; i < 3; i++) {
+        if (!ins[i])
+            continue;
+        tick_t a = chan_next_time(ins[i], now);
+        if (a != TICK_NEVER) {
+            a = a > now ? a : now + period;
+            if (a < w)
+                w = a;
+        }
+    }
+    if (t->out.busy) {
+        tick_t b = now + period;
+        if (t->blk_jump) {
+            /* only its timers run: it sleeps until one expires */
+            int64_t q = block_quiet(t->blk, &t->in);
+            if (q > 0)
+                b = q > (TICK_NEVER - now) / period - 2 ? TICK_NEVER : now + (q + 1) * period;
+        }
+        if (b < w)
+            w = b;
+    }
+    return w;
+}
+
+static tick_t tp_commit(comp_t *c, tick_t now)
+{
+    tp_port_t *t = (tp_port_t *)c;
+    kernel_t *k = c->k;
+    tick_t period = c->clk->period;
+    if (k->failed)
+        return TICK_NEVER;
+    if (t->blk_jump && t->last_edge >= 0 && now > t->last_edge + period) {
+        /* the edges it slept through: only its timers ran (a block that
+         * cannot jump is stepped at every edge while busy, and an idle one
+         * changes nothing at an edge with no input) */
+        transport_in_t held = t->in;
+        idle_inputs(t);
+        block_advance(t->blk, &t->in, (now - t->last_edge) / period - 1);
+        t->in = held;
+    }
+    t->last_edge = now;
+    uint64_t now_ps = block_wants_time(t->blk) ? (uint64_t)(now / k->tb.per_ps) : 0;
+    if (block_step(t->blk, &t->in, &t->out, now_ps)) {
+        kernel_fail(k, "lockstep mismatch between the C model and the RTL of the %s transport at "
+                    "NIC cycle %lld (the report above has the block's own cycle)",
+                    c->name, (long long)(now / period));
+        return TICK_NEVER;
+    }
+    int judged = t->in.rx_valid;
+    idle_inputs(t);
+    const transport_out_t *o = &t->out;
+    /* the next packet in order to the NIC (held since an earlier edge) */
+    if (o->dlv_valid) {
+        uint32_t slot = o->dlv_psn & W_MASK;
+        if (!t->held_used[slot] || (t->held[slot].psn & TP_PSN_MASK) != o->dlv_psn) {
+            kernel_fail(k, "internal: %s delivered PSN %u, which it does not hold", c->name,
+                        o->dlv_psn);
+            return TICK_NEVER;
+        }
+        msg_t m = t->held[slot];
+        t->held_used[slot] = 0;
+        t->n_held--;
+        t->delivered++;
+        m.flags &= (uint8_t)~MSG_QUIET;
+        m.t = now + period; /* a register: seen from the next edge */
+        if (!(m.flags & MSG_SEG))
+            kernel_probe(k, t->rx_point, m.id, m.t);
+        if (chan_push(t->rx_out, &m, now)) {
+            kernel_fail(k, "internal: %s: no room in '%s'", c->name, t->rx_out->name);
+            return TICK_NEVER;
+        }
+    }
+    /* the verdict on the packet taken at this edge */
+    if (judged) {
+        if (!o->rxv_valid) {
+            kernel_fail(k, "internal: %s gave no verdict on PSN %u", c->name, t->rx_pend.psn);
+            return TICK_NEVER;
+        }
+        t->verdict[o->rxv_verdict < 5 ? o->rxv_verdict : 0]++;
+        if (o->rxv_verdict == TP_ACCEPT) {
+            uint32_t slot = o->rxv_psn & W_MASK;
+            if (t->held_used[slot]) {
+                kernel_fail(k, "internal: %s accepted PSN %u twice", c->name, o->rxv_psn);
+                return TICK_NEVER;
+            }
+            t->held[slot] = t->rx_pend;
+            t->held_used[slot] = 1;
+            if (++t->n_held > t->held_peak)
+                t->held_peak = t->n_held;
+        } else {
+            kernel_drop(k, &t->rx_pend); /* a duplicate, or no room for it: gone */
+        }
+    }
+    /* a packet to send: new, or again */
+    if (o->pkt_valid) {
+        uint32_t slot = o->pkt_hdl & W_MASK;
+        if (!t->desc_used[slot]) {
+            kernel_fail(k, "internal: %s sent handle %u, which holds no packet", c->name,
+                        o->pkt_hdl);
+            return TICK_NEVER;
+        }
+        msg_t m = t->desc[slot];
+        m.psn = o->pkt_psn; /* the transport numbers the packets */
+        m.flags &= (uint8_t)~(MSG_COPY | MSG_CORRUPT | MSG_QUIET);
+        if (o->pkt_retx) {
+            /* the first transmission recorded the probes */
+            m.flags |= MSG_QUIET;
+            t->resent++;
+            t->resent_bytes += m.seg_len ? m.seg_len : m.len;
+        } else {
+            t->desc[slot].psn = o->pkt_psn;
+        }
+        t->sent++;
+        if (m.data && k->payloads)
+            payload_ref(k->payloads, m.data); /* (the buffer keeps its own) */
+        m.t = now + period;
+        if (!(m.flags & (MSG_SEG | MSG_QUIET)))
+            kernel_probe(k, t->tx_point, m.id, m.t);
+        if (chan_push(t->tx_out, &m, now)) {
+            kernel_fail(k, "internal: %s: no room in '%s'", c->name, t->tx_out->name);
+            return TICK_NEVER;
+        }
+    }
+    /* what the peer acknowledged leaves the buffer */
+    uint32_t una = transport_out_una(o, 0);
+    while (t->una != una && ((una - t->una) & TP_PSN_MASK) <= TP_W) {
+        uint32_t slot = t->una & W_MASK;
+        if (t->desc_used[slot]) {
+            kernel_drop(k, &t->desc[slot]);
+            t->desc_used[slot] = 0;
+        }
+        t->una = (t->una + 1) & TP_PSN_MASK;
+    }
+    /* an acknowledgement to the peer */
+    if (o->ao_valid) {
+        tp_ack_rec_t *r = &t->acks[t->ack_seq % TP_ACK_RECS];
+        r->seq = t->ack_seq;
+        r->kind = o->ao_kind;
+        r->code = o->ao_code;
+        r->base = o->ao_base;
+        r->hi = o->ao_hi;
+        memcpy(r->bmap, o->ao_bmap, sizeof r->bmap);
+        msg_t a;
+        memset(&a, 0, sizeof a);
+        a.kind = MSG_PACKET;
+        a.id = t->ack_seq++;
+        a.opc = MSG_OP_WRITE; /* (sized by len on its lane) */
+        a.len = ack_bytes(t, r);
+        a.flags = MSG_QUIET;
+        a.last = 1;
+        a.t = now + period;
+        if (chan_push(t->ack_out, &a, now)) {
+            kernel_fail(k, "internal: %s: no room in '%s'", c->name, t->ack_out->name);
+            return TICK_NEVER;
+        }
+        t->acks_sent++;
+    }
+    if (o->tmo)
+        t->timeouts++;
+    t->failed |= o->fail;
+    return next_wake(t, now);
+}
+
+static const comp_ops_t tp_ops = {.eval = tp_eval, .commit = tp_commit};
+
+int tp_port_init(tp_port_t *t, const char *name, kernel_t *k, const clockdom_t *clk,
+                 const tp_cfg_t *cfg, int ub, backend_kind_t be, char *err, int errlen)
+{
+    memset(t, 0, sizeof(*t));
+    snprintf(t->c.name, sizeof(t->c.name), "%s", name);
+    t->c.ops = &tp_ops;
+    t->c.clk = clk;
+    t->c.k = k;
+    t->ub = ub;
+    t->last_edge = -1;
+    t->acks = calloc(TP_ACK_RECS, sizeof *t->acks);
+    char berr[256];
+    block_opts_t bo = {.kind = be, .period_ps = (uint64_t)(clk->period / k->tb.per_ps)};
+    t->blk = t->acks ? block_new(&transport_class, &bo, berr, sizeof berr) : NULL;
+    if (!t->blk) {
+        snprintf(err, (size_t)errlen, "%s: %s", name, t->acks ? berr : "out of memory");
+        free(t->acks);
+        t->acks = NULL;
+        return -1;
+    }
+    for (int i = 0; i < TP_ACK_RECS; i++)
+        t->acks[i].seq = UINT32_MAX;
+    t->blk_jump = block_can_jump(t->blk);
+    transport_in_t *in = &t->in;
+    in->cfg_gbn = (uint8_t)(cfg->gbn != 0);
+    in->cfg_bmap_code = (uint8_t)cfg->bmap_code;
+    in->cfg_window = (uint16_t)cfg->window;
+    in->cfg_ooo_cap = (uint16_t)cfg->ooo_cap;
+    /* the timeout in NIC cycles, rounded up */
+    int64_t per_ps = clk->period / k->tb.per_ps;
+    int64_t rto = (cfg->rto_ps + per_ps - 1) / per_ps;
+    in->cfg_rto = (uint32_t)(rto < 1 ? 1 : rto > UINT32_MAX ? UINT32_MAX : rto);
+    in->cfg_backoff = (uint8_t)(cfg->backoff != 0);
+    in->cfg_retry_max = (uint8_t)cfg->retry_max;
+    in->cfg_psn_init = 0; /* (as the send pipelines': the receive checks follow it) */
+    idle_inputs(t);
+    block_reset(t->blk);
+    /* the first edge after reset starts the sequences and gives the wires */
+    block_step(t->blk, &t->in, &t->out, 0);
+    return 0;
+}
+
+void tp_port_lanes(tp_port_t *t, chan_t *tx_in, chan_t *tx_out, chan_t *rx_in, chan_t *rx_out,
+                   chan_t *ack_in, chan_t *ack_out, tp_port_t *peer)
+{
+    t->peer = peer;
+    if (tx_in) {
+        t->tx_in = tx_in;
+        t->tx_out = tx_out;
+        tx_in->dst = &t->c;
+        tx_out->src = &t->c;
+    }
+    if (rx_in) {
+        t->rx_in = rx_in;
+        t->rx_out = rx_out;
+        rx_in->dst = &t->c;
+        rx_out->src = &t->c;
+    }
+    if (ack_in) {
+        t->ack_in = ack_in;
+        ack_in->dst = &t->c;
+    }
+    if (ack_out) {
+        t->ack_out = ack_out;
+        ack_out->src = &t->c;
+    }
+}
+
+void tp_port_free(tp_port_t *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < TP_W; i++) {
+        if (t->desc_used[i])
+            kernel_drop(t->c.k, &t->desc[i]);
+        if (t->held_used[i])
+            kernel_drop(t->c.k, &t->held[i]);
+        t->desc_used[i] = t->held_used[i] = 0;
+    }
+    if (t->blk)
+        block_free(t->blk);
+    t->blk = NULL;
+    free(t->acks);
+    t->acks = NULL;
+}

@@ -1,0 +1,228 @@
+// The NICs' transport in the read paths (--transport, sim/net/tp_port.c):
+// each node's transport block numbers the packets it sends, keeps them until
+// the peer acknowledges them and resends what is lost; the receiver delivers
+// in order, once, and acknowledges over a lane of the reverse link, where
+// acknowledgements meet the faults too. Without it a lost packet ends its
+// read in an error and breaks the sequence for every read behind it.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_paths.h"
+#include "test_util.h"
+
+extern "C" {
+#include "cli.h"
+#include "latency.h"
+}
+
+namespace {
+
+using testutil::Paths;
+
+struct Sim {
+    latency_result_t r;
+    int rc;
+};
+
+tp_cfg_t cfg_of(const path_cfg_t *p, int mode = CLI_TP_ON, long long rto_ns = 0)
+{
+    cli_tp_opts_t t{};
+    t.mode = mode;
+    t.rto_ns = rto_ns;
+    tp_cfg_t c{};
+    EXPECT_NE(cli_transport_cfg(&t, p, &c), nullptr);
+    return c;
+}
+
+Sim run(const path_cfg_t *p, const tp_cfg_t *tp, const char *faults, int64_t ops, int64_t slots,
+        backend_kind_t be = BACKEND_C)
+{
+    static fault_spec_t f;
+    if (faults)
+        f = testutil::fault_spec(faults);
+    latency_opts_t o{};
+    o.ops = ops;
+    o.slots = slots;
+    o.jetties = 8;
+    o.seed = 3;
+    o.backend = be;
+    o.fault = faults ? &f : nullptr;
+    o.transport = tp;
+    Sim x;
+    char err[512];
+    x.rc = latency_run(p, &o, &x.r, err, sizeof err);
+    EXPECT_EQ(x.rc, 0) << p->name << ": " << err;
+    return x;
+}
+
+int row(const latency_result_t &r, const std::string &name)
+{
+    for (int i = 0; i < r.n_rows; i++)
+        if (name == r.rows[i].name)
+            return i;
+    return -1;
+}
+
+const char *const kPaths[] = {"ub_async", "pcie_nic"};
+
+}  // namespace
+
+// On a link that loses nothing, the transport only passes each packet on:
+// two edges through each end, no resend, an acknowledgement per delivery.
+TEST(TransportInPath, ALosslessLinkCostsOnlyTheTransportsOwnEdges)
+{
+    Paths P;
+    for (const char *name : kPaths) {
+        const path_cfg_t *p = P.get(name);
+        tp_cfg_t c = cfg_of(p);
+        Sim with = run(p, &c, nullptr, 50, 1), without = run(p, nullptr, nullptr, 50, 1);
+        const latency_result_t &r = with.r;
+        EXPECT_TRUE(r.tp_on);
+        EXPECT_FALSE(without.r.tp_on);
+        EXPECT_EQ(r.completed, 50);
+        EXPECT_EQ(r.tp.resent, 0u) << name;
+        EXPECT_EQ(r.tp.timeouts, 0u) << name;
+        EXPECT_EQ(r.tp.delivered, 100u) << name; // a request and a response per read
+        EXPECT_EQ(r.tp.sent, 100u) << name;
+        EXPECT_EQ(r.tp.acks_taken, r.tp.acks_sent) << name;
+        int tx = row(r, "transport.tx.wire_forward"), rx = row(r, "transport.rx.wire_forward");
+        ASSERT_GE(tx, 0) << name;
+        ASSERT_GE(rx, 0) << name;
+        EXPECT_EQ(row(without.r, "transport.tx.wire_forward"), -1);
+        // into its send queue at one edge, out of its packet register at the next
+        EXPECT_EQ(r.rows[tx].sim_sum, 50 * 2 * r.tb.cycle) << name;
+        EXPECT_GE(r.rows[rx].sim_sum, 50 * 2 * r.tb.cycle) << name;
+        EXPECT_GT(r.sim_sum, without.r.sim_sum) << name;
+        // every row of the configured table measures what it did without it
+        for (int i = 0; i < r.n_rows; i++) {
+            if (r.rows[i].derived)
+                continue;
+            int j = row(without.r, r.rows[i].name);
+            ASSERT_GE(j, 0);
+            EXPECT_EQ(r.rows[i].sim_sum, without.r.rows[j].sim_sum) << name << " " << r.rows[i].name;
+        }
+    }
+}
+
+// The point of it: under loss in both directions every read completes with
+// the right bytes, where without it a loss ends that read and the reads
+// behind it in errors.
+TEST(TransportInPath, EveryReadCompletesUnderLossInBothDirections)
+{
+    Paths P;
+    for (const char *name : kPaths) {
+        const path_cfg_t *p = P.get(name);
+        tp_cfg_t c = cfg_of(p, CLI_TP_ON, 3000);
+        Sim with = run(p, &c, "loss=2e-2,seed=11", 400, 4);
+        Sim without = run(p, nullptr, "loss=2e-2,seed=11", 400, 4);
+        EXPECT_GT(without.r.errors, 0) << name;
+        const latency_result_t &r = with.r;
+        EXPECT_EQ(r.completed, 400) << name;
+        EXPECT_EQ(r.errors, 0) << name;
+        EXPECT_EQ(r.bytes_checked, r.completed) << name; // each read's bytes equal the target's
+        EXPECT_GT(r.fx.faults[FAULT_FWD].lost + r.fx.faults[FAULT_BACK].lost, 0u) << name;
+        EXPECT_GT(r.tp.resent, 0u) << name;
+        EXPECT_GT(r.tp.ack_faults[FAULT_FWD].lost + r.tp.ack_faults[FAULT_BACK].lost, 0u) << name;
+        EXPECT_EQ(r.tp.delivered, 800u) << name; // each packet exactly once
+        EXPECT_EQ(r.fx.rx_counts[0][RX_PSN_GAP] + r.fx.rx_counts[1][RX_PSN_GAP], 0u) << name;
+        EXPECT_FALSE(r.tp.failed);
+        EXPECT_GT(r.p99, r.p50) << name; // the reads that waited for a resend
+    }
+}
+
+// Duplicates, reordering and corruption too, with acknowledgements lost:
+// the C model, the RTL and both in lockstep give the same run.
+TEST(TransportInPath, CAndRtlAndLockstepGiveTheSameRun)
+{
+    Paths P;
+    const char *mix = "loss=1e-2,dup=1e-2,reorder=1e-2,corrupt=1e-2,seed=5";
+    for (const char *name : kPaths) {
+        const path_cfg_t *p = P.get(name);
+        tp_cfg_t c = cfg_of(p, CLI_TP_ON, 3000);
+        Sim a = run(p, &c, mix, 200, 8), b = run(p, &c, mix, 200, 8, BACKEND_RTL),
+            l = run(p, &c, mix, 200, 8, BACKEND_LOCKSTEP);
+        EXPECT_EQ(a.r.completed, 200) << name;
+        EXPECT_GT(a.r.tp.resent, 0u) << name;
+        EXPECT_GT(a.r.tp.duplicates, 0u) << name;
+        EXPECT_GT(a.r.tp.corrupt, 0u) << name;
+        EXPECT_EQ(a.r.sim_sum, b.r.sim_sum) << name;
+        EXPECT_EQ(a.r.sim_sum, l.r.sim_sum) << name;
+        EXPECT_EQ(a.r.tp.resent, b.r.tp.resent) << name;
+        EXPECT_EQ(a.r.tp.acks_sent, l.r.tp.acks_sent) << name;
+        EXPECT_EQ(l.r.lockstep_mismatches, 0u) << name;
+        // and stepping every cycle
+        latency_opts_t o{};
+        static fault_spec_t f = testutil::fault_spec(mix);
+        o.ops = 200;
+        o.slots = 8;
+        o.jetties = 8;
+        o.seed = 3;
+        o.fault = &f;
+        o.transport = &c;
+        o.step_every_cycle = 1;
+        latency_result_t every;
+        char err[512];
+        ASSERT_EQ(latency_run(p, &o, &every, err, sizeof err), 0) << err;
+        EXPECT_EQ(a.r.sim_sum, every.sim_sum) << name;
+    }
+}
+
+// One packet of a flight lost: selective ack resends it alone, go-back-N it
+// and every packet sent after it.
+TEST(TransportInPath, GoBackNResendsTheFlightSelectiveAckThePacket)
+{
+    Paths P;
+    const path_cfg_t *p = P.get("ub_async");
+    tp_cfg_t sack = cfg_of(p, CLI_TP_SACK, 3000), gbn = cfg_of(p, CLI_TP_GBN, 3000);
+    Sim s = run(p, &sack, "drop=fwd:3", 64, 32), g = run(p, &gbn, "drop=fwd:3", 64, 32);
+    EXPECT_EQ(s.r.completed, 64);
+    EXPECT_EQ(g.r.completed, 64);
+    EXPECT_EQ(s.r.tp.resent, 1u);
+    EXPECT_GT(g.r.tp.resent, 5u);
+    EXPECT_GT(g.r.tp.gaps, 0u);          // the receiver refused what came after the hole
+    EXPECT_GT(s.r.tp.held_peak, 1);      // selective ack held it instead
+}
+
+// A lost packet and a fixed timeout: the read waits exactly until the
+// resend, whose timer started when the packet first left.
+TEST(TransportInPath, ALostRequestWaitsForItsTimeout)
+{
+    Paths P;
+    const path_cfg_t *p = P.get("ub_async");
+    tp_cfg_t c = cfg_of(p, CLI_TP_ON, 5000);
+    c.backoff = 0;
+    Sim lost = run(p, &c, "drop=fwd:1", 1, 1), clean = run(p, &c, nullptr, 1, 1);
+    EXPECT_EQ(lost.r.completed, 1);
+    EXPECT_EQ(lost.r.tp.resent, 1u);
+    EXPECT_EQ(lost.r.tp.timeouts, 1u);
+    double d_ns = (double)(lost.r.sim_sum - clean.r.sim_sum) / (double)lost.r.tb.cycle * 1000.0 /
+                  (double)p->nic_mhz;
+    // the timeout in whole NIC cycles, give or take the edges around it
+    EXPECT_NEAR(d_ns, 5000.0, 4 * 1000.0 / (double)p->nic_mhz);
+}
+
+TEST(TransportInPath, BadUseIsReported)
+{
+    std::string out;
+    const std::string u = testutil::ubsim() + " latency --path ub_async ";
+    EXPECT_EQ(testutil::run(u + "--transport maybe", &out, true), 2);
+    EXPECT_NE(out.find("expected off, on, sack or gbn"), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(u + "--rto-ns 100", &out, true), 2);
+    EXPECT_NE(out.find("--rto-ns"), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(u + "--transport on --rto-ns 0", &out, true), 2);
+    EXPECT_EQ(testutil::run(u + "--transport on --engine nodes", &out, true), 2);
+    EXPECT_NE(out.find("native engine"), std::string::npos) << out;
+    // a path with no send pipeline runs without one, and says so
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " latency --path ub_load --transport on", &out, true), 0);
+    EXPECT_NE(out.find("runs without a transport"), std::string::npos) << out;
+    // the counts and the rows in every format
+    EXPECT_EQ(testutil::run(u + "--transport on --ops 20 --fault loss=5e-2,seed=2 --format json", &out), 0);
+    EXPECT_NE(out.find("\"transport\":"), std::string::npos) << out;
+    EXPECT_NE(out.find("\"transport.rx.wire_back\""), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(u + "--transport on --ops 20 --fault loss=5e-2,seed=2 --format csv", &out), 0);
+    EXPECT_NE(out.find("transport.resent"), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(u + "--transport on --ops 20 --fault loss=5e-2,seed=2", &out), 0);
+    EXPECT_NE(out.find("transport (selective ack):"), std::string::npos) << out;
+    EXPECT_NE(out.find("+ transport"), std::string::npos) << out;
+}
