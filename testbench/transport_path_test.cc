@@ -226,3 +226,29 @@ TEST(TransportInPath, BadUseIsReported)
     EXPECT_NE(out.find("transport (selective ack):"), std::string::npos) << out;
     EXPECT_NE(out.find("+ transport"), std::string::npos) << out;
 }
+
+// A burst through both stacks at 1% loss: every read completes; go-back-N
+// resends far more than selective ack for the same losses.
+TEST(TransportInPath, TheRateScenarioRecoversOnBothStacks)
+{
+    std::string out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " rate --burst 1000 --slots 64 --transport on "
+                                                "--rto-ns 3000 --fault loss=1e-2,seed=4 --format json",
+                            &out),
+              0);
+    auto num_after = [&](size_t from, const std::string &key) {
+        size_t k = out.find("\"" + key + "\":", from);
+        EXPECT_NE(k, std::string::npos) << key;
+        return k == std::string::npos ? -1.0 : std::stod(out.substr(k + key.size() + 3));
+    };
+    size_t ub = out.find("\"name\":\t\"ub\""), roce = out.find("\"name\":\t\"roce\"");
+    ASSERT_NE(ub, std::string::npos) << out;
+    ASSERT_NE(roce, std::string::npos) << out;
+    EXPECT_EQ(num_after(ub, "completed"), 1000);
+    EXPECT_EQ(num_after(roce, "completed"), 1000);
+    double ub_resent = num_after(out.find("\"transport\":", ub), "resent");
+    double roce_resent = num_after(out.find("\"transport\":", roce), "resent");
+    EXPECT_GT(ub_resent, 0);
+    EXPECT_GT(roce_resent, 3 * ub_resent);
+    EXPECT_NE(out.find("\"scheme\":\t\"gbn\""), std::string::npos);
+}

@@ -178,9 +178,8 @@ void report_ctx_csv(FILE *f, const char *path, const lat_ctx_t *c)
 /* ---- the transport (--transport) ---- */
 
 #define TP_KEYS 13
-static void tp_values(const latency_result_t *r, const char **k, uint64_t *v)
+static void tp_values(const path_tp_counts_t *t, const char **k, uint64_t *v)
 {
-    const path_tp_counts_t *t = &r->tp;
     const char *keys[TP_KEYS] = {"sent",      "resent",     "resent_bytes", "delivered",
                                  "acks_sent", "acks_taken", "duplicates",   "beyond_window",
                                  "buffer_full", "gaps",     "corrupt",      "timeouts",
@@ -193,18 +192,17 @@ static void tp_values(const latency_result_t *r, const char **k, uint64_t *v)
     memcpy(v, vals, sizeof vals);
 }
 
-static const char *tp_scheme(const latency_result_t *r) { return r->tp_gbn ? "go-back-N" : "selective ack"; }
+static const char *tp_scheme(int gbn) { return gbn ? "go-back-N" : "selective ack"; }
 
-void report_tp_text(FILE *f, const latency_result_t *r, const char *indent)
+void report_tp_text(FILE *f, int on, int gbn, const path_tp_counts_t *t, const char *indent)
 {
-    if (!r->tp_on)
+    if (!on)
         return;
-    const path_tp_counts_t *t = &r->tp;
     fprintf(f, "%stransport (%s): %llu packets sent, %llu resent (%llu B), %llu timeouts; "
                "%llu acknowledgements sent, %llu taken; received: %llu delivered in order, %llu "
                "duplicates, %llu beyond the window, %llu with the buffer full, %llu beyond a gap, "
                "%llu corrupted; at most %lld held%s\n",
-            indent, tp_scheme(r), (unsigned long long)t->sent, (unsigned long long)t->resent,
+            indent, tp_scheme(gbn), (unsigned long long)t->sent, (unsigned long long)t->resent,
             (unsigned long long)t->resent_bytes, (unsigned long long)t->timeouts,
             (unsigned long long)t->acks_sent, (unsigned long long)t->acks_taken,
             (unsigned long long)t->delivered, (unsigned long long)t->duplicates,
@@ -224,20 +222,20 @@ void report_tp_text(FILE *f, const latency_result_t *r, const char *indent)
     }
 }
 
-void report_tp_json(cJSON *o, const latency_result_t *r)
+void report_tp_json(cJSON *o, int on, int gbn, const path_tp_counts_t *t)
 {
-    if (!r->tp_on)
+    if (!on)
         return;
     cJSON *x = cJSON_AddObjectToObject(o, "transport");
-    cJSON_AddStringToObject(x, "scheme", r->tp_gbn ? "gbn" : "sack");
+    cJSON_AddStringToObject(x, "scheme", gbn ? "gbn" : "sack");
     const char *k[TP_KEYS];
     uint64_t v[TP_KEYS];
-    tp_values(r, k, v);
+    tp_values(t, k, v);
     for (int i = 0; i < TP_KEYS; i++)
         cJSON_AddNumberToObject(x, k[i], (double)v[i]);
-    cJSON_AddBoolToObject(x, "failed", r->tp.failed);
+    cJSON_AddBoolToObject(x, "failed", t->failed);
     for (int d = 0; d < 2; d++) {
-        const fault_link_t *l = &r->tp.ack_faults[d];
+        const fault_link_t *l = &t->ack_faults[d];
         cJSON *a = cJSON_AddObjectToObject(x, d ? "acks_back" : "acks_forward");
         cJSON_AddNumberToObject(a, "packets", (double)l->sent);
         cJSON_AddNumberToObject(a, "lost", (double)l->lost);
@@ -247,16 +245,16 @@ void report_tp_json(cJSON *o, const latency_result_t *r)
     }
 }
 
-void report_tp_csv(FILE *f, const char *path, const latency_result_t *r)
+void report_tp_csv(FILE *f, const char *path, int on, int gbn, const path_tp_counts_t *t)
 {
-    if (!r->tp_on)
+    if (!on)
         return;
     const char *k[TP_KEYS];
     uint64_t v[TP_KEYS];
-    tp_values(r, k, v);
+    tp_values(t, k, v);
     for (int i = 0; i < TP_KEYS; i++)
         fprintf(f, "%s,,transport.%s,transport (%s): %s,count,1,,%llu\n", path, k[i],
-                tp_scheme(r), k[i], (unsigned long long)v[i]);
+                tp_scheme(gbn), k[i], (unsigned long long)v[i]);
 }
 
 void report_switches_text(FILE *f, const lat_switch_t *sw, int n, const char *indent)
@@ -390,7 +388,7 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
                     tb_to_ns(&r->tb, r->min), tb_to_ns(&r->tb, r->max));
         report_faults_text(f, &r->fx, "       ");
         report_ctx_text(f, &r->ctx, "       ");
-        report_tp_text(f, r, "       ");
+        report_tp_text(f, r->tp_on, r->tp_gbn, &r->tp, "       ");
         report_switches_text(f, r->sw, r->n_switches, "       ");
         fprintf(f, "\n");
     }
@@ -440,7 +438,7 @@ static void print_csv(FILE *f, const path_cfg_t *const *paths, const latency_res
                 tb_to_ns(&r->tb, r->calc_total), lat_sim_total_ns(r));
         report_faults_csv(f, paths[k]->name, &r->fx);
         report_ctx_csv(f, paths[k]->name, &r->ctx);
-        report_tp_csv(f, paths[k]->name, r);
+        report_tp_csv(f, paths[k]->name, r->tp_on, r->tp_gbn, &r->tp);
         switches_csv(f, paths[k]->name, r);
     }
 }
@@ -479,7 +477,7 @@ static int print_json(FILE *f, const path_cfg_t *const *paths, const latency_res
         }
         report_faults_json(o, &r->fx);
         report_ctx_json(o, &r->ctx);
-        report_tp_json(o, r);
+        report_tp_json(o, r->tp_on, r->tp_gbn, &r->tp);
         report_switches_json(o, r->sw, r->n_switches);
         cJSON *st = cJSON_AddArrayToObject(o, "stages");
         for (int i = 0; i < r->n_rows; i++) {

@@ -25,9 +25,9 @@ void report_faults_csv(FILE *f, const char *path, const lat_faults_t *x);
 void report_ctx_text(FILE *f, const lat_ctx_t *c, const char *indent);
 void report_ctx_json(struct cJSON *o, const lat_ctx_t *c);
 /* The transport's counts (--transport), when it ran. */
-void report_tp_text(FILE *f, const latency_result_t *r, const char *indent);
-void report_tp_json(struct cJSON *o, const latency_result_t *r);
-void report_tp_csv(FILE *f, const char *path, const latency_result_t *r);
+void report_tp_text(FILE *f, int on, int gbn, const path_tp_counts_t *t, const char *indent);
+void report_tp_json(struct cJSON *o, int on, int gbn, const path_tp_counts_t *t);
+void report_tp_csv(FILE *f, const char *path, int on, int gbn, const path_tp_counts_t *t);
 void report_ctx_csv(FILE *f, const char *path, const lat_ctx_t *c);
 /* What the switches of a path on a topology did (nothing when n is 0). */
 void report_switches_text(FILE *f, const lat_switch_t *sw, int n, const char *indent);

@@ -64,6 +64,7 @@ static const char *const usage_rate =
     "  --progress           progress on stderr (default: when stderr is a terminal)\n"
     "  --quiet              no progress output\n"
     CLI_VECTORS_HELP
+    CLI_TRANSPORT_HELP
     CLI_ENGINE_HELP
     "  -h, --help           this text\n";
 
@@ -112,6 +113,7 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
         .step_every_cycle = o->step_every_cycle,
         .fault = o->fault,
         .timeout_ps = o->timeout_ps,
+        .transport = o->transport,
         .wave = o->wave,
         .no_percentiles = 1,
     };
@@ -132,6 +134,9 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     r->completed = lr.completed;
     r->fx = lr.fx;
     r->ctx = lr.ctx;
+    r->tp_on = lr.tp_on;
+    r->tp_gbn = lr.tp_gbn;
+    r->tp = lr.tp;
     r->n_switches = lr.n_switches;
     memcpy(r->sw, lr.sw, sizeof r->sw);
     if (lr.fx.on) /* (faults, or a switch that may drop) every read ended, and nothing completed that was not executed */
@@ -271,6 +276,10 @@ static void print_table(const rate_row_t *rows, int n, const char *backend, int6
             printf("\n%s burst %lld:\n", rows[i].stack, (long long)r->burst);
             report_ctx_text(stdout, &r->ctx, "  ");
         }
+        if (r->tp_on) {
+            printf("\n%s burst %lld:\n", rows[i].stack, (long long)r->burst);
+            report_tp_text(stdout, r->tp_on, r->tp_gbn, &r->tp, "  ");
+        }
         if (!r->fx.on)
             continue;
         printf("\n%s burst %lld, %s:\n", rows[i].stack, (long long)r->burst,
@@ -377,6 +386,7 @@ static int print_json(const rate_row_t *rows, int n, const char *backend)
         cJSON_AddNumberToObject(o, "nic_edges_simulated", (double)r->edges_stepped);
         report_faults_json(o, &r->fx);
         report_ctx_json(o, &r->ctx);
+        report_tp_json(o, r->tp_on, r->tp_gbn, &r->tp);
         report_switches_json(o, r->sw, r->n_switches);
         cJSON_AddNumberToObject(o, "nic_edges_spanned", (double)r->edges_spanned);
     }
@@ -396,6 +406,7 @@ int cmd_rate(int argc, char **argv)
     const sim_engine_t *engine = NULL;
     const char *engine_name = "native";
     const char *ub_path = "ub_async", *roce_path = "pcie_nic";
+    cli_tp_opts_t tpo = {0};
 
     for (; A.i < argc; A.i++) {
         const char *v = NULL;
@@ -405,7 +416,8 @@ int cmd_rate(int argc, char **argv)
             fputs(usage_rate, stdout);
             return 0;
         } else if (cli_config_option(&A, &co, &bad) || cli_run_option(&A, &ro, &bad) ||
-                   cli_engine_option(&A, &engine, &engine_name, &bad)) {
+                   cli_engine_option(&A, &engine, &engine_name, &bad) ||
+                   cli_transport_option(&A, &tpo, &bad)) {
         } else if (cli_opt_value(&A, "--stack", &v, &bad)) {
             if (bad) {
             } else if (strcmp(v, "ub") == 0) {
@@ -465,6 +477,11 @@ int cmd_rate(int argc, char **argv)
     if (engine && co.topology)
         return cli_usage_error(A.cmd, "--engine %s: a path over a --topology runs only on the native "
                                       "engine", engine_name);
+    if (tpo.mode != CLI_TP_OFF && (engine || co.topology))
+        return cli_usage_error(A.cmd, "--transport: runs between two nodes on the native engine "
+                                      "(not with %s)", engine ? "--engine" : "--topology");
+    if (tpo.rto_ns && tpo.mode == CLI_TP_OFF)
+        return cli_usage_error(A.cmd, "--rto-ns: the timeout of --transport, which is off");
     int rc = cli_load_config(&cfg, &co, A.cmd);
     if (rc)
         return rc;
@@ -507,6 +524,7 @@ int cmd_rate(int argc, char **argv)
 
     rate_row_t rows[2 * CLI_MAX_LIST];
     int n = 0, failed = 0;
+    static tp_cfg_t tpc[2];
     for (int s = 0; s < 2 && !failed; s++) {
         if (!paths[s])
             continue;
@@ -524,6 +542,7 @@ int cmd_rate(int argc, char **argv)
                 .timeout_ps = ro.timeout_us * 1000000,
                 .wave = w,
                 .rtl_wave = rtl_wave[0] ? rtl_wave : NULL,
+                .transport = cli_transport_cfg(&tpo, paths[s], &tpc[s]),
             };
             if (ro.show_progress)
                 fprintf(stderr, "\rubsim rate: %s, burst %lld ...        ", stack_names[s], bursts[b]);

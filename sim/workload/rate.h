@@ -30,6 +30,7 @@ typedef struct {
     const fault_spec_t *fault; /* faults on the wires, or NULL */
     int64_t timeout_ps;      /* with faults: when a read fails (0: the default) */
     const sim_engine_t *engine; /* split in nodes and run by it, or NULL */
+    const tp_cfg_t *transport; /* the NICs' transport (latency.h), or NULL */
 } rate_opts_t;
 
 typedef struct {
@@ -56,6 +57,8 @@ typedef struct {
     uint64_t edges_stepped, edges_spanned;
     uint64_t lockstep_mismatches;
     lat_faults_t fx;         /* with faults: errors, fault and check counts */
+    int tp_on, tp_gbn;       /* the transport ran (as go-back-N) */
+    path_tp_counts_t tp;
     lat_ctx_t ctx;           /* the context caches */
     int n_switches;          /* on a topology: what its switches did */
     lat_switch_t sw[LAT_MAX_SWITCHES];
