@@ -183,6 +183,23 @@ TEST_F(ReplayTest, PathCachesWithMissesReplayInIcarus)
     EXPECT_NE(r.out.find(" 0 with differences"), std::string::npos) << r.out;
 }
 
+// The transports of a read path under loss (each node's block, as the path
+// ran it) replay in Icarus with the same outputs.
+TEST_F(ReplayTest, PathTransportsUnderLossReplayInIcarus)
+{
+    std::string out;
+    ASSERT_EQ(ubsim("latency --path ub_async --ops 40 --transport on --rto-ns 2000 "
+                    "--fault loss=5e-2,seed=2 --format json",
+                    "tp", &out),
+              0)
+        << out;
+    EXPECT_EQ(instances(dir + "/tp")["transport"], 2);
+    EXPECT_NE(out.find("\"completed\":\t40"), std::string::npos) << out;
+    Replay r = replay(dir + "/tp");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find(" 0 with differences"), std::string::npos) << r.out;
+}
+
 // Brief random runs of every block (the lockstep tests' stimulus), each with
 // a reset in its middle, written by the test binary itself.
 TEST_F(ReplayTest, RandomStimulusWithAResetReplaysInIcarusForEveryBlock)
