@@ -255,6 +255,31 @@ TEST(ContextsInPath, AChainedTargetPipelineGivesTheClockedFigures)
     }
 }
 
+// A hit of one edge answers at its own lookup edge (inside the run that
+// presents it): on every path, in bursts, the same figures as stepping every
+// cycle.
+TEST(ContextsInPath, AOneEdgeHitIsAnsweredAtItsLookup)
+{
+    testutil::Paths one({"context.hit_cycles=1"}), def;
+    for (const char *name : kPaths) {
+        latency_opts_t o{};
+        o.ops = 200;
+        o.slots = 16;
+        o.jetties = 8;
+        o.seed = 3;
+        latency_result_t a, every, two;
+        char err[512];
+        ASSERT_EQ(latency_run(one.get(name), &o, &a, err, sizeof err), 0) << err;
+        ASSERT_EQ(latency_run(def.get(name), &o, &two, err, sizeof err), 0) << err;
+        o.step_every_cycle = 1;
+        ASSERT_EQ(latency_run(one.get(name), &o, &every, err, sizeof err), 0) << err;
+        EXPECT_EQ(a.completed, 200) << name;
+        EXPECT_EQ(a.sim_sum, every.sim_sum) << name;
+        EXPECT_EQ(a.sim_sum, two.sim_sum) << name; // (a hit is in long before it is needed)
+        EXPECT_EQ(a.ctx.hits, 200 * lookups_per_read(one.get(name))) << name;
+    }
+}
+
 // A lookup promised to hit is checked: one that misses is an error, not a
 // silently wrong time; records that do not all fit are not promised.
 TEST(ContextsInPath, APromiseOfAHitIsChecked)

@@ -252,3 +252,39 @@ TEST(TransportInPath, TheRateScenarioRecoversOnBothStacks)
     EXPECT_GT(roce_resent, 3 * ub_resent);
     EXPECT_NE(out.find("\"scheme\":\t\"gbn\""), std::string::npos);
 }
+
+// Reads larger than the MTU: RoCE's read request takes a PSN per response
+// packet, UB's requests one each; the transport numbers packets on its own
+// and the receive checks still see the NICs' numbers. Without faults, with
+// a timeout shorter than a window on the wire, and when a channel gives up.
+TEST(TransportInPath, LargeReadsShortTimeoutsAndAFailedChannel)
+{
+    std::string out;
+    const std::string r = testutil::ubsim() + " rate --format json --transport on ";
+    auto completed = [&](const std::string &s) {
+        size_t k = s.find("\"completed\":");
+        return k == std::string::npos ? -1.0 : std::stod(s.substr(k + 12));
+    };
+    ASSERT_EQ(testutil::run(r + "--stack roce --burst 50 --payload 4097 --fault loss=0,seed=1", &out), 0);
+    EXPECT_EQ(completed(out), 50) << out;
+    ASSERT_EQ(testutil::run(r + "--stack roce --burst 8 --payload 20000", &out), 0) << out;
+    EXPECT_EQ(completed(out), 8) << out;
+    ASSERT_EQ(testutil::run(r + "--stack ub --burst 200 --slots 64 --payload 20000", &out), 0) << out;
+    EXPECT_EQ(completed(out), 200) << out;
+    // 64 packets of 4 KiB take longer on the wire than the timeout: the
+    // transport still sends no faster than the link takes them
+    ASSERT_EQ(testutil::run(r + "--stack ub --burst 500 --slots 64 --payload 20000 --rto-ns 2000 "
+                                "--fault loss=5e-2,dup=2e-2,reorder=2e-2,corrupt=2e-2,seed=9",
+                            &out),
+              0);
+    EXPECT_EQ(completed(out), 500) << out;
+    // 90% loss and a short timeout: the channel reaches its retry limit, the
+    // reads end in errors, nothing is left hanging
+    ASSERT_EQ(testutil::run(r + "--stack ub --burst 3000 --rto-ns 50 --fault loss=0.9,seed=3 "
+                                "--timeout-us 100",
+                            &out, true),
+              0)
+        << out;
+    EXPECT_NE(out.find("\"failed\":\ttrue"), std::string::npos) << out;
+    EXPECT_NE(out.find("\"errors\":\t3000"), std::string::npos) << out;
+}

@@ -177,17 +177,17 @@ void report_ctx_csv(FILE *f, const char *path, const lat_ctx_t *c)
 
 /* ---- the transport (--transport) ---- */
 
-#define TP_KEYS 13
+#define TP_KEYS 15
 static void tp_values(const path_tp_counts_t *t, const char **k, uint64_t *v)
 {
-    const char *keys[TP_KEYS] = {"sent",      "resent",     "resent_bytes", "delivered",
-                                 "acks_sent", "acks_taken", "duplicates",   "beyond_window",
-                                 "buffer_full", "gaps",     "corrupt",      "timeouts",
-                                 "held_peak"};
+    const char *keys[TP_KEYS] = {"sent",      "resent",       "resent_payload_bytes", "delivered",
+                                 "acks_sent", "acks_taken",   "duplicates",   "beyond_window",
+                                 "buffer_full", "gaps",       "corrupt",      "acks_corrupt",
+                                 "timeouts",  "dropped_after_failure", "held_peak"};
     uint64_t vals[TP_KEYS] = {t->sent,      t->resent,     t->resent_bytes, t->delivered,
                               t->acks_sent, t->acks_taken, t->duplicates,   t->beyond,
-                              t->full,      t->gaps,       t->corrupt,      t->timeouts,
-                              (uint64_t)t->held_peak};
+                              t->full,      t->gaps,       t->corrupt,      t->acks_corrupt,
+                              t->timeouts,  t->dropped_failed, (uint64_t)t->held_peak};
     memcpy(k, keys, sizeof keys);
     memcpy(v, vals, sizeof vals);
 }
@@ -198,17 +198,21 @@ void report_tp_text(FILE *f, int on, int gbn, const path_tp_counts_t *t, const c
 {
     if (!on)
         return;
-    fprintf(f, "%stransport (%s): %llu packets sent, %llu resent (%llu B), %llu timeouts; "
-               "%llu acknowledgements sent, %llu taken; received: %llu delivered in order, %llu "
-               "duplicates, %llu beyond the window, %llu with the buffer full, %llu beyond a gap, "
-               "%llu corrupted; at most %lld held%s\n",
+    fprintf(f, "%stransport (%s): %llu packets sent, %llu resent (%llu B of payload), %llu "
+               "timeouts; %llu acknowledgements sent, %llu taken (%llu corrupted); received: %llu "
+               "delivered in order, %llu duplicates, %llu beyond the window, %llu with the buffer "
+               "full, %llu beyond a gap, %llu corrupted; at most %lld held",
             indent, tp_scheme(gbn), (unsigned long long)t->sent, (unsigned long long)t->resent,
             (unsigned long long)t->resent_bytes, (unsigned long long)t->timeouts,
             (unsigned long long)t->acks_sent, (unsigned long long)t->acks_taken,
-            (unsigned long long)t->delivered, (unsigned long long)t->duplicates,
-            (unsigned long long)t->beyond, (unsigned long long)t->full,
-            (unsigned long long)t->gaps, (unsigned long long)t->corrupt, (long long)t->held_peak,
-            t->failed ? "; a channel reached the retry limit" : "");
+            (unsigned long long)t->acks_corrupt, (unsigned long long)t->delivered,
+            (unsigned long long)t->duplicates, (unsigned long long)t->beyond,
+            (unsigned long long)t->full, (unsigned long long)t->gaps,
+            (unsigned long long)t->corrupt, (long long)t->held_peak);
+    if (t->failed)
+        fprintf(f, "; a channel reached the retry limit, %llu packets dropped after it",
+                (unsigned long long)t->dropped_failed);
+    fprintf(f, "\n");
     static const char *dname[2] = {"forward", "back"};
     for (int d = 0; d < 2; d++) {
         const fault_link_t *l = &t->ack_faults[d];

@@ -163,6 +163,8 @@ static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
                 return -1;
             }
             *pr = -1;
+        } else if (cc->presenting && (uint32_t)id == cc->present_id) {
+            cc->present_in = t + cc->period; /* (answered within its own run) */
         } else {
             cc->answer(cc->answer_ctx, (uint32_t)id, t + cc->period);
         }
@@ -302,8 +304,18 @@ int ctx_cache_present(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec,
         snprintf(err, (size_t)errlen, "out of memory");
         return -1;
     }
-    if (ctx_cache_run(cc, t, err, errlen))
+    /* (a hit of one edge answers at its lookup edge, inside this run) */
+    cc->presenting = 1;
+    cc->present_id = id;
+    cc->present_in = -1;
+    int rc = ctx_cache_run(cc, t, err, errlen);
+    cc->presenting = 0;
+    if (rc)
         return -1;
+    if (cc->present_in >= 0) {
+        *in = cc->present_in;
+        return 1;
+    }
     if (cc->q_n || cc->out.misses != misses || cc->out.hits != hits + 1)
         return 0; /* not taken yet, or a miss: its answer will tell */
     *in = t + (tick_t)cc->hit_edges * cc->period;

@@ -747,7 +747,7 @@ static tick_t nic_run(comp_t *c, tick_t now, tick_t horizon, uint64_t *edges)
                 return TICK_NEVER;
             if (now != first) {
                 /* (the edge after the last one run: as next_wake would say) */
-                if (p->pushed || now >= horizon)
+                if (p->pushed || now >= horizon || p->lost)
                     return next_wake(p, now - period);
             }
         }

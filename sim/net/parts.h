@@ -186,6 +186,9 @@ typedef struct ctx_cache {
      * ctx_cache_present), or -1: a promised answer is checked, not passed on */
     tick_t promised[CTX_TAGS];
     int last_tag;         /* the tag of the lookup presented last */
+    int presenting;       /* inside ctx_cache_present for request present_id: */
+    uint32_t present_id;  /* its answer, if it comes in that run, is in from */
+    tick_t present_in;    /* present_in (else -1) */
     int hit_edges;        /* a hit's answer comes this many edges after its
                              lookup (cfg_hit_cycles, 0 read as 1) */
     char where[64];
@@ -434,7 +437,9 @@ typedef struct tp_port {
     tick_t last_edge;
     /* counts */
     uint64_t sent, resent, resent_bytes, delivered, acks_sent, acks_taken, acks_stale;
-    uint64_t verdict[5], corrupt, timeouts;
+    uint64_t verdict[5], corrupt, acks_corrupt, timeouts, dropped_failed;
+    int tx_fwd;                    /* its transmit lane's wire runs forward */
+    int pkt_was_valid;             /* its packet register held a packet */
     int64_t held_peak;
     uint8_t failed;                /* channels that reached the retry limit */
     int failed_reported;

@@ -153,6 +153,7 @@ static int tp_connect(path_net_t *net, const path_cfg_t *p, const path_net_opts_
         tp_port_lanes(s, &l->to_tp, &net->ch[i], NULL, NULL, &l->ack_out, NULL, r);
         tp_port_lanes(r, NULL, NULL, &net->ch[i + 1], &l->from_tp, NULL, &l->ack_in, s);
         s->tx_point = o->tp_tx_point[i];
+        s->tx_fwd = p->stages[i].wire_dir == WIRE_FORWARD;
         r->rx_point = o->tp_rx_point[i];
     }
     return 0;
@@ -177,6 +178,8 @@ int path_net_tp_counts(const path_net_t *net, path_tp_counts_t *c)
         c->full += t->verdict[TP_FULL];
         c->gaps += t->verdict[TP_GAP];
         c->corrupt += t->corrupt;
+        c->acks_corrupt += t->acks_corrupt;
+        c->dropped_failed += t->dropped_failed;
         c->timeouts += t->timeouts;
         if (t->held_peak > c->held_peak)
             c->held_peak = t->held_peak;
@@ -260,7 +263,7 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
     /* without faults a channel never holds more than the reads in flight;
      * with them duplicates, and packets of reads that already failed, add
      * to that: then only memory bounds it (storage grows on demand) */
-    int64_t deep = o->fault || o->lossy ? ((int64_t)1 << 62) : o->max_inside + 1;
+    int64_t deep = o->fault || o->lossy || o->transport ? ((int64_t)1 << 62) : o->max_inside + 1;
     int used[2][2] = {{0, 0}, {0, 0}};
     if (o->transport && tp_check(p, net, err, errlen))
         return -1;

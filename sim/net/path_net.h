@@ -154,7 +154,8 @@ int path_net_ctx_counts(const path_net_t *net, uint64_t *hits, uint64_t *misses,
 /* What the transports did (both nodes summed); 0 when the path has none. */
 typedef struct {
     uint64_t sent, resent, resent_bytes, delivered, acks_sent, acks_taken, acks_stale;
-    uint64_t duplicates, beyond, full, gaps, corrupt, timeouts;
+    uint64_t duplicates, beyond, full, gaps, corrupt, acks_corrupt, timeouts;
+    uint64_t dropped_failed;  /* taken from a NIC after its channel failed */
     int64_t held_peak;
     int failed;               /* a node's channel reached the retry limit */
     fault_link_t ack_faults[2]; /* the acknowledgement lanes, by direction */

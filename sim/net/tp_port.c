@@ -25,8 +25,17 @@ static void idle_inputs(tp_port_t *t)
     t->in.sq_valid = 0;
     t->in.rx_valid = 0;
     t->in.ack_valid = 0;
-    t->in.pkt_ready = 1; /* (the wire's input queues what the link is not free for) */
     t->in.ao_ready = 1;
+}
+
+/* The wire takes the packet in the output register at `now` when its link
+ * is free by the time a packet put out now would be seen (the wire
+ * publishes when its link is free on its input): the transport runs no
+ * further ahead of the link than a packet, and a packet's timer starts as
+ * it goes on the wire, not in a queue in front of it. */
+static uint8_t wire_ready(const tp_port_t *t, tick_t now)
+{
+    return t->tx_out && t->tx_out->ready_at <= now + t->c.clk->period;
 }
 
 /* An acknowledgement's bytes on the wire: UB's TPACK or TPSACK with its
@@ -48,8 +57,15 @@ static void tp_eval(comp_t *c, tick_t now)
     tp_port_t *t = (tp_port_t *)c;
     kernel_t *k = c->k;
     idle_inputs(t);
+    t->in.pkt_ready = wire_ready(t, now);
     const msg_t *h;
-    if (t->out.sq_ready && t->tx_in && (h = chan_peek(t->tx_in, now)) != NULL) {
+    if (t->failed && t->tx_in && (h = chan_peek(t->tx_in, now)) != NULL) {
+        /* its channel reached the retry limit: what its NIC sends is lost
+         * (the reads end in errors at their timeout) */
+        msg_t m = chan_pop(t->tx_in, now);
+        t->dropped_failed++;
+        kernel_drop(k, &m);
+    } else if (t->out.sq_ready && t->tx_in && (h = chan_peek(t->tx_in, now)) != NULL) {
         uint32_t hdl = t->taken & W_MASK;
         if (t->desc_used[hdl]) {
             kernel_fail(k, "internal: %s: the retransmission buffer's slot %u is in use", c->name,
@@ -79,7 +95,7 @@ static void tp_eval(comp_t *c, tick_t now)
         msg_t m = chan_pop(t->ack_in, now);
         const tp_ack_rec_t *r = &t->peer->acks[m.id % TP_ACK_RECS];
         if (m.flags & MSG_CORRUPT) {
-            t->corrupt++;
+            t->acks_corrupt++;
         } else if (r->seq != m.id) {
             t->acks_stale++; /* (held on the lane so long that its record was reused) */
         } else {
@@ -98,7 +114,7 @@ static void tp_eval(comp_t *c, tick_t now)
 static tick_t next_wake(tp_port_t *t, tick_t now)
 {
     tick_t period = t->c.clk->period, w = TICK_NEVER;
-    chan_t *ins[3] = {t->out.sq_ready ? t->tx_in : NULL, t->rx_in, t->ack_in};
+    chan_t *ins[3] = {t->out.sq_ready || t->failed ? t->tx_in : NULL, t->rx_in, t->ack_in};
     for (int i = 0; i < 3; i++) {
         if (!ins[i])
             continue;
@@ -148,6 +164,10 @@ static tick_t tp_commit(comp_t *c, tick_t now)
         return TICK_NEVER;
     }
     int judged = t->in.rx_valid;
+    /* a packet in the output register is new when the register was empty or
+     * the wire took the previous one at this edge */
+    int fresh = t->out.pkt_valid && (!t->pkt_was_valid || t->in.pkt_ready);
+    t->pkt_was_valid = t->out.pkt_valid;
     idle_inputs(t);
     const transport_out_t *o = &t->out;
     /* the next packet in order to the NIC (held since an earlier edge) */
@@ -162,6 +182,16 @@ static tick_t tp_commit(comp_t *c, tick_t now)
         t->held_used[slot] = 0;
         t->n_held--;
         t->delivered++;
+        /* the packet carries its NIC's header PSN besides the transport's
+         * (a RoCE read request uses one per response packet); the model
+         * keeps it in the sender's descriptor, which stays until this
+         * delivery is acknowledged */
+        if (!t->peer->desc_used[slot]) {
+            kernel_fail(k, "internal: %s delivered PSN %u, whose sender holds no descriptor",
+                        c->name, o->dlv_psn);
+            return TICK_NEVER;
+        }
+        m.psn = t->peer->desc[slot].psn;
         m.flags &= (uint8_t)~MSG_QUIET;
         m.t = now + period; /* a register: seen from the next edge */
         if (!(m.flags & MSG_SEG))
@@ -193,7 +223,7 @@ static tick_t tp_commit(comp_t *c, tick_t now)
         }
     }
     /* a packet to send: new, or again */
-    if (o->pkt_valid) {
+    if (fresh) {
         uint32_t slot = o->pkt_hdl & W_MASK;
         if (!t->desc_used[slot]) {
             kernel_fail(k, "internal: %s sent handle %u, which holds no packet", c->name,
@@ -201,15 +231,17 @@ static tick_t tp_commit(comp_t *c, tick_t now)
             return TICK_NEVER;
         }
         msg_t m = t->desc[slot];
-        m.psn = o->pkt_psn; /* the transport numbers the packets */
+        m.psn = o->pkt_psn; /* on the wire: the transport's sequence */
         m.flags &= (uint8_t)~(MSG_COPY | MSG_CORRUPT | MSG_QUIET);
         if (o->pkt_retx) {
             /* the first transmission recorded the probes */
             m.flags |= MSG_QUIET;
             t->resent++;
-            t->resent_bytes += m.seg_len ? m.seg_len : m.len;
-        } else {
-            t->desc[slot].psn = o->pkt_psn;
+            /* the data it carries (a read's request carries none, its
+             * response the read's bytes; a write's request its data) */
+            int data = m.opc == MSG_OP_READ ? !t->tx_fwd && !(m.flags & MSG_NAK) : t->tx_fwd;
+            if (data)
+                t->resent_bytes += m.seg_len ? m.seg_len : m.len;
         }
         t->sent++;
         if (m.data && k->payloads)
@@ -258,7 +290,16 @@ static tick_t tp_commit(comp_t *c, tick_t now)
     }
     if (o->tmo)
         t->timeouts++;
-    t->failed |= o->fail;
+    if (o->fail && !t->failed) {
+        /* nothing will be resent: the buffer lets go of what it kept */
+        t->failed = o->fail;
+        for (int i = 0; i < TP_W; i++) {
+            if (t->desc_used[i]) {
+                kernel_drop(k, &t->desc[i]);
+                t->desc_used[i] = 0;
+            }
+        }
+    }
     return next_wake(t, now);
 }
 
