@@ -1,8 +1,8 @@
 // The NICs' transport in the read paths (--transport, sim/net/tp_port.c):
 // each node's transport block numbers the packets it sends, keeps them until
 // the peer acknowledges them and resends what is lost; the receiver delivers
-// in order, once, and acknowledges over a lane of the reverse link, where
-// acknowledgements meet the faults too. Without it a lost packet ends its
+// in order, once, and acknowledges on its own link back, where
+// acknowledgements share the wire with its packets and meet the faults too. Without it a lost packet ends its
 // read in an error and breaks the sequence for every read behind it.
 #include <gtest/gtest.h>
 
@@ -123,7 +123,7 @@ TEST(TransportInPath, EveryReadCompletesUnderLossInBothDirections)
         EXPECT_EQ(r.bytes_checked, r.completed) << name; // each read's bytes equal the target's
         EXPECT_GT(r.fx.faults[FAULT_FWD].lost + r.fx.faults[FAULT_BACK].lost, 0u) << name;
         EXPECT_GT(r.tp.resent, 0u) << name;
-        EXPECT_GT(r.tp.ack_faults[FAULT_FWD].lost + r.tp.ack_faults[FAULT_BACK].lost, 0u) << name;
+        EXPECT_GT(r.tp.acks_sent, r.tp.acks_taken) << name; // acknowledgements were lost too
         EXPECT_EQ(r.tp.delivered, 800u) << name; // each packet exactly once
         EXPECT_EQ(r.fx.rx_counts[0][RX_PSN_GAP] + r.fx.rx_counts[1][RX_PSN_GAP], 0u) << name;
         EXPECT_FALSE(r.tp.failed);
@@ -286,5 +286,8 @@ TEST(TransportInPath, LargeReadsShortTimeoutsAndAFailedChannel)
               0)
         << out;
     EXPECT_NE(out.find("\"failed\":\ttrue"), std::string::npos) << out;
-    EXPECT_NE(out.find("\"errors\":\t3000"), std::string::npos) << out;
+    size_t e = out.find("\"errors\":");
+    ASSERT_NE(e, std::string::npos) << out;
+    EXPECT_GT(std::stod(out.substr(e + 9)), 2900) << out;
+    EXPECT_GE(completed(out) + std::stod(out.substr(e + 9)), 3000) << out;
 }

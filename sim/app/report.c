@@ -213,17 +213,6 @@ void report_tp_text(FILE *f, int on, int gbn, const path_tp_counts_t *t, const c
         fprintf(f, "; a channel reached the retry limit, %llu packets dropped after it",
                 (unsigned long long)t->dropped_failed);
     fprintf(f, "\n");
-    static const char *dname[2] = {"forward", "back"};
-    for (int d = 0; d < 2; d++) {
-        const fault_link_t *l = &t->ack_faults[d];
-        if (!l->sent)
-            continue;
-        fprintf(f, "%sacknowledgements going %s: %llu packets, lost %llu, duplicated %llu, "
-                   "reordered %llu, corrupted %llu\n",
-                indent, dname[d], (unsigned long long)l->sent, (unsigned long long)l->lost,
-                (unsigned long long)l->duplicated, (unsigned long long)l->reordered,
-                (unsigned long long)l->corrupted);
-    }
 }
 
 void report_tp_json(cJSON *o, int on, int gbn, const path_tp_counts_t *t)
@@ -238,15 +227,6 @@ void report_tp_json(cJSON *o, int on, int gbn, const path_tp_counts_t *t)
     for (int i = 0; i < TP_KEYS; i++)
         cJSON_AddNumberToObject(x, k[i], (double)v[i]);
     cJSON_AddBoolToObject(x, "failed", t->failed);
-    for (int d = 0; d < 2; d++) {
-        const fault_link_t *l = &t->ack_faults[d];
-        cJSON *a = cJSON_AddObjectToObject(x, d ? "acks_back" : "acks_forward");
-        cJSON_AddNumberToObject(a, "packets", (double)l->sent);
-        cJSON_AddNumberToObject(a, "lost", (double)l->lost);
-        cJSON_AddNumberToObject(a, "duplicated", (double)l->duplicated);
-        cJSON_AddNumberToObject(a, "reordered", (double)l->reordered);
-        cJSON_AddNumberToObject(a, "corrupted", (double)l->corrupted);
-    }
 }
 
 void report_tp_csv(FILE *f, const char *path, int on, int gbn, const path_tp_counts_t *t)

@@ -18,6 +18,9 @@ typedef enum {
     MSG_PACKET,        /* a packet on the wire or in a NIC */
     MSG_MEM,           /* a memory access at the target */
     MSG_COMPLETION,    /* a completion record on its way to the host */
+    MSG_TPACK,         /* a transport's acknowledgement on the wire: `len`
+                          its bytes, `id` the number of the sender's record
+                          of its fields (sim/net/tp_port.c) */
 } msg_kind_t;
 
 typedef struct {

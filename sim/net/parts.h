@@ -18,7 +18,7 @@
  *             between its NIC pipelines and the wires: it numbers the
  *             packets it sends, keeps them until they are acknowledged and
  *             resends what is lost; it delivers what it receives in order,
- *             once, and acknowledges it over a lane of the reverse link.
+ *             once, and acknowledges it on its own link back.
  *
  * Each part emits probe records at its boundaries; the point numbers are
  * given by whoever builds the netlist (sim/net/path_net.c). */
@@ -415,9 +415,11 @@ typedef struct tp_port {
     int blk_jump;
     transport_in_t in;
     transport_out_t out;
-    /* the transmit lane (this node's NIC -> the wire), the receive lane (the
-     * wire -> this node's NIC), the acknowledgements from and to the peer */
-    chan_t *tx_in, *tx_out, *rx_in, *rx_out, *ack_in, *ack_out;
+    /* the transmit lane (this node's NIC -> its wire to the peer, which
+     * carries this node's acknowledgements too), the receive lane (the
+     * peer's wire -> this node's NIC; the peer's acknowledgements come on
+     * it) */
+    chan_t *tx_in, *tx_out, *rx_in, *rx_out;
     struct tp_port *peer;          /* (its acknowledgement records) */
     int tx_point, rx_point;        /* probes: handed to the wire; delivered */
     int ub;                        /* acknowledgements sized as UB's, else RoCE's */
@@ -451,7 +453,7 @@ int tp_port_init(tp_port_t *t, const char *name, kernel_t *k, const clockdom_t *
                  const tp_cfg_t *cfg, int ub, backend_kind_t be, char *err, int errlen);
 /* Its lanes (the ports set the channels' ends to it). */
 void tp_port_lanes(tp_port_t *t, chan_t *tx_in, chan_t *tx_out, chan_t *rx_in, chan_t *rx_out,
-                   chan_t *ack_in, chan_t *ack_out, tp_port_t *peer);
+                   tp_port_t *peer);
 void tp_port_free(tp_port_t *t);
 
 /* ---- chain ---- */

@@ -61,8 +61,9 @@ static int tp_check(const path_cfg_t *p, const path_net_t *net, char *err, int e
 
 static const tp_cfg_t *tp_cfg_of(const path_net_opts_t *o) { return o->transport; }
 
-/* Each node's transport, and each wire's lanes (channels made; the ends are
- * joined in tp_connect, once the NICs and the wires exist). */
+/* Each node's transport, and each wire's channels to and from the NICs
+ * beside it (the ends are joined in tp_connect, once the NICs and the
+ * wires exist). */
 static int tp_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path_net_opts_t *o,
                     const clockdom_t *nclk, int64_t deep, char *err, int errlen)
 {
@@ -102,46 +103,14 @@ static int tp_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const pat
         snprintf(name, sizeof name, "%s.%s.from_transport", p->name, st->name);
         chan_init(&l->from_tp, name, deep, 0);
         l->from_tp.src_clk = nclk;
-        snprintf(name, sizeof name, "%s.%s.acks_in", p->name, st->name);
-        chan_init(&l->ack_in, name, deep, 0);
-        l->ack_in.src_clk = nclk;
-        snprintf(name, sizeof name, "%s.%s.acks_out", p->name, st->name);
-        chan_init(&l->ack_out, name, deep, 0);
-        /* the acknowledgements go the other way over the link: the reverse
-         * wire's delay and rate; its faults, drawn on a stream of their own
-         * (a drop list names data packets only) */
-        int back = st->wire_dir == WIRE_FORWARD;
-        const stage_cfg_t *rev = NULL;
-        for (int j = 0; j < p->n_stages && !rev; j++)
-            if (p->stages[j].kind == STAGE_WIRE && p->stages[j].wire_dir != st->wire_dir)
-                rev = &p->stages[j];
-        if (!rev)
-            rev = st;
-        snprintf(name, sizeof name, "%s.%s.acks", p->name, st->name);
-        wire_init(&l->ack_wire, name, &l->ack_in, &l->ack_out, nclk, 0,
-                  tb_from_ps(&k->tb, stage_one_way_ps(p, rev)), CHAN_NO_PROBE, CHAN_NO_PROBE, deep);
-        wire_sizes(&l->ack_wire, 0, 1, 0, stage_gbytes_per_s(p, rev), k->tb.per_ps);
-        if (o->fault) {
-            l->ack_fault = *o->fault;
-            l->ack_fault.n_drop = 0;
-            l->ack_fault.seed = o->fault->seed ^ 0x5ACC5ACC5ACC5ACCull;
-            int dir = back ? FAULT_BACK : FAULT_FWD;
-            wire_faults(&l->ack_wire, &l->ack_fault, dir,
-                        tb_from_ps(&k->tb, (int64_t)llround(o->fault->reorder_ns * 1000.0)));
-            if (o->fault->dir[dir].reorder > 0)
-                l->ack_wire.flight.sorted = l->ack_out.sorted = 1;
-        }
-        if (kernel_add(k, &l->ack_wire.c, TICK_NEVER)) {
-            snprintf(err, (size_t)errlen, "out of memory");
-            return -1;
-        }
     }
     return 0;
 }
 
 /* Joins each wire's ends to the transports: the sender's transmit lane
  * feeds the wire, the receiver's receive lane takes what arrives and hands
- * it to its NIC, and its acknowledgements go back to the sender. */
+ * it to its NIC; the receiver's acknowledgements go back on its own wire to
+ * the sender (its transmit lane), among its packets. */
 static int tp_connect(path_net_t *net, const path_cfg_t *p, const path_net_opts_t *o)
 {
     for (int i = 0; i < net->n; i++) {
@@ -150,8 +119,8 @@ static int tp_connect(path_net_t *net, const path_cfg_t *p, const path_net_opts_
             continue;
         int from = p->stages[i - 1].node, to = p->stages[i + 1].node;
         tp_port_t *s = net->tp[from], *r = net->tp[to];
-        tp_port_lanes(s, &l->to_tp, &net->ch[i], NULL, NULL, &l->ack_out, NULL, r);
-        tp_port_lanes(r, NULL, NULL, &net->ch[i + 1], &l->from_tp, NULL, &l->ack_in, s);
+        tp_port_lanes(s, &l->to_tp, &net->ch[i], NULL, NULL, r);
+        tp_port_lanes(r, NULL, NULL, &net->ch[i + 1], &l->from_tp, s);
         s->tx_point = o->tp_tx_point[i];
         s->tx_fwd = p->stages[i].wire_dir == WIRE_FORWARD;
         r->rx_point = o->tp_rx_point[i];
@@ -184,20 +153,6 @@ int path_net_tp_counts(const path_net_t *net, path_tp_counts_t *c)
         if (t->held_peak > c->held_peak)
             c->held_peak = t->held_peak;
         c->failed |= t->failed != 0;
-    }
-    for (int i = 0; i < net->n; i++) {
-        const tp_lane_t *l = net->lane[i];
-        if (!l || !l->ack_wire.fault)
-            continue;
-        /* the lane runs against its wire's direction */
-        int dir = net->path->stages[i].wire_dir == WIRE_FORWARD ? FAULT_BACK : FAULT_FWD;
-        const fault_link_t *f = &l->ack_wire.fl;
-        fault_link_t *d = &c->ack_faults[dir];
-        d->sent += f->sent;
-        d->lost += f->lost;
-        d->duplicated += f->duplicated;
-        d->reordered += f->reordered;
-        d->corrupted += f->corrupted;
     }
     return 1;
 }
@@ -784,11 +739,8 @@ void path_net_free(path_net_t *net)
         tp_lane_t *l = net->lane[i];
         if (!l)
             continue;
-        wire_free(&l->ack_wire);
         chan_free(&l->to_tp);
         chan_free(&l->from_tp);
-        chan_free(&l->ack_in);
-        chan_free(&l->ack_out);
         free(l);
         net->lane[i] = NULL;
     }

@@ -67,7 +67,7 @@ typedef struct {
                                   (its end_point is when it may leave) */
     /* the NICs' transport (tp_port in parts.h), or NULL: none. Each wire
      * then runs between the sending node's transport and the receiving
-     * node's, which acknowledges over a lane of the reverse link; a wire
+     * node's, which acknowledges on its own wire back; a wire
      * stage's probes tp_tx_point (the packet handed to the wire) and
      * tp_rx_point (delivered to the NIC in order). Two nodes on one kernel,
      * a send-pipeline block, every wire between two NIC pipelines. */
@@ -75,14 +75,10 @@ typedef struct {
     int tp_tx_point[CFG_MAX_STAGES], tp_rx_point[CFG_MAX_STAGES];
 } path_net_opts_t;
 
-/* A wire's transport lanes: its NIC-side channels and its acknowledgements'
- * wire back. */
+/* A wire's channels to and from the transports' NIC sides. */
 typedef struct tp_lane {
     chan_t to_tp;              /* the sending NIC's output -> its transport */
     chan_t from_tp;            /* the receiving transport -> its NIC */
-    chan_t ack_in, ack_out;    /* the receiver's acknowledgements, onto and off their wire */
-    wire_comp_t ack_wire;
-    fault_spec_t ack_fault;    /* the reverse direction's faults, on a stream of their own */
 } tp_lane_t;
 
 typedef struct path_net {
@@ -158,7 +154,6 @@ typedef struct {
     uint64_t dropped_failed;  /* taken from a NIC after its channel failed */
     int64_t held_peak;
     int failed;               /* a node's channel reached the retry limit */
-    fault_link_t ack_faults[2]; /* the acknowledgement lanes, by direction */
 } path_tp_counts_t;
 int path_net_tp_counts(const path_net_t *net, path_tp_counts_t *c);
 /* Lockstep mismatches of the blocks. */

@@ -39,7 +39,8 @@ static uint8_t wire_ready(const tp_port_t *t, tick_t now)
 }
 
 /* An acknowledgement's bytes on the wire: UB's TPACK or TPSACK with its
- * bitmap, RoCE's ACK or NAK (BTH + AETH in a RoCEv2 frame). */
+ * bitmap, RoCE's ACK or NAK (BTH + AETH in a RoCEv2 frame). It goes out on
+ * the node's own link to the peer, behind the packets already there. */
 static uint32_t ack_bytes(const tp_port_t *t, const tp_ack_rec_t *r)
 {
     if (!t->ub)
@@ -79,8 +80,34 @@ static void tp_eval(comp_t *c, tick_t now)
         t->in.sq_ch = 0;
         t->in.sq_hdl = (uint16_t)hdl;
     }
-    if (t->rx_in && (h = chan_peek(t->rx_in, now)) != NULL) {
+    /* what the wire brings: data packets and the peer's acknowledgements,
+     * one of each at most, in the order they came */
+    int took_data = 0, took_ack = 0;
+    while (t->rx_in && (h = chan_peek(t->rx_in, now)) != NULL) {
+        int ack = h->kind == MSG_TPACK;
+        if (ack ? took_ack : took_data)
+            break;
         msg_t m = chan_pop(t->rx_in, now);
+        if (ack) {
+            took_ack = 1;
+            const tp_ack_rec_t *r = &t->peer->acks[m.id % TP_ACK_RECS];
+            if (m.flags & MSG_CORRUPT) { /* its checksum fails */
+                t->acks_corrupt++;
+            } else if (r->seq != m.id) {
+                t->acks_stale++; /* (so long on the way that its record was reused) */
+            } else {
+                t->in.ack_valid = 1;
+                t->in.ack_ch = 0;
+                t->in.ack_kind = r->kind;
+                t->in.ack_base = r->base;
+                t->in.ack_hi = r->hi;
+                t->in.ack_code = r->code;
+                memcpy(t->in.ack_bmap, r->bmap, sizeof t->in.ack_bmap);
+                t->acks_taken++;
+            }
+            continue;
+        }
+        took_data = 1;
         if (m.flags & MSG_CORRUPT) { /* its checksum fails: gone */
             t->corrupt++;
             kernel_drop(k, &m);
@@ -91,31 +118,13 @@ static void tp_eval(comp_t *c, tick_t now)
             t->rx_pend = m;
         }
     }
-    if (t->ack_in && (h = chan_peek(t->ack_in, now)) != NULL) {
-        msg_t m = chan_pop(t->ack_in, now);
-        const tp_ack_rec_t *r = &t->peer->acks[m.id % TP_ACK_RECS];
-        if (m.flags & MSG_CORRUPT) {
-            t->acks_corrupt++;
-        } else if (r->seq != m.id) {
-            t->acks_stale++; /* (held on the lane so long that its record was reused) */
-        } else {
-            t->in.ack_valid = 1;
-            t->in.ack_ch = 0;
-            t->in.ack_kind = r->kind;
-            t->in.ack_base = r->base;
-            t->in.ack_hi = r->hi;
-            t->in.ack_code = r->code;
-            memcpy(t->in.ack_bmap, r->bmap, sizeof t->in.ack_bmap);
-            t->acks_taken++;
-        }
-    }
 }
 
 static tick_t next_wake(tp_port_t *t, tick_t now)
 {
     tick_t period = t->c.clk->period, w = TICK_NEVER;
-    chan_t *ins[3] = {t->out.sq_ready || t->failed ? t->tx_in : NULL, t->rx_in, t->ack_in};
-    for (int i = 0; i < 3; i++) {
+    chan_t *ins[2] = {t->out.sq_ready || t->failed ? t->tx_in : NULL, t->rx_in};
+    for (int i = 0; i < 2; i++) {
         if (!ins[i])
             continue;
         tick_t a = chan_next_time(ins[i], now);
@@ -275,15 +284,15 @@ static tick_t tp_commit(comp_t *c, tick_t now)
         memcpy(r->bmap, o->ao_bmap, sizeof r->bmap);
         msg_t a;
         memset(&a, 0, sizeof a);
-        a.kind = MSG_PACKET;
+        a.kind = MSG_TPACK;
         a.id = t->ack_seq++;
-        a.opc = MSG_OP_WRITE; /* (sized by len on its lane) */
         a.len = ack_bytes(t, r);
         a.flags = MSG_QUIET;
         a.last = 1;
         a.t = now + period;
-        if (chan_push(t->ack_out, &a, now)) {
-            kernel_fail(k, "internal: %s: no room in '%s'", c->name, t->ack_out->name);
+        /* onto the reverse link, behind this node's own packets */
+        if (chan_push(t->tx_out, &a, now)) {
+            kernel_fail(k, "internal: %s: no room in '%s'", c->name, t->tx_out->name);
             return TICK_NEVER;
         }
         t->acks_sent++;
@@ -348,7 +357,7 @@ int tp_port_init(tp_port_t *t, const char *name, kernel_t *k, const clockdom_t *
 }
 
 void tp_port_lanes(tp_port_t *t, chan_t *tx_in, chan_t *tx_out, chan_t *rx_in, chan_t *rx_out,
-                   chan_t *ack_in, chan_t *ack_out, tp_port_t *peer)
+                   tp_port_t *peer)
 {
     t->peer = peer;
     if (tx_in) {
@@ -362,14 +371,6 @@ void tp_port_lanes(tp_port_t *t, chan_t *tx_in, chan_t *tx_out, chan_t *rx_in, c
         t->rx_out = rx_out;
         rx_in->dst = &t->c;
         rx_out->src = &t->c;
-    }
-    if (ack_in) {
-        t->ack_in = ack_in;
-        ack_in->dst = &t->c;
-    }
-    if (ack_out) {
-        t->ack_out = ack_out;
-        ack_out->src = &t->c;
     }
 }
 

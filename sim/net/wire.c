@@ -57,6 +57,8 @@ tick_t wire_ser(wire_comp_t *w, msg_t *m)
     }
     int data = m->opc == MSG_OP_READ ? w->read_data && !(m->flags & MSG_NAK) : w->fwd;
     uint32_t bytes = w->hdr_bytes + (data ? (m->seg_len ? m->seg_len : m->len) : 0);
+    if (m->kind == MSG_TPACK)
+        bytes = m->len; /* an acknowledgement: its own size */
     m->bytes = bytes;
     if (bytes != w->memo_bytes || !w->memo_bytes) {
         /* bytes / (GB/s) = ns; ticks = ns * 1000 * ticks per ps, rounded up */
