@@ -124,7 +124,7 @@ const tp_cfg_t *cli_transport_cfg(const cli_tp_opts_t *t, const path_cfg_t *p, t
     "                       acknowledgements meet the faults too. Adds the rows\n"          \
     "                       transport.tx/rx of each wire and a transport line\n"            \
     "                       (window 256, SACK bitmap 256 bits; docs/transport.md).\n"      \
-    "                       Two nodes, native engine\n"                                    \
+    "                       Two nodes joined by a link each way (not --topology)\n"          \
     "  --rto-ns NS          with --transport: the first retransmission timeout\n"         \
     "                       (default 25600 ns), doubled per retry up to 7 tries\n"
 

@@ -166,9 +166,9 @@ static int cmd_latency(int argc, char **argv)
     if (engine && co.topology)
         return cli_usage_error(A.cmd, "--engine %s: a path over a --topology runs only on the native "
                                       "engine", engine_name);
-    if (tpo.mode != CLI_TP_OFF && (engine || co.topology))
-        return cli_usage_error(A.cmd, "--transport: runs between two nodes on the native engine "
-                                      "(not with %s)", engine ? "--engine" : "--topology");
+    if (tpo.mode != CLI_TP_OFF && co.topology)
+        return cli_usage_error(A.cmd, "--transport: runs between two nodes joined by a link each "
+                                      "way (not with --topology)");
     if (tpo.rto_ns && tpo.mode == CLI_TP_OFF)
         return cli_usage_error(A.cmd, "--rto-ns: the timeout of --transport, which is off");
     static config_t cfg;

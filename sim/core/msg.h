@@ -61,8 +61,11 @@ enum {
                         the sending NIC's probe is its first packet's (the
                         wire and what follows probe its last) */
     MSG_QUIET = 32,  /* records no probes on a wire: a transport's resend
-                        (its first transmission did; the receiving transport
-                        probes it when it delivers it) or an acknowledgement */
+                        (its first transmission did) or an acknowledgement */
+    MSG_TP = 64,     /* a transport's packet: the wire records when it was
+                        serialised, the receiving transport when the copy it
+                        accepts arrived (a copy a resend overtook is a
+                        duplicate there, and records nothing) */
 };
 
 /* What a request does at the target. A read's response carries its data;

@@ -422,6 +422,7 @@ typedef struct tp_port {
     chan_t *tx_in, *tx_out, *rx_in, *rx_out;
     struct tp_port *peer;          /* (its acknowledgement records) */
     int tx_point, rx_point;        /* probes: handed to the wire; delivered */
+    int arrive_point;              /* the probe of its receive wire's arrival */
     int ub;                        /* acknowledgements sized as UB's, else RoCE's */
     /* the retransmission buffer: each packet sent, by handle (its PSN's low
      * bits), until acknowledged */

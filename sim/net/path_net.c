@@ -34,14 +34,12 @@ int path_net_arrive(path_net_t *net, int stage, const msg_t *m)
 
 /* ---- the transport ---- */
 
-/* A path the transport can run on: two nodes on one kernel, packets numbered
- * by a send-pipeline block, every wire between two NIC pipelines. */
-static int tp_check(const path_cfg_t *p, const path_net_t *net, char *err, int errlen)
+/* A path the transport can run on: two nodes (not a topology), packets
+ * numbered by a send-pipeline block, every wire between two NIC pipelines. */
+static int tp_check(const path_cfg_t *p, char *err, int errlen)
 {
     const char *why = NULL;
-    if (net->split)
-        why = "it runs on the native engine (one kernel)";
-    else if (p->topo)
+    if (p->topo)
         why = "it runs between two nodes joined by a link each way, not over a topology";
     else if (p->tx_block == NIC_BLOCK_NONE)
         why = "the path's NICs have no send pipeline block to number their packets";
@@ -72,17 +70,19 @@ static int tp_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const pat
     for (int node = 0; node < 2; node++) {
         char name[96];
         snprintf(name, sizeof name, "%s.%s.transport", p->name, node_name(node));
+        /* (split, each node's on its own kernel) */
+        kernel_t *nk = net->split && node == NODE_TARGET ? o->far_k : k;
         net->tp[node] = calloc(1, sizeof *net->tp[node]);
         if (!net->tp[node]) {
             snprintf(err, (size_t)errlen, "out of memory");
             return -1;
         }
-        if (tp_port_init(net->tp[node], name, k, nclk, cfg, ub, o->backend, err, errlen)) {
+        if (tp_port_init(net->tp[node], name, nk, nclk, cfg, ub, o->backend, err, errlen)) {
             free(net->tp[node]);
             net->tp[node] = NULL;
             return -1;
         }
-        if (kernel_add(k, &net->tp[node]->c, TICK_NEVER)) {
+        if (kernel_add(nk, &net->tp[node]->c, TICK_NEVER)) {
             snprintf(err, (size_t)errlen, "out of memory");
             return -1;
         }
@@ -124,6 +124,7 @@ static int tp_connect(path_net_t *net, const path_cfg_t *p, const path_net_opts_
         s->tx_point = o->tp_tx_point[i];
         s->tx_fwd = p->stages[i].wire_dir == WIRE_FORWARD;
         r->rx_point = o->tp_rx_point[i];
+        r->arrive_point = o->end_point[i];
     }
     return 0;
 }
@@ -215,12 +216,16 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
     clock_init(&net->nic_clk, "nic", &k->tb, p->nic_mhz, 0);
     /* several netlists of one simulation share one NIC clock */
     const clockdom_t *nclk = o->nic_clk ? o->nic_clk : &net->nic_clk;
-    /* without faults a channel never holds more than the reads in flight;
+    /* without faults a channel never holds more than the packets of the
+     * reads in flight (a read larger than the MTU is several packets);
      * with them duplicates, and packets of reads that already failed, add
      * to that: then only memory bounds it (storage grows on demand) */
-    int64_t deep = o->fault || o->lossy || o->transport ? ((int64_t)1 << 62) : o->max_inside + 1;
+    int64_t mtu = p->mtu_bytes > 0 ? p->mtu_bytes : 4096;
+    int64_t pkts = p->tx_block != NIC_BLOCK_NONE && o->payload > mtu ? (o->payload + mtu - 1) / mtu : 1;
+    int64_t deep = o->fault || o->lossy || o->transport ? ((int64_t)1 << 62)
+                                                        : (o->max_inside + 1) * pkts;
     int used[2][2] = {{0, 0}, {0, 0}};
-    if (o->transport && tp_check(p, net, err, errlen))
+    if (o->transport && tp_check(p, err, errlen))
         return -1;
     for (int i = 0; i <= net->n; i++) {
         /* a NIC's (or a switch's) output register is offered through a

@@ -28,14 +28,17 @@ static void idle_inputs(tp_port_t *t)
     t->in.ao_ready = 1;
 }
 
-/* The wire takes the packet in the output register at `now` when its link
- * is free by the time a packet put out now would be seen (the wire
- * publishes when its link is free on its input): the transport runs no
- * further ahead of the link than a packet, and a packet's timer starts as
- * it goes on the wire, not in a queue in front of it. */
+/* The wire takes the packet in the output register at `now` when it has
+ * taken everything put out before and its link is free by the time a
+ * packet put out now would be seen (the wire publishes when its link is
+ * free on its input; a wire running ahead in a chain takes a packet the
+ * moment it is put out, one that waits for its times when it is due, and
+ * both publish the same): the transport runs no further ahead of the link
+ * than a packet, and a packet's timer starts as it goes onto the wire, not
+ * in a queue in front of it. */
 static uint8_t wire_ready(const tp_port_t *t, tick_t now)
 {
-    return t->tx_out && t->tx_out->ready_at <= now + t->c.clk->period;
+    return t->tx_out && t->tx_out->count == 0 && t->tx_out->ready_at <= now + t->c.clk->period;
 }
 
 /* An acknowledgement's bytes on the wire: UB's TPACK or TPSACK with its
@@ -201,7 +204,7 @@ static tick_t tp_commit(comp_t *c, tick_t now)
             return TICK_NEVER;
         }
         m.psn = t->peer->desc[slot].psn;
-        m.flags &= (uint8_t)~MSG_QUIET;
+        m.flags &= (uint8_t)~(MSG_QUIET | MSG_TP);
         m.t = now + period; /* a register: seen from the next edge */
         if (!(m.flags & MSG_SEG))
             kernel_probe(k, t->rx_point, m.id, m.t);
@@ -225,6 +228,9 @@ static tick_t tp_commit(comp_t *c, tick_t now)
             }
             t->held[slot] = t->rx_pend;
             t->held_used[slot] = 1;
+            /* the copy it keeps arrived then (the wire leaves that to it) */
+            if (!(t->rx_pend.flags & MSG_SEG))
+                kernel_probe(k, t->arrive_point, t->rx_pend.id, t->rx_pend.t);
             if (++t->n_held > t->held_peak)
                 t->held_peak = t->n_held;
         } else {
@@ -242,6 +248,7 @@ static tick_t tp_commit(comp_t *c, tick_t now)
         msg_t m = t->desc[slot];
         m.psn = o->pkt_psn; /* on the wire: the transport's sequence */
         m.flags &= (uint8_t)~(MSG_COPY | MSG_CORRUPT | MSG_QUIET);
+        m.flags |= MSG_TP;
         if (o->pkt_retx) {
             /* the first transmission recorded the probes */
             m.flags |= MSG_QUIET;

@@ -113,7 +113,7 @@ tick_t wire_pass(wire_comp_t *w, msg_t *m, tick_t t)
     tick_t at = faulty_arrival(w, m, end, ser);
     if (at == TICK_NEVER)
         kernel_drop(w->c.k, m); /* lost */
-    else if (probes)
+    else if (probes && !(m->flags & MSG_TP))
         kernel_probe(w->c.k, w->arrive_point, m->id, at);
     return at;
 }
@@ -133,7 +133,7 @@ static int deliver(comp_t *c, chan_t *flight, chan_t *out, int arrive_point, tic
 {
     while (chan_peek(flight, now)) {
         msg_t m = chan_pop(flight, now);
-        if (!(m.flags & (MSG_COPY | MSG_SEG | MSG_QUIET)))
+        if (!(m.flags & (MSG_COPY | MSG_SEG | MSG_QUIET | MSG_TP)))
             kernel_probe(c->k, arrive_point, m.id, now);
         m.t = now;
         if (chan_push(out, &m, now)) {
