@@ -198,9 +198,10 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
             s->rnd_rs &= (uint8_t)~(1u << c);
         }
     }
-    /* T7: a packet that leaves starts its channel's timer */
+    /* T7: a packet that leaves starts its channel's timer (unless an
+     * acknowledgement at this edge covered everything sent) */
     int sc = emit_r ? cs : emit_n ? hc : -1;
-    if (sc >= 0 && !(s->fail >> sc & 1) && s->tmr[sc] == 0) {
+    if (sc >= 0 && !(s->fail >> sc & 1) && s->tmr[sc] == 0 && s->nxt[sc] != s->una[sc]) {
         if (s->rto[sc] == 0)
             s->rto[sc] = in->cfg_rto;
         s->tmr[sc] = s->rto[sc];

@@ -303,9 +303,10 @@ module transport #(
           rnd_rs_d[c] = 1'b0;
         end
       end
-    // T7: a packet that leaves starts its channel's timer
+    // T7: a packet that leaves starts its channel's timer (unless an
+    // acknowledgement at this edge covered everything sent)
     sc = emit_r ? cs : hc;
-    if ((emit_r || emit_n) && !fail_d[sc] && tmr_d[sc] == 32'd0) begin
+    if ((emit_r || emit_n) && !fail_d[sc] && tmr_d[sc] == 32'd0 && nxt_d[sc] != una_d[sc]) begin
       if (rto_d[sc] == 32'd0) rto_d[sc] = cfg_rto_i;
       tmr_d[sc] = rto_d[sc];
     end

@@ -347,6 +347,13 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
                 queue += lat_row_sim_ns(r, i);
             if (r->rows[i].category == CAT_TRANSPORT)
                 tp += lat_row_sim_ns(r, i);
+            /* with the transport, what a wire's row took beyond its delay is
+             * the wait for a resend (its original was lost) */
+            if (r->tp_on && r->rows[i].category == CAT_WIRE && !r->rows[i].derived) {
+                double over = lat_row_sim_ns(r, i) - tb_to_ns(&r->tb, r->rows[i].calc);
+                if (over > 0)
+                    tp += over;
+            }
             /* a link into a cut-through switch hands a packet on before its
              * last bit: its row is that much shorter */
             double d = tb_to_ns(&r->tb, r->rows[i].calc) - lat_row_sim_ns(r, i);

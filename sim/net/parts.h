@@ -427,7 +427,8 @@ typedef struct tp_port {
     /* the retransmission buffer: each packet sent, by handle (its PSN's low
      * bits), until acknowledged */
     msg_t desc[TP_W];
-    uint8_t desc_used[TP_W];
+    uint8_t desc_used[TP_W];       /* 1 kept; 2 its channel failed: bytes let
+                                      go, header PSN kept for the peer */
     uint32_t taken;                /* packets taken from the NIC */
     uint32_t una;                  /* the oldest PSN not acknowledged */
     /* the receiver: packets held until delivered in order */
@@ -443,6 +444,7 @@ typedef struct tp_port {
     uint64_t verdict[5], corrupt, acks_corrupt, timeouts, dropped_failed;
     int tx_fwd;                    /* its transmit lane's wire runs forward */
     int pkt_was_valid;             /* its packet register held a packet */
+    int ao_was_valid;              /* its acknowledgement register held one */
     int64_t held_peak;
     uint8_t failed;                /* channels that reached the retry limit */
     int failed_reported;

@@ -25,7 +25,6 @@ static void idle_inputs(tp_port_t *t)
     t->in.sq_valid = 0;
     t->in.rx_valid = 0;
     t->in.ack_valid = 0;
-    t->in.ao_ready = 1;
 }
 
 /* The wire takes the packet in the output register at `now` when it has
@@ -61,7 +60,9 @@ static void tp_eval(comp_t *c, tick_t now)
     tp_port_t *t = (tp_port_t *)c;
     kernel_t *k = c->k;
     idle_inputs(t);
-    t->in.pkt_ready = wire_ready(t, now);
+    /* (while the wire is busy, what it owes is acknowledged at once when
+     * it is free: one acknowledgement for all) */
+    t->in.pkt_ready = t->in.ao_ready = wire_ready(t, now);
     const msg_t *h;
     if (t->failed && t->tx_in && (h = chan_peek(t->tx_in, now)) != NULL) {
         /* its channel reached the retry limit: what its NIC sends is lost
@@ -164,7 +165,15 @@ static tick_t tp_commit(comp_t *c, tick_t now)
          * changes nothing at an edge with no input) */
         transport_in_t held = t->in;
         idle_inputs(t);
-        block_advance(t->blk, &t->in, (now - t->last_edge) / period - 1);
+        int64_t skip = (now - t->last_edge) / period - 1;
+        int64_t q = block_quiet(t->blk, &t->in); /* (0: an output changes, such
+                                                    as a timeout's flag falling) */
+        if (q > 0 && skip > q) {
+            kernel_fail(k, "internal: %s slept through an edge at which its block had work (a "
+                        "timer)", c->name);
+            return TICK_NEVER;
+        }
+        block_advance(t->blk, &t->in, skip);
         t->in = held;
     }
     t->last_edge = now;
@@ -179,7 +188,9 @@ static tick_t tp_commit(comp_t *c, tick_t now)
     /* a packet in the output register is new when the register was empty or
      * the wire took the previous one at this edge */
     int fresh = t->out.pkt_valid && (!t->pkt_was_valid || t->in.pkt_ready);
+    int fresh_ack = t->out.ao_valid && (!t->ao_was_valid || t->in.ao_ready);
     t->pkt_was_valid = t->out.pkt_valid;
+    t->ao_was_valid = t->out.ao_valid;
     idle_inputs(t);
     const transport_out_t *o = &t->out;
     /* the next packet in order to the NIC (held since an earlier edge) */
@@ -274,14 +285,13 @@ static tick_t tp_commit(comp_t *c, tick_t now)
     uint32_t una = transport_out_una(o, 0);
     while (t->una != una && ((una - t->una) & TP_PSN_MASK) <= TP_W) {
         uint32_t slot = t->una & W_MASK;
-        if (t->desc_used[slot]) {
+        if (t->desc_used[slot] == 1)
             kernel_drop(k, &t->desc[slot]);
-            t->desc_used[slot] = 0;
-        }
+        t->desc_used[slot] = 0;
         t->una = (t->una + 1) & TP_PSN_MASK;
     }
     /* an acknowledgement to the peer */
-    if (o->ao_valid) {
+    if (fresh_ack) {
         tp_ack_rec_t *r = &t->acks[t->ack_seq % TP_ACK_RECS];
         r->seq = t->ack_seq;
         r->kind = o->ao_kind;
@@ -310,9 +320,12 @@ static tick_t tp_commit(comp_t *c, tick_t now)
         /* nothing will be resent: the buffer lets go of what it kept */
         t->failed = o->fail;
         for (int i = 0; i < TP_W; i++) {
-            if (t->desc_used[i]) {
+            if (t->desc_used[i] == 1) {
+                /* (its bytes go; its header PSN stays for a copy still on
+                 * the way, which the peer may yet deliver) */
                 kernel_drop(k, &t->desc[i]);
-                t->desc_used[i] = 0;
+                t->desc[i].data = 0;
+                t->desc_used[i] = 2;
             }
         }
     }
@@ -386,7 +399,7 @@ void tp_port_free(tp_port_t *t)
     if (!t)
         return;
     for (int i = 0; i < TP_W; i++) {
-        if (t->desc_used[i])
+        if (t->desc_used[i] == 1)
             kernel_drop(t->c.k, &t->desc[i]);
         if (t->held_used[i])
             kernel_drop(t->c.k, &t->held[i]);
