@@ -183,19 +183,7 @@ TEST(ContextsInPath, EveryEngineGivesTheSameFigures)
     ASSERT_EQ(testutil::run(cmd, &a), 0);
     ASSERT_EQ(testutil::run(cmd + " --engine systemc", &b), 0);
     EXPECT_NE(a.find("\"misses\":"), std::string::npos) << a;
-    auto costless = [](const std::string &s) {
-        std::string out, line;
-        for (size_t i = 0, j; i < s.size(); i = j + 1) {
-            j = s.find('\n', i);
-            if (j == std::string::npos)
-                j = s.size();
-            line = s.substr(i, j - i);
-            if (line.find("nic_edges_simulated") == std::string::npos)
-                out += line + "\n";
-        }
-        return out;
-    };
-    EXPECT_EQ(costless(a), costless(b));
+    EXPECT_EQ(testutil::without_costs(a), testutil::without_costs(b));
 }
 
 // The target's receive pipeline asks only for the channel or queue pair of a

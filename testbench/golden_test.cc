@@ -36,15 +36,7 @@ std::vector<Case> cases()
     return v;
 }
 
-std::string without_costs(const std::string &s)
-{
-    std::istringstream in(s);
-    std::string line, out;
-    while (std::getline(in, line))
-        if (line.find("nic_edges_simulated") == std::string::npos)
-            out += line + "\n";
-    return out;
-}
+using testutil::without_costs;
 
 std::string read_file(const std::string &path)
 {

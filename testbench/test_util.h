@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
+#include <sstream>
 #include <string>
 
 namespace testutil {
@@ -26,6 +27,19 @@ inline int run(const std::string &cmd, std::string *out, bool with_stderr = fals
 }
 
 inline std::string ubsim() { return UBSIM_BIN; }
+
+// A command's output without the lines of what the run cost
+// (nic_edges_simulated, which differs between engines and backends that
+// give the same figures).
+inline std::string without_costs(const std::string &s)
+{
+    std::istringstream in(s);
+    std::string line, out;
+    while (std::getline(in, line))
+        if (line.find("nic_edges_simulated") == std::string::npos)
+            out += line + "\n";
+    return out;
+}
 
 // Writes text to a fresh temporary file and returns its path.
 inline std::string temp_file(const std::string &text, const char *suffix = ".ini")

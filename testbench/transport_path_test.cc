@@ -301,18 +301,6 @@ TEST(TransportInPath, LargeReadsShortTimeoutsAndAFailedChannel)
 // receiver keeps, and the original records nothing when it comes.
 TEST(TransportInPath, EveryEngineGivesTheSameRun)
 {
-    auto costless = [](const std::string &s) {
-        std::string out;
-        for (size_t i = 0, j; i < s.size(); i = j + 1) {
-            j = s.find('\n', i);
-            if (j == std::string::npos)
-                j = s.size();
-            std::string line = s.substr(i, j - i);
-            if (line.find("nic_edges_simulated") == std::string::npos)
-                out += line + "\n";
-        }
-        return out;
-    };
     const std::string lat = testutil::ubsim() + " latency --ops 200 --transport on --rto-ns 3000 "
                             "--fault loss=2e-2,dup=1e-2,reorder=5e-2,corrupt=1e-2,seed=5 --format json";
     const std::string rate = testutil::ubsim() + " rate --burst 300 --slots 64 --payload 9000 "
@@ -324,7 +312,7 @@ TEST(TransportInPath, EveryEngineGivesTheSameRun)
         EXPECT_NE(a.find("\"transport\":"), std::string::npos);
         for (const char *more : {" --engine nodes", " --engine systemc", " --step-all"}) {
             ASSERT_EQ(testutil::run(cmd + more, &b), 0) << more;
-            EXPECT_EQ(costless(a), costless(b)) << more;
+            EXPECT_EQ(testutil::without_costs(a), testutil::without_costs(b)) << more;
         }
     }
     std::string a, b;
@@ -332,7 +320,7 @@ TEST(TransportInPath, EveryEngineGivesTheSameRun)
     const std::string wave = testutil::temp_file("", ".vcd");
     ASSERT_EQ(testutil::run(lat + " --wave " + wave, &b), 0);
     std::remove(wave.c_str());
-    EXPECT_EQ(costless(a), costless(b)) << "in time order";
+    EXPECT_EQ(testutil::without_costs(a), testutil::without_costs(b)) << "in time order";
 }
 
 // (Reads larger than the MTU on the engines that split the nodes: a link

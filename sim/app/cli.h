@@ -111,6 +111,9 @@ enum { CLI_TP_OFF = 0, CLI_TP_ON, CLI_TP_SACK, CLI_TP_GBN };
 /* Returns 1 if argv[i] was --transport or --rto-ns (*bad set on a usage
  * error). */
 int cli_transport_option(cli_args_t *A, cli_tp_opts_t *t, int *bad);
+/* The transport options against the rest of the command line: 0, or a
+ * usage error's exit status (printed). */
+int cli_transport_check(const cli_args_t *A, const cli_tp_opts_t *t, const cli_config_opts_t *co);
 /* The transport of path p under t into *cfg: NULL when off or when the
  * path has no send-pipeline block to number its packets, else cfg. */
 const tp_cfg_t *cli_transport_cfg(const cli_tp_opts_t *t, const path_cfg_t *p, tp_cfg_t *cfg);

@@ -166,14 +166,12 @@ static int cmd_latency(int argc, char **argv)
     if (engine && co.topology)
         return cli_usage_error(A.cmd, "--engine %s: a path over a --topology runs only on the native "
                                       "engine", engine_name);
-    if (tpo.mode != CLI_TP_OFF && co.topology)
-        return cli_usage_error(A.cmd, "--transport: runs between two nodes joined by a link each "
-                                      "way (not with --topology)");
-    if (tpo.rto_ns && tpo.mode == CLI_TP_OFF)
-        return cli_usage_error(A.cmd, "--rto-ns: the timeout of --transport, which is off");
+    int rc = cli_transport_check(&A, &tpo, &co);
+    if (rc)
+        return rc;
     static config_t cfg;
     char err[512];
-    int rc = cli_load_config(&cfg, &co, A.cmd);
+    rc = cli_load_config(&cfg, &co, A.cmd);
     if (rc)
         return rc;
 

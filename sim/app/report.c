@@ -177,17 +177,19 @@ void report_ctx_csv(FILE *f, const char *path, const lat_ctx_t *c)
 
 /* ---- the transport (--transport) ---- */
 
-#define TP_KEYS 15
+#define TP_KEYS 16
 static void tp_values(const path_tp_counts_t *t, const char **k, uint64_t *v)
 {
     const char *keys[TP_KEYS] = {"sent",      "resent",       "resent_payload_bytes", "delivered",
                                  "acks_sent", "acks_taken",   "duplicates",   "beyond_window",
                                  "buffer_full", "gaps",       "corrupt",      "acks_corrupt",
-                                 "timeouts",  "dropped_after_failure", "held_peak"};
+                                 "timeouts",  "dropped_after_failure", "held_peak",
+                                 "acks_stale"};
     uint64_t vals[TP_KEYS] = {t->sent,      t->resent,     t->resent_bytes, t->delivered,
                               t->acks_sent, t->acks_taken, t->duplicates,   t->beyond,
                               t->full,      t->gaps,       t->corrupt,      t->acks_corrupt,
-                              t->timeouts,  t->dropped_failed, (uint64_t)t->held_peak};
+                              t->timeouts,  t->dropped_failed, (uint64_t)t->held_peak,
+                              t->acks_stale};
     memcpy(k, keys, sizeof keys);
     memcpy(v, vals, sizeof vals);
 }

@@ -459,6 +459,22 @@ int nic_port_contexts(nic_port_t *p, int kind, ctx_cache_t *cc, tick_t after)
 
 static int edge_tail(nic_port_t *p, tick_t now, int moved);
 
+/* The block's edge at now, on the inputs in p->bin: 0, or -1 after a
+ * lockstep mismatch (the run fails). */
+static int step_block(nic_port_t *p, tick_t now)
+{
+    kernel_t *k = p->c.k;
+    uint64_t now_ps = p->blk_time ? (uint64_t)(now / k->tb.per_ps) : 0;
+    if (!block_step(p->blk, &p->bin, &p->bout, now_ps))
+        return 0;
+    kernel_fail(k,
+                "lockstep mismatch between the C model and the RTL of the %s NIC's %s at NIC "
+                "cycle %lld (%.3f ns; the block's own cycle count is in the report above)",
+                p->where, nic_block_name(p->use.kind), (long long)(now / p->c.clk->period),
+                (double)now / (double)k->tb.per_ps / 1000.0);
+    return -1;
+}
+
 /* One edge after the skipped ones: the handshakes, the block, the stage
  * pipeline, a new offer. Returns 0, or -1 after a failure. */
 static int edge(nic_port_t *p, tick_t now)
@@ -496,16 +512,8 @@ static int edge(nic_port_t *p, tick_t now)
             p->bin.ub.cmp_valid = (uint8_t)p->cmp_valid;
             p->bin.ub.cmp_q = p->cmp_q;
         }
-        uint64_t now_ps = p->blk_time ? (uint64_t)(now / k->tb.per_ps) : 0;
-        if (block_step(p->blk, &p->bin, &p->bout, now_ps)) {
-            kernel_fail(k,
-                        "lockstep mismatch between the C model and the RTL of the %s NIC's %s at "
-                        "NIC cycle %lld (%.3f ns; the block's own cycle count is in the report "
-                        "above)",
-                        p->where, nic_block_name(p->use.kind), (long long)(now / c->clk->period),
-                        (double)now / (double)k->tb.per_ps / 1000.0);
+        if (step_block(p, now))
             return -1;
-        }
         p->bin.ub.cmp_valid = 0;
         p->cmp_valid = 0;
     } else {
@@ -709,16 +717,8 @@ static tick_t block_edges(nic_port_t *p, tick_t now, tick_t horizon, uint64_t *e
         p->last_edge = now;
         p->pushed = 0;
         block_inputs(p, p->out->ready_at <= now);
-        uint64_t now_ps = p->blk_time ? (uint64_t)(now / c->k->tb.per_ps) : 0;
-        if (block_step(p->blk, &p->bin, &p->bout, now_ps)) {
-            kernel_fail(c->k,
-                        "lockstep mismatch between the C model and the RTL of the %s NIC's %s at "
-                        "NIC cycle %lld (%.3f ns; the block's own cycle count is in the report "
-                        "above)",
-                        p->where, nic_block_name(p->use.kind), (long long)(now / period),
-                        (double)now / (double)c->k->tb.per_ps / 1000.0);
+        if (step_block(p, now))
             return TICK_NEVER;
-        }
         (*edges)++;
         if (edge_tail(p, now, 0))
             return TICK_NEVER;

@@ -447,7 +447,6 @@ typedef struct tp_port {
     int ao_was_valid;              /* its acknowledgement register held one */
     int64_t held_peak;
     uint8_t failed;                /* channels that reached the retry limit */
-    int failed_reported;
 } tp_port_t;
 
 /* A node's transport on kernel k at clock clk, its block on backend `be`.

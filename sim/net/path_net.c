@@ -57,15 +57,13 @@ static int tp_check(const path_cfg_t *p, char *err, int errlen)
     return 0;
 }
 
-static const tp_cfg_t *tp_cfg_of(const path_net_opts_t *o) { return o->transport; }
-
 /* Each node's transport, and each wire's channels to and from the NICs
  * beside it (the ends are joined in tp_connect, once the NICs and the
  * wires exist). */
 static int tp_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path_net_opts_t *o,
                     const clockdom_t *nclk, int64_t deep, char *err, int errlen)
 {
-    const tp_cfg_t *cfg = tp_cfg_of(o);
+    const tp_cfg_t *cfg = o->transport;
     int ub = p->tx_block == NIC_BLOCK_UB_SEND;
     for (int node = 0; node < 2; node++) {
         char name[96];

@@ -245,6 +245,18 @@ static __attribute__((noinline)) void on_other_probe(sim_t *s, int point, uint32
 
 /* ---- set-up ------------------------------------------------------------------ */
 
+/* A new derived row (measured, not configured) of stage i: its index. */
+static int derived_row(sim_t *s, int i, category_t cat)
+{
+    latency_result_t *r = s->res;
+    lat_row_t *d = &r->rows[r->n_rows];
+    s->stage_of_row[r->n_rows] = i;
+    d->derived = 1;
+    d->stage = i;
+    d->category = cat;
+    return r->n_rows++;
+}
+
 static void setup_rows(sim_t *s)
 {
     const path_cfg_t *p = s->path;
@@ -255,12 +267,8 @@ static void setup_rows(sim_t *s)
         s->align_row[i] = s->queue_row[i] = s->tp_tx_row[i] = s->tp_rx_row[i] = -1;
         if (st->kind == STAGE_WIRE && s->opts->transport) {
             /* from the sending NIC to the wire, through its transport */
-            lat_row_t *d = &r->rows[r->n_rows];
-            s->stage_of_row[r->n_rows] = i;
-            s->tp_tx_row[i] = r->n_rows++;
-            d->derived = 1;
-            d->stage = i;
-            d->category = CAT_TRANSPORT;
+            s->tp_tx_row[i] = derived_row(s, i, CAT_TRANSPORT);
+            lat_row_t *d = &r->rows[s->tp_tx_row[i]];
             snprintf(d->name, sizeof(d->name), "transport.tx.%s", st->name);
             snprintf(d->label, sizeof(d->label), "%s transport sends it",
                      p->stages[i - 1].node == NODE_INITIATOR ? "initiator" : "target");
@@ -272,24 +280,19 @@ static void setup_rows(sim_t *s)
                 exec_stage = i;
         }
         if (st->kind == STAGE_NIC || st->kind == STAGE_WIRE || st->kind == STAGE_SWITCH) {
-            lat_row_t *d = &r->rows[r->n_rows];
-            s->stage_of_row[r->n_rows] = i;
-            s->align_row[i] = r->n_rows++;
-            d->derived = 1;
-            d->stage = i;
+            s->align_row[i] = derived_row(s, i, st->kind == STAGE_WIRE ? CAT_SERIALISATION
+                                                                        : CAT_ALIGNMENT);
+            lat_row_t *d = &r->rows[s->align_row[i]];
             if (st->kind == STAGE_NIC) {
-                d->category = CAT_ALIGNMENT;
                 snprintf(d->name, sizeof(d->name), "align.%s", st->name);
                 snprintf(d->label, sizeof(d->label), "clock alignment: wait for %s %s edge",
                          st->node == NODE_INITIATOR ? "initiator" : "target",
                          st->pipe == PIPE_TX ? "NIC tx" : "NIC rx");
             } else if (st->kind == STAGE_SWITCH) {
-                d->category = CAT_ALIGNMENT;
                 snprintf(d->name, sizeof(d->name), "align.%s", st->name);
                 snprintf(d->label, sizeof(d->label), "clock alignment: wait for switch %s edge",
                          p->topo->t.sw[st->sw].name);
             } else {
-                d->category = CAT_SERIALISATION;
                 snprintf(d->name, sizeof(d->name), "serialise.%s", st->name);
             }
         }
@@ -307,12 +310,8 @@ static void setup_rows(sim_t *s)
         case STAGE_SWITCH: {
             const topo_switch_t *ts = &p->topo->t.sw[st->sw];
             row->calc = (tick_t)ts->fwd_cycles * tb_period(&s->v.k.tb, ts->clock_mhz);
-            lat_row_t *q = &r->rows[r->n_rows];
-            s->stage_of_row[r->n_rows] = i;
-            s->queue_row[i] = r->n_rows++;
-            q->derived = 1;
-            q->stage = i;
-            q->category = CAT_QUEUEING;
+            s->queue_row[i] = derived_row(s, i, CAT_QUEUEING);
+            lat_row_t *q = &r->rows[s->queue_row[i]];
             snprintf(q->name, sizeof(q->name), "queue.%s", st->name);
             snprintf(q->label, sizeof(q->label), "switch %s: output register and queue of port %d",
                      ts->name, st->sw_out);
@@ -350,12 +349,8 @@ static void setup_rows(sim_t *s)
         r->calc_total += row->calc;
         if (s->tp_tx_row[i] >= 0) {
             /* held by the receiving transport until in order, then to its NIC */
-            lat_row_t *d = &r->rows[r->n_rows];
-            s->stage_of_row[r->n_rows] = i;
-            s->tp_rx_row[i] = r->n_rows++;
-            d->derived = 1;
-            d->stage = i;
-            d->category = CAT_TRANSPORT;
+            s->tp_rx_row[i] = derived_row(s, i, CAT_TRANSPORT);
+            lat_row_t *d = &r->rows[s->tp_rx_row[i]];
             snprintf(d->name, sizeof(d->name), "transport.rx.%s", st->name);
             snprintf(d->label, sizeof(d->label), "%s transport delivers it in order",
                      p->stages[i + 1].node == NODE_INITIATOR ? "initiator" : "target");
