@@ -149,11 +149,8 @@ int cli_transport_option(cli_args_t *A, cli_tp_opts_t *t, int *bad)
     return 0;
 }
 
-int cli_transport_check(const cli_args_t *A, const cli_tp_opts_t *t, const cli_config_opts_t *co)
+int cli_transport_check(const cli_args_t *A, const cli_tp_opts_t *t)
 {
-    if (t->mode != CLI_TP_OFF && co->topology)
-        return cli_usage_error(A->cmd, "--transport: runs between two nodes joined by a link each "
-                                       "way (not with --topology)");
     if (t->rto_ns && t->mode == CLI_TP_OFF)
         return cli_usage_error(A->cmd, "--rto-ns: the timeout of --transport, which is off");
     return 0;

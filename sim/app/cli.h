@@ -111,9 +111,9 @@ enum { CLI_TP_OFF = 0, CLI_TP_ON, CLI_TP_SACK, CLI_TP_GBN };
 /* Returns 1 if argv[i] was --transport or --rto-ns (*bad set on a usage
  * error). */
 int cli_transport_option(cli_args_t *A, cli_tp_opts_t *t, int *bad);
-/* The transport options against the rest of the command line: 0, or a
- * usage error's exit status (printed). */
-int cli_transport_check(const cli_args_t *A, const cli_tp_opts_t *t, const cli_config_opts_t *co);
+/* The transport options against each other: 0, or a usage error's exit
+ * status (printed). */
+int cli_transport_check(const cli_args_t *A, const cli_tp_opts_t *t);
 /* The transport of path p under t into *cfg: NULL when off or when the
  * path has no send-pipeline block to number its packets, else cfg. */
 const tp_cfg_t *cli_transport_cfg(const cli_tp_opts_t *t, const path_cfg_t *p, tp_cfg_t *cfg);
@@ -123,11 +123,11 @@ const tp_cfg_t *cli_transport_cfg(const cli_tp_opts_t *t, const path_cfg_t *p, t
     "                       go-back-N on RoCE), sack or gbn. Each node numbers the\n"        \
     "                       packets it sends, keeps them until acknowledged and\n"         \
     "                       resends what is lost; the receiver delivers in order\n"         \
-    "                       and acknowledges over the reverse link, where\n"               \
-    "                       acknowledgements meet the faults too. Adds the rows\n"          \
-    "                       transport.tx/rx of each wire and a transport line\n"            \
-    "                       (window 256, SACK bitmap 256 bits; docs/transport.md).\n"      \
-    "                       Two nodes joined by a link each way (not --topology)\n"          \
+    "                       and acknowledges over the reverse links (through the\n"      \
+    "                       switches of a --topology), where acknowledgements\n"         \
+    "                       meet the faults too. Adds the rows transport.tx/rx\n"         \
+    "                       of each way and a transport line (window 256, SACK\n"        \
+    "                       bitmap 256 bits; docs/transport.md)\n"                        \
     "  --rto-ns NS          with --transport: the first retransmission timeout\n"         \
     "                       (default 25600 ns), doubled per retry up to 7 tries\n"
 

@@ -146,7 +146,7 @@ msg_t chan_pop(chan_t *c, tick_t now)
     c->popped++;
     c->last_pop = now;
     if (c->pop_point != CHAN_NO_PROBE && c->src &&
-        !(m.flags & (c->pop_at_first ? MSG_NOT_FIRST : MSG_SEG)))
+        !(m.flags & ((c->pop_at_first ? MSG_NOT_FIRST : MSG_SEG) | MSG_QUIET | MSG_COPY)))
         kernel_probe(c->src->k, c->pop_point, m.id, now);
     return m;
 }

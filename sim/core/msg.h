@@ -60,12 +60,9 @@ enum {
     MSG_NOT_FIRST = 16, /* a packet of a multi-packet message, not its first:
                         the sending NIC's probe is its first packet's (the
                         wire and what follows probe its last) */
-    MSG_QUIET = 32,  /* records no probes on a wire: a transport's resend
-                        (its first transmission did) or an acknowledgement */
-    MSG_TP = 64,     /* a transport's packet: the wire records when it was
-                        serialised, the receiving transport when the copy it
-                        accepts arrived (a copy a resend overtook is a
-                        duplicate there, and records nothing) */
+    MSG_QUIET = 32,  /* records no probes on a wire, in a switch or at a
+                        channel: a transport's resend (its first
+                        transmission did) or an acknowledgement */
 };
 
 /* What a request does at the target. A read's response carries its data;

@@ -524,6 +524,8 @@ static int edge(nic_port_t *p, tick_t now)
     if (p->acc_valid) {
         /* it waited for this port's clock edge from when it became visible */
         tick_t edge = p->acc.t == now ? now : clock_edge_at_or_after(c->clk, p->acc.t);
+        if (p->arrive_point != CHAN_NO_PROBE)
+            kernel_probe(k, p->arrive_point, p->acc.id, p->acc.t);
         kernel_probe(k, p->align_point, p->acc.id, edge);
         if (tab_put(p, &p->acc)) {
             kernel_fail(k, "cycle %lld: request %u entered the %s NIC's pipeline twice",
@@ -835,6 +837,8 @@ tick_t nic_port_pass(nic_port_t *p, msg_t *m, tick_t t)
     p->last_edge = edge;
     if (!nic_port_rx_accept(p, m))
         return TICK_NEVER;
+    if (p->arrive_point != CHAN_NO_PROBE)
+        kernel_probe(p->c.k, p->arrive_point, id, t);
     kernel_probe(p->c.k, p->align_point, id, clock_edge_at_or_after(p->c.clk, t));
     tick_t period = p->c.clk->period;
     tick_t out = edge + (tick_t)(p->pipe.depth - 1) * period; /* in its output register */
@@ -881,6 +885,7 @@ int nic_port_init(nic_port_t *p, const char *name, const clockdom_t *clk, const 
     nic_pipe_reset(&p->pipe, &p->pout);
     p->align_point = align_point;
     p->nic_point = nic_point;
+    p->arrive_point = CHAN_NO_PROBE;
     p->where = where;
     p->last_edge = -1;
     p->lazy_at = -1;

@@ -81,6 +81,9 @@ typedef struct {
                             serialisation (a packet is handed on once it is
                             in); -1 otherwise */
     int ser_point, arrive_point;
+    int rx_arrival;          /* its receiver (a NIC, or a transport) records when
+                            the packet it accepts arrived: the wire records no
+                            arrivals */
     /* faults (NULL: a perfect link), this direction's decisions */
     const fault_spec_t *fault;
     fault_link_t fl;
@@ -102,6 +105,7 @@ typedef struct {
     chan_t flight;
     chan_t *out;
     int arrive_point;
+    int rx_arrival;          /* as the whole wire's */
 } wire_rx_comp_t;
 
 int wire_init(wire_comp_t *w, const char *name, chan_t *in, chan_t *out, const clockdom_t *in_clk,
@@ -316,6 +320,10 @@ typedef struct nic_port {
                             that arrived in sequence (their message goes on
                             with its last) */
     int align_point, nic_point;
+    int arrive_point;    /* the probe of the wire in front of it (CHAN_NO_PROBE:
+                            the wire records it): the arrival of the packet it
+                            accepts, which may be a duplicate that overtook
+                            its original on an earlier link */
     /* stepping */
     tick_t last_edge;    /* the last edge it ran (-1: none) */
     tick_t lazy_at;      /* an edge it slept through, sure its offer was taken
@@ -443,6 +451,9 @@ typedef struct tp_port {
     uint64_t sent, resent, resent_bytes, delivered, acks_sent, acks_taken, acks_stale;
     uint64_t verdict[5], corrupt, acks_corrupt, timeouts, dropped_failed;
     int tx_fwd;                    /* its transmit lane's wire runs forward */
+    uint16_t node, peer_node;      /* the nodes (of a topology) at each end:
+                                      its acknowledgements' source and
+                                      destination, by which switches route */
     int pkt_was_valid;             /* its packet register held a packet */
     int ao_was_valid;              /* its acknowledgement register held one */
     int64_t held_peak;

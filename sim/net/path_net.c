@@ -34,20 +34,34 @@ int path_net_arrive(path_net_t *net, int stage, const msg_t *m)
 
 /* ---- the transport ---- */
 
-/* A path the transport can run on: two nodes (not a topology), packets
- * numbered by a send-pipeline block, every wire between two NIC pipelines. */
+static int on_link(const stage_cfg_t *st)
+{
+    return st->kind == STAGE_WIRE || st->kind == STAGE_SWITCH;
+}
+
+/* The last stage of the run of wires and switches that starts at stage f. */
+static int run_end(const path_cfg_t *p, int f)
+{
+    int e = f;
+    while (e + 1 < p->n_stages && on_link(&p->stages[e + 1]))
+        e++;
+    return e;
+}
+
+/* A path the transport can run on: packets numbered by a send-pipeline
+ * block, every run of wires (and switches, on a topology) from one node's
+ * NIC pipeline to the other's. */
 static int tp_check(const path_cfg_t *p, char *err, int errlen)
 {
     const char *why = NULL;
-    if (p->topo)
-        why = "it runs between two nodes joined by a link each way, not over a topology";
-    else if (p->tx_block == NIC_BLOCK_NONE)
+    if (p->tx_block == NIC_BLOCK_NONE)
         why = "the path's NICs have no send pipeline block to number their packets";
-    for (int i = 0; !why && i < p->n_stages; i++) {
-        if (p->stages[i].kind != STAGE_WIRE)
+    for (int f = 0; !why && f < p->n_stages; f++) {
+        if (!on_link(&p->stages[f]) || (f > 0 && on_link(&p->stages[f - 1])))
             continue;
-        if (i == 0 || i + 1 == p->n_stages || p->stages[i - 1].kind != STAGE_NIC ||
-            p->stages[i + 1].kind != STAGE_NIC || p->stages[i - 1].node == p->stages[i + 1].node)
+        int e = run_end(p, f);
+        if (f == 0 || e + 1 == p->n_stages || p->stages[f - 1].kind != STAGE_NIC ||
+            p->stages[e + 1].kind != STAGE_NIC || p->stages[f - 1].node == p->stages[e + 1].node)
             why = "each wire must run from one node's NIC pipeline to the other's";
     }
     if (why) {
@@ -57,9 +71,9 @@ static int tp_check(const path_cfg_t *p, char *err, int errlen)
     return 0;
 }
 
-/* Each node's transport, and each wire's channels to and from the NICs
- * beside it (the ends are joined in tp_connect, once the NICs and the
- * wires exist). */
+/* Each node's transport, and each run of wires' channels to and from the
+ * NICs at its ends (kept by its first wire; the ends are joined in
+ * tp_connect, once the NICs and the wires exist). */
 static int tp_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path_net_opts_t *o,
                     const clockdom_t *nclk, int64_t deep, char *err, int errlen)
 {
@@ -86,9 +100,10 @@ static int tp_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const pat
         }
     }
     for (int i = 0; i < net->n; i++) {
-        if (p->stages[i].kind != STAGE_WIRE)
+        if (p->stages[i].kind != STAGE_WIRE || i == 0 || p->stages[i - 1].kind != STAGE_NIC)
             continue;
         tp_lane_t *l = net->lane[i] = calloc(1, sizeof *l);
+        net->lane_in[run_end(p, i) + 1] = l;
         if (!l) {
             snprintf(err, (size_t)errlen, "out of memory");
             return -1;
@@ -105,24 +120,37 @@ static int tp_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const pat
     return 0;
 }
 
-/* Joins each wire's ends to the transports: the sender's transmit lane
- * feeds the wire, the receiver's receive lane takes what arrives and hands
- * it to its NIC; the receiver's acknowledgements go back on its own wire to
- * the sender (its transmit lane), among its packets. */
+/* Joins each run of wires' ends to the transports: the sender's transmit
+ * lane feeds its first wire, the receiver's receive lane takes what its
+ * last one brings and hands it to its NIC; the receiver's acknowledgements
+ * go back on its own wires to the sender (its transmit lane), among its
+ * packets (through the switches of a topology, routed to the sender). */
 static int tp_connect(path_net_t *net, const path_cfg_t *p, const path_net_opts_t *o)
 {
-    for (int i = 0; i < net->n; i++) {
-        tp_lane_t *l = net->lane[i];
+    for (int f = 0; f < net->n; f++) {
+        tp_lane_t *l = net->lane[f];
         if (!l)
             continue;
-        int from = p->stages[i - 1].node, to = p->stages[i + 1].node;
+        int e = run_end(p, f);
+        int from = p->stages[f - 1].node, to = p->stages[e + 1].node;
         tp_port_t *s = net->tp[from], *r = net->tp[to];
-        tp_port_lanes(s, &l->to_tp, &net->ch[i], NULL, NULL, r);
-        tp_port_lanes(r, NULL, NULL, &net->ch[i + 1], &l->from_tp, s);
-        s->tx_point = o->tp_tx_point[i];
-        s->tx_fwd = p->stages[i].wire_dir == WIRE_FORWARD;
-        r->rx_point = o->tp_rx_point[i];
-        r->arrive_point = o->end_point[i];
+        tp_port_lanes(s, &l->to_tp, &net->ch[f], NULL, NULL, r);
+        tp_port_lanes(r, NULL, NULL, &net->ch[e + 1], &l->from_tp, s);
+        s->tx_point = o->tp_tx_point[f];
+        s->tx_fwd = p->stages[f].wire_dir == WIRE_FORWARD;
+        r->rx_point = o->tp_rx_point[e];
+        r->arrive_point = o->end_point[e];
+        /* (the last wire leaves its arrival to the receiving transport) */
+        net->wire[e].rx_arrival = 1;
+        if (net->split)
+            net->far[e].rx_arrival = 1;
+    }
+    for (int node = 0; node < 2; node++) {
+        int me = node == NODE_TARGET ? 1 : 0;
+        if (p->topo)
+            me = node == NODE_TARGET ? p->to_node : p->from_node;
+        net->tp[node]->node = (uint16_t)me;
+        net->tp[1 - node]->peer_node = (uint16_t)me;
     }
     return 0;
 }
@@ -251,8 +279,8 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
         /* a NIC beside a wire with a transport: its side of the transport */
         if (st->kind == STAGE_NIC && i + 1 < net->n && net->lane[i + 1])
             out = &net->lane[i + 1]->to_tp;
-        if (st->kind == STAGE_NIC && i > 0 && net->lane[i - 1])
-            in = &net->lane[i - 1]->from_tp;
+        if (st->kind == STAGE_NIC && net->lane_in[i])
+            in = &net->lane_in[i]->from_tp;
         k = net->split && net->node_of[i] == NODE_TARGET ? o->far_k : k0;
         const clockdom_t *in_clk = i > 0 && p->stages[i - 1].kind == STAGE_NIC ? nclk : NULL;
         net->kind[i] = st->kind;
@@ -435,6 +463,17 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
     }
     if (o->transport && tp_connect(net, p, o))
         return -1;
+    /* a wire into a NIC pipeline leaves its arrival to that NIC, which
+     * records it for the packet it accepts (on a topology a duplicate made
+     * on an earlier link can overtake its original on the last one) */
+    for (int i = 0; i + 1 < net->n; i++) {
+        if (net->kind[i] != STAGE_WIRE || net->kind[i + 1] != STAGE_NIC || net->lane_in[i + 1])
+            continue;
+        net->wire[i].rx_arrival = 1;
+        if (net->split)
+            net->far[i].rx_arrival = 1;
+        net->port[i + 1].arrive_point = o->end_point[i];
+    }
     /* context caches: the initiator's transmit pipeline reads its Jetty and
      * its channel (UB) or its queue pair (RC), the target's receive pipeline
      * its channel or its queue pair; each kind of record has a cache of its
@@ -542,7 +581,7 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
         else if (net->kind[i] == STAGE_WIRE && !net->split)
             link[i] = LINK_WIRE; /* (split, a wire ends a node's chain) */
         else if (net->kind[i] == STAGE_NIC && !k->step_all && nic_port_can_pass(&net->port[i]) &&
-                 !(i > 0 && net->lane[i - 1]) &&
+                 !net->lane_in[i] &&
                  (i == 0 || link[i - 1] >= 0) && i + 1 < net->n && net->kind[i + 1] == STAGE_DELAY &&
                  !(i > 0 && net->kind[i - 1] == STAGE_WIRE && net->ch[i].sorted))
             link[i] = LINK_NIC; /* (not behind a wire that reorders: the chain
@@ -551,7 +590,7 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
     for (int i = 0; i < net->n; i++) {
         if (link[i] >= 0) {
             int j = i;
-            while (j + 1 < net->n && link[j + 1] >= 0 && !net->lane[j])
+            while (j + 1 < net->n && link[j + 1] >= 0 && !net->lane_in[j + 1])
                 j++;
             chain_comp_t *ch = &net->chain[net->n_chains++];
             char name[96];
@@ -747,6 +786,7 @@ void path_net_free(path_net_t *net)
         free(l);
         net->lane[i] = NULL;
     }
+    memset(net->lane_in, 0, sizeof net->lane_in);
     for (int i = 0; i < TOPO_MAX_SWITCHES; i++) {
         if (net->sw[i]) {
             switch_free(net->sw[i]);

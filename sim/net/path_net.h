@@ -65,17 +65,18 @@ typedef struct {
     int align_point[CFG_MAX_STAGES], end_point[CFG_MAX_STAGES];
     int queue_point[CFG_MAX_STAGES]; /* a switch stage: when the packet leaves
                                   (its end_point is when it may leave) */
-    /* the NICs' transport (tp_port in parts.h), or NULL: none. Each wire
-     * then runs between the sending node's transport and the receiving
-     * node's, which acknowledges on its own wire back; a wire
-     * stage's probes tp_tx_point (the packet handed to the wire) and
-     * tp_rx_point (delivered to the NIC in order). Two nodes on one kernel,
-     * a send-pipeline block, every wire between two NIC pipelines. */
+    /* the NICs' transport (tp_port in parts.h), or NULL: none. Each run of
+     * wires (with the switches between them, on a topology) then runs
+     * between the sending node's transport and the receiving node's, which
+     * acknowledges on its own wires back. The probes: tp_tx_point of a
+     * run's first wire (the packet handed to it), tp_rx_point of its last
+     * (delivered to the NIC in order). A send-pipeline block, every run
+     * from one node's NIC pipeline to the other's. */
     const tp_cfg_t *transport;
     int tp_tx_point[CFG_MAX_STAGES], tp_rx_point[CFG_MAX_STAGES];
 } path_net_opts_t;
 
-/* A wire's channels to and from the transports' NIC sides. */
+/* A run of wires' channels to and from the transports' NIC sides. */
 typedef struct tp_lane {
     chan_t to_tp;              /* the sending NIC's output -> its transport */
     chan_t from_tp;            /* the receiving transport -> its NIC */
@@ -110,9 +111,12 @@ typedef struct path_net {
     } link[CFG_MAX_STAGES];
     void (*link_send)(void *ctx, int stage, const msg_t *m);
     void *link_ctx;
-    /* the transport (opts.transport): each node's, each wire's lanes */
+    /* the transport (opts.transport): each node's, and the lanes of each
+     * run of wires, by its first wire (lane) and by the NIC it delivers to
+     * (lane_in) */
     tp_port_t *tp[2];
     tp_lane_t *lane[CFG_MAX_STAGES];
+    tp_lane_t *lane_in[CFG_MAX_STAGES];
 } path_net_t;
 
 /* Builds the netlist on kernel k (whose time base is set). The caller

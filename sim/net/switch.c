@@ -74,7 +74,7 @@ static tick_t switch_commit(comp_t *c, tick_t now)
         msg_t m = s->taken[i].m;
         s->received++;
         const switch_port_t *ip = &s->port[s->taken[i].port];
-        if (!(m.flags & MSG_SEG))
+        if (!(m.flags & (MSG_SEG | MSG_QUIET | MSG_COPY)))
             kernel_probe(c->k, ip->take_point != CHAN_NO_PROBE ? ip->take_point : s->take_point,
                          m.id, now);
         int p = m.dst < SW_MAX_NODES ? s->route[m.dst] : -1;
@@ -92,7 +92,7 @@ static tick_t switch_commit(comp_t *c, tick_t now)
             continue;
         }
         m.t = now + (tick_t)s->cfg.fwd_cycles * period;
-        if (ip->ready_point != CHAN_NO_PROBE && !(m.flags & MSG_SEG))
+        if (ip->ready_point != CHAN_NO_PROBE && !(m.flags & (MSG_SEG | MSG_QUIET | MSG_COPY)))
             kernel_probe(c->k, ip->ready_point, m.id, m.t);
         if (chan_push(&o->q, &m, now)) {
             kernel_fail(c->k, "internal: %s: queue of port %d", c->name, p);

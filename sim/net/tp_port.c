@@ -215,7 +215,7 @@ static tick_t tp_commit(comp_t *c, tick_t now)
             return TICK_NEVER;
         }
         m.psn = t->peer->desc[slot].psn;
-        m.flags &= (uint8_t)~(MSG_QUIET | MSG_TP);
+        m.flags &= (uint8_t)~MSG_QUIET;
         m.t = now + period; /* a register: seen from the next edge */
         if (!(m.flags & MSG_SEG))
             kernel_probe(k, t->rx_point, m.id, m.t);
@@ -259,7 +259,6 @@ static tick_t tp_commit(comp_t *c, tick_t now)
         msg_t m = t->desc[slot];
         m.psn = o->pkt_psn; /* on the wire: the transport's sequence */
         m.flags &= (uint8_t)~(MSG_COPY | MSG_CORRUPT | MSG_QUIET);
-        m.flags |= MSG_TP;
         if (o->pkt_retx) {
             /* the first transmission recorded the probes */
             m.flags |= MSG_QUIET;
@@ -303,6 +302,8 @@ static tick_t tp_commit(comp_t *c, tick_t now)
         memset(&a, 0, sizeof a);
         a.kind = MSG_TPACK;
         a.id = t->ack_seq++;
+        a.src = t->node;
+        a.dst = t->peer_node; /* (switches route by it) */
         a.len = ack_bytes(t, r);
         a.flags = MSG_QUIET;
         a.last = 1;

@@ -107,13 +107,14 @@ tick_t wire_pass(wire_comp_t *w, msg_t *m, tick_t t)
     tick_t end = (t > w->link_free ? t : w->link_free) + ser;
     w->link_free = end;
     w->in->ready_at = end;
-    int probes = !(m->flags & (MSG_SEG | MSG_QUIET));
+    /* (a duplicate made by an earlier link of a topology records nothing) */
+    int probes = !(m->flags & (MSG_SEG | MSG_QUIET | MSG_COPY));
     if (probes)
         kernel_probe(w->c.k, w->ser_point, m->id, end);
     tick_t at = faulty_arrival(w, m, end, ser);
     if (at == TICK_NEVER)
         kernel_drop(w->c.k, m); /* lost */
-    else if (probes && !(m->flags & MSG_TP))
+    else if (probes && !w->rx_arrival)
         kernel_probe(w->c.k, w->arrive_point, m->id, at);
     return at;
 }
@@ -128,12 +129,13 @@ static int to_flight(wire_comp_t *w, const msg_t *m, tick_t now)
     return chan_push(&w->flight, m, now);
 }
 
-/* What has arrived goes on to the receiver (a whole wire, or a far end). */
-static int deliver(comp_t *c, chan_t *flight, chan_t *out, int arrive_point, tick_t now)
+/* What has arrived goes on to the receiver (a whole wire, or a far end;
+ * rx_arrival: the receiver records the arrival of the copy it keeps). */
+static int deliver(comp_t *c, chan_t *flight, chan_t *out, int arrive_point, int rx_arrival, tick_t now)
 {
     while (chan_peek(flight, now)) {
         msg_t m = chan_pop(flight, now);
-        if (!(m.flags & (MSG_COPY | MSG_SEG | MSG_QUIET | MSG_TP)))
+        if (!rx_arrival && !(m.flags & (MSG_COPY | MSG_SEG | MSG_QUIET)))
             kernel_probe(c->k, arrive_point, m.id, now);
         m.t = now;
         if (chan_push(out, &m, now)) {
@@ -148,7 +150,7 @@ static tick_t wire_commit(comp_t *c, tick_t now)
 {
     wire_comp_t *w = (wire_comp_t *)c;
     /* deliver what has arrived */
-    if (deliver(c, &w->flight, w->out, w->arrive_point, now))
+    if (deliver(c, &w->flight, w->out, w->arrive_point, w->rx_arrival, now))
         return TICK_NEVER;
     /* take what is handed over */
     while (chan_peek(w->in, now) && (!w->in_clk || w->link_free <= now)) {
@@ -158,7 +160,7 @@ static tick_t wire_commit(comp_t *c, tick_t now)
         tick_t end = begin + ser;
         w->link_free = end;
         w->in->ready_at = end;
-        if (!(m.flags & (MSG_SEG | MSG_QUIET)))
+        if (!(m.flags & (MSG_SEG | MSG_QUIET | MSG_COPY)))
             kernel_probe(c->k, w->ser_point, m.id, end);
         tick_t at = faulty_arrival(w, &m, end, ser);
         if (at == TICK_NEVER) {
@@ -220,7 +222,7 @@ void wire_free(wire_comp_t *w) { chan_free(&w->flight); }
 static tick_t wire_rx_commit(comp_t *c, tick_t now)
 {
     wire_rx_comp_t *r = (wire_rx_comp_t *)c;
-    if (deliver(c, &r->flight, r->out, r->arrive_point, now))
+    if (deliver(c, &r->flight, r->out, r->arrive_point, r->rx_arrival, now))
         return TICK_NEVER;
     return chan_next_time(&r->flight, now);
 }

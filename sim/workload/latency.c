@@ -40,7 +40,9 @@ struct latency_sim {
     int row_of_stage[CFG_MAX_STAGES];  /* the configured row */
     int align_row[CFG_MAX_STAGES];     /* the derived row before it, or -1 */
     int queue_row[CFG_MAX_STAGES];     /* a switch's queueing row after it, or -1 */
-    int tp_tx_row[CFG_MAX_STAGES], tp_rx_row[CFG_MAX_STAGES]; /* a wire's transport rows, or -1 */
+    /* the transport's rows of a run of wires: tp_tx_row at its first wire,
+     * tp_rx_row at its last; or -1 */
+    int tp_tx_row[CFG_MAX_STAGES], tp_rx_row[CFG_MAX_STAGES];
     int stage_of_row[LAT_MAX_ROWS];
     int send_row, send_align_row, exec_row;
     uint8_t plain[LAT_MAX_ROWS];       /* a row's probe only adds to the sums */
@@ -265,8 +267,12 @@ static void setup_rows(sim_t *s)
     for (int i = 0; i < p->n_stages; i++) {
         const stage_cfg_t *st = &p->stages[i];
         s->align_row[i] = s->queue_row[i] = s->tp_tx_row[i] = s->tp_rx_row[i] = -1;
-        if (st->kind == STAGE_WIRE && s->opts->transport) {
-            /* from the sending NIC to the wire, through its transport */
+        /* (a run of wires, with switches between them, from NIC to NIC) */
+        int run_first = st->kind == STAGE_WIRE && i > 0 && p->stages[i - 1].kind == STAGE_NIC;
+        int run_last = st->kind == STAGE_WIRE && i + 1 < p->n_stages &&
+                       p->stages[i + 1].kind == STAGE_NIC;
+        if (run_first && s->opts->transport) {
+            /* from the sending NIC to the (first) wire, through its transport */
             s->tp_tx_row[i] = derived_row(s, i, CAT_TRANSPORT);
             lat_row_t *d = &r->rows[s->tp_tx_row[i]];
             snprintf(d->name, sizeof(d->name), "transport.tx.%s", st->name);
@@ -347,7 +353,7 @@ static void setup_rows(sim_t *s)
             break;
         }
         r->calc_total += row->calc;
-        if (s->tp_tx_row[i] >= 0) {
+        if (run_last && s->opts->transport) {
             /* held by the receiving transport until in order, then to its NIC */
             s->tp_rx_row[i] = derived_row(s, i, CAT_TRANSPORT);
             lat_row_t *d = &r->rows[s->tp_rx_row[i]];

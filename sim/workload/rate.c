@@ -477,7 +477,7 @@ int cmd_rate(int argc, char **argv)
     if (engine && co.topology)
         return cli_usage_error(A.cmd, "--engine %s: a path over a --topology runs only on the native "
                                       "engine", engine_name);
-    int rc = cli_transport_check(&A, &tpo, &co);
+    int rc = cli_transport_check(&A, &tpo);
     if (rc)
         return rc;
     rc = cli_load_config(&cfg, &co, A.cmd);
