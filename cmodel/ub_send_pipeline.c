@@ -146,6 +146,51 @@ static void backend_advance(ub_send_pipeline_state_t *s,
     }
 }
 
+/* The intake register into its Jetty's queue (it has room). */
+static inline void drain_intake(ub_send_pipeline_state_t *s, unsigned iq)
+{
+    s->q_mem[iq][s->q_wr[iq]] = s->in_item;
+    s->q_wr[iq] = (uint8_t)((s->q_wr[iq] + 1) & (QD - 1));
+    s->q_cnt[iq]++;
+    s->q_nonempty |= 1u << iq;
+    s->in_valid = 0;
+}
+
+/* Queue g's head into S0 (empty: the back end has just advanced). */
+static inline void pick_head(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in,
+                             unsigned g)
+{
+    unsigned k = slot(s, 0);
+    s->st[k] = s->q_mem[g][s->q_rd[g]];
+    /* its packets less one (MTU segments), decided as it is picked */
+    ubsp_item_t *p = &s->st[k];
+    p->nseg = ub_ta_has_payload(p->opcode) ? ub_send_nseg(p->len, in->cfg_mtu_log2) : 0;
+    s->st_mask |= 1u;
+    s->be_count++;
+    s->q_rd[g] = (uint8_t)((s->q_rd[g] + 1) & (QD - 1));
+    if (--s->q_cnt[g] == 0)
+        s->q_nonempty &= ~(1u << g);
+    s->rr_ptr = (uint8_t)((g + 1) & (NQ - 1));
+}
+
+/* The order tracker sees what happened at this edge (when nothing did, it
+ * keeps its state and its outputs and is not stepped). */
+static inline void ot_edge(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in,
+                           int accept, int pick, unsigned g)
+{
+    order_tracker_in_t ti = {0};
+    ti.acc_valid = (uint8_t)accept;
+    ti.acc_q = (uint8_t)(in->wr_jetty & (NQ - 1));
+    ti.acc_mode = in->wr_mode & 7u;
+    ti.acc_order = in->wr_order & 3u;
+    ti.acc_fence = in->wr_fence & 1u;
+    ti.pick_valid = (uint8_t)pick;
+    ti.pick_q = (uint8_t)g;
+    ti.cmp_valid = in->cmp_valid & 1u;
+    ti.cmp_q = in->cmp_q & 7u;
+    order_tracker_step(&s->ot, &ti, &s->ot_out);
+}
+
 /* The item at stage st, with the registers as they are when stage st is in
  * front of it: the logic of stages S9..S15 (the others only carry it). */
 void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
@@ -195,28 +240,13 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
         backend_advance(s, in, 1);
         if (pick) {
             g = rr_pick(nonempty, s->rr_ptr);
-            unsigned k = slot(s, 0);
-            s->st[k] = s->q_mem[g][s->q_rd[g]];
-            /* its packets less one (MTU segments), decided as it is picked */
-            ubsp_item_t *p = &s->st[k];
-            p->nseg = ub_ta_has_payload(p->opcode) ? ub_send_nseg(p->len, in->cfg_mtu_log2) : 0;
-            s->st_mask |= 1u;
-            s->be_count++;
-            s->q_rd[g] = (uint8_t)((s->q_rd[g] + 1) & (QD - 1));
-            if (--s->q_cnt[g] == 0)
-                s->q_nonempty &= ~(1u << g);
-            s->rr_ptr = (uint8_t)((g + 1) & (NQ - 1));
+            pick_head(s, in, g);
         }
     }
 
     /* Intake register -> its Jetty's queue. */
-    if (drain) {
-        s->q_mem[iq][s->q_wr[iq]] = s->in_item;
-        s->q_wr[iq] = (uint8_t)((s->q_wr[iq] + 1) & (QD - 1));
-        s->q_cnt[iq]++;
-        s->q_nonempty |= 1u << iq;
-        s->in_valid = 0;
-    }
+    if (drain)
+        drain_intake(s, iq);
     if (accept) {
         ubsp_item_t *it = &s->in_item;
         it->opcode = in->wr_opcode;
@@ -234,21 +264,8 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
     }
     s->mtu_q = in->cfg_mtu_log2 & 31u;
 
-    /* the order tracker sees what happened at this edge (nothing: it keeps
-     * its state and its outputs) */
-    if (accept || pick || (in->cmp_valid & 1u)) {
-        order_tracker_in_t ti = {0};
-        ti.acc_valid = (uint8_t)accept;
-        ti.acc_q = (uint8_t)(in->wr_jetty & (NQ - 1));
-        ti.acc_mode = in->wr_mode & 7u;
-        ti.acc_order = in->wr_order & 3u;
-        ti.acc_fence = in->wr_fence & 1u;
-        ti.pick_valid = (uint8_t)pick;
-        ti.pick_q = (uint8_t)g;
-        ti.cmp_valid = in->cmp_valid & 1u;
-        ti.cmp_q = in->cmp_q & 7u;
-        order_tracker_step(&s->ot, &ti, &s->ot_out);
-    }
+    if (accept || pick || (in->cmp_valid & 1u))
+        ot_edge(s, in, accept, pick, g);
 
     write_outputs(s, out);
 }
@@ -272,12 +289,30 @@ int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s, const ub_send_pipe
     return 0;
 }
 
+/* The back end's ring turns by one edge with nothing in it. */
+static inline void turn_empty(ub_send_pipeline_state_t *s)
+{
+    s->head = (uint8_t)(s->head == 0 ? NS - 1 : s->head - 1);
+}
+
 void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n)
 {
-    /* into the back end edge by edge (at most two edges) */
-    while (n > 0 && !s->be_count) {
-        ub_send_pipeline_out_t idle;
-        ub_send_pipeline_step(s, in, &idle);
+    /* into the back end (at most two edges, n <= quiet): the lone request
+     * in the intake register drains into its queue, then it is picked into
+     * S0 (the edges step would make, with wr_valid and cmp_valid low and
+     * the output buffer empty) */
+    if (n > 0)
+        s->mtu_q = in->cfg_mtu_log2 & 31u;
+    if (n > 0 && s->in_valid) {
+        turn_empty(s);
+        drain_intake(s, s->in_item.jetty & (NQ - 1));
+        n--;
+    }
+    if (n > 0 && !s->be_count) {
+        unsigned g = (unsigned)__builtin_ctz(s->q_nonempty);
+        turn_empty(s);
+        pick_head(s, in, g);
+        ot_edge(s, in, 0, 1, g);
         n--;
     }
     if (n == 0)
