@@ -319,8 +319,11 @@ void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipelin
         return;
     unsigned st = (unsigned)__builtin_ctz(s->st_mask);
     ubsp_item_t *it = &s->st[slot(s, st)];
-    for (int j = 1; j <= n; j++)
-        stage_work(s, in, st + (unsigned)j, it);
+    /* the work of the stages it enters (only S9..S15 have any) */
+    unsigned first = st + 1 > UBSP_ST_TASSN ? st + 1 : UBSP_ST_TASSN;
+    unsigned last = st + (unsigned)n < UBSP_ST_RTPH ? st + (unsigned)n : UBSP_ST_RTPH;
+    for (unsigned k = first; k <= last; k++)
+        stage_work(s, in, k, it);
     /* the ring turns by n: stage k moves to stage k + n */
     s->head = (uint8_t)((s->head + NS - (unsigned)n % NS) % NS);
     s->st_mask <<= n; /* the one item, still inside (n <= quiet) */
