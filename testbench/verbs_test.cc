@@ -130,11 +130,12 @@ struct WriteRead {
 };
 
 verbs_run_result_t run_wl(const path_cfg_t *p, urma_workload_t wl, backend_kind_t be = BACKEND_C,
-                          const fault_spec_t *f = nullptr)
+                          const fault_spec_t *f = nullptr, const tp_cfg_t *tp = nullptr)
 {
     verbs_run_opts_t o{};
     o.backend = be;
     o.fault = f;
+    o.transport = tp;
     o.timeout_ps = 50000000; // 50 us
     verbs_run_result_t r;
     char err[512];
@@ -349,6 +350,47 @@ TEST(Verbs, UnderFaultsEveryRequestEndsRightOrInAnError)
     // (until the transport resends, a loss leaves a gap in its channel's
     // sequence that every later packet meets: most requests fail)
     EXPECT_EQ(r.host.completed, r.host.posted);
+}
+
+// With the NICs' transport the same faults cost time, not requests: every
+// write and every read completes, and each read brings back what was
+// written (selective ack on UB, go-back-N on the RoCE baseline; the C
+// model and the RTL give the same run).
+TEST(Verbs, WithTheTransportEveryRequestUnderFaultsEndsRight)
+{
+    Paths P;
+    fault_spec_t f;
+    fault_spec_init(&f);
+    char err[256];
+    ASSERT_EQ(fault_parse("loss=1e-2,dup=5e-3,reorder=5e-3,corrupt=5e-3,seed=11", &f, err, sizeof err), 0)
+        << err;
+    for (const char *name : {"ub_async", "pcie_nic"}) {
+        const path_cfg_t *p = P.get(name);
+        tp_cfg_t tp;
+        tp_cfg_default(&tp, p->tx_block == NIC_BLOCK_RC_SEND);
+        tp.rto_ps = 3000000; // 3 us
+        uint64_t resent[2] = {0, 0};
+        for (backend_kind_t be : {BACKEND_C, BACKEND_RTL}) {
+            WriteRead w;
+            w.ops = be == BACKEND_C ? 2000 : 300;
+            w.window = 16;
+            for (int k = 0; k < w.ops; k++)
+                w.len.push_back((uint32_t)(k * 37 % 6000) + 1); // up to two packets
+            urma_workload_t wl = {"write-read", WriteRead::start, &w};
+            verbs_run_result_t r = run_wl(p, wl, be, &f, &tp);
+            EXPECT_EQ(w.why, "") << name;
+            EXPECT_EQ(w.done, w.ops) << name;
+            EXPECT_EQ(w.errors, 0) << name;
+            EXPECT_EQ(w.wrong, 0) << name;
+            EXPECT_EQ(w.writes_ok, w.ops) << name;
+            EXPECT_EQ(w.reads_ok, w.ops) << name;
+            EXPECT_TRUE(r.tp_on);
+            EXPECT_GT(r.tp.resent, 0u) << name;
+            EXPECT_EQ(r.lockstep_mismatches, 0u);
+            resent[be == BACKEND_C] = r.tp.resent;
+        }
+        EXPECT_GT(resent[1], resent[0]) << name; // (the longer run lost more)
+    }
 }
 
 // A send: the target posts receive buffers on a Jetty; the initiator sends
@@ -617,6 +659,13 @@ TEST(VerbsExample, TheExampleProgramRunsAndItsChecksPass)
     EXPECT_NE(out.find("all checks passed"), std::string::npos) << out;
     EXPECT_EQ(testutil::run(exe + " no_such_path", &out, true), 2) << out;
     EXPECT_NE(out.find("no path 'no_such_path'"), std::string::npos) << out;
+    // on lossy links its checks fail, unless the transport resends
+    EXPECT_EQ(testutil::run(exe + " --fault loss=0.3,seed=2", &out, true), 1) << out;
+    EXPECT_NE(out.find("SOME CHECKS FAILED"), std::string::npos) << out;
+    ASSERT_EQ(testutil::run(exe + " --fault loss=0.3,seed=2 --transport on", &out, true), 0) << out;
+    EXPECT_NE(out.find("all checks passed"), std::string::npos) << out;
+    EXPECT_NE(out.find("resent"), std::string::npos) << out;
+    EXPECT_EQ(testutil::run(exe + " --transport maybe", &out, true), 2) << out;
 }
 
 } // namespace

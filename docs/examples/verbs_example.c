@@ -1,19 +1,23 @@
 /* A workload of one's own, written against the verbs (sim/verbs/urma.h) and
  * run on a simulated path: build with `make example`, run as
  *
- *     build/verbs_example [PATH] [--backend c|rtl|lockstep]
+ *     build/verbs_example [PATH] [--backend c|rtl|lockstep] [--fault SPEC]
+ *                         [--transport on|sack|gbn]
  *
  * (PATH is one of the configured paths; default ub_async). Node 1 registers
  * a segment and posts a receive buffer on a Jetty; node 0 writes 4 KiB
  * into the segment, reads them back and compares, sends a message, and tries
  * a read with the wrong token, which the target must refuse. Every
- * completion is printed with its simulated time. Exit status 0 when every
- * check passed. */
+ * completion is printed with its simulated time. --fault makes the links
+ * lossy (as ubsim's option: loss=0.1,seed=2, drop=fwd:1, ...) and
+ * --transport runs the NICs' transport, which resends what they lose, so
+ * that the checks still pass. Exit status 0 when every check passed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+#include "fault.h"
 #include "urma.h"
 #include "verbs_run.h"
 
@@ -143,6 +147,10 @@ int main(int argc, char **argv)
 {
     const char *path_name = "ub_async";
     verbs_run_opts_t opts = {.backend = BACKEND_C};
+    static fault_spec_t faults;
+    static tp_cfg_t tp;
+    const char *tp_mode = NULL;
+    char err[512];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
             int b = backend_parse(argv[++i]);
@@ -151,15 +159,29 @@ int main(int argc, char **argv)
                 return 2;
             }
             opts.backend = (backend_kind_t)b;
+        } else if (!strcmp(argv[i], "--fault") && i + 1 < argc) {
+            fault_spec_init(&faults);
+            if (fault_parse(argv[++i], &faults, err, sizeof err)) {
+                fprintf(stderr, "verbs_example: %s\n", err);
+                return 2;
+            }
+            opts.fault = &faults;
+        } else if (!strcmp(argv[i], "--transport") && i + 1 < argc) {
+            tp_mode = argv[++i];
+            if (strcmp(tp_mode, "on") && strcmp(tp_mode, "sack") && strcmp(tp_mode, "gbn")) {
+                fprintf(stderr, "verbs_example: --transport: expected on, sack or gbn, got '%s'\n",
+                        tp_mode);
+                return 2;
+            }
         } else if (argv[i][0] != '-') {
             path_name = argv[i];
         } else {
-            fprintf(stderr, "usage: verbs_example [PATH] [--backend c|rtl|lockstep]\n");
+            fprintf(stderr, "usage: verbs_example [PATH] [--backend c|rtl|lockstep] [--fault SPEC] "
+                            "[--transport on|sack|gbn]\n");
             return 2;
         }
     }
     static config_t cfg;
-    char err[512];
     config_init(&cfg);
     if (config_load_defaults(&cfg, err, sizeof err) || config_validate(&cfg, err, sizeof err)) {
         fprintf(stderr, "verbs_example: %s\n", err);
@@ -169,6 +191,12 @@ int main(int argc, char **argv)
     if (!path) {
         fprintf(stderr, "verbs_example: no path '%s'\n", path_name);
         return 2;
+    }
+    if (tp_mode) {
+        /* on: selective ack on UB, go-back-N on the RoCE baseline */
+        int gbn = !strcmp(tp_mode, "gbn") || (!strcmp(tp_mode, "on") && path->tx_block == NIC_BLOCK_RC_SEND);
+        tp_cfg_default(&tp, gbn);
+        opts.transport = &tp;
     }
     printf("path %s, backend %s\n", path->name, backend_name(opts.backend));
     demo_t d = {0};
@@ -185,6 +213,10 @@ int main(int argc, char **argv)
     printf("%lld requests, %lld completed, %lld refused by the target; simulated %.1f ns\n",
            (long long)r.host.posted, (long long)r.host.completed, (long long)r.host.refused,
            r.end_ns);
+    if (r.tp_on)
+        printf("transport: %llu packets sent, %llu resent, %llu timeouts; %llu delivered in order\n",
+               (unsigned long long)r.tp.sent, (unsigned long long)r.tp.resent,
+               (unsigned long long)r.tp.timeouts, (unsigned long long)r.tp.delivered);
     printf("%s\n", d.failures ? "SOME CHECKS FAILED" : "all checks passed");
     return d.failures ? 1 : 0;
 }

@@ -160,14 +160,10 @@ const tp_cfg_t *cli_transport_cfg(const cli_tp_opts_t *t, const path_cfg_t *p, t
 {
     if (t->mode == CLI_TP_OFF || p->tx_block == NIC_BLOCK_NONE)
         return NULL;
-    memset(cfg, 0, sizeof *cfg);
-    cfg->gbn = t->mode == CLI_TP_GBN || (t->mode == CLI_TP_ON && p->tx_block == NIC_BLOCK_RC_SEND);
-    cfg->bmap_code = 2; /* 256 bits */
-    cfg->window = 256;
-    cfg->ooo_cap = 1024;
-    cfg->rto_ps = (t->rto_ns > 0 ? t->rto_ns : CLI_TP_RTO_NS) * 1000;
-    cfg->backoff = 1;
-    cfg->retry_max = 7;
+    tp_cfg_default(cfg, t->mode == CLI_TP_GBN ||
+                            (t->mode == CLI_TP_ON && p->tx_block == NIC_BLOCK_RC_SEND));
+    if (t->rto_ns > 0)
+        cfg->rto_ps = t->rto_ns * 1000;
     return cfg;
 }
 

@@ -107,7 +107,6 @@ typedef struct {
     long long rto_ns;       /* 0: the default */
 } cli_tp_opts_t;
 enum { CLI_TP_OFF = 0, CLI_TP_ON, CLI_TP_SACK, CLI_TP_GBN };
-#define CLI_TP_RTO_NS 25600 /* the first timeout, by default */
 /* Returns 1 if argv[i] was --transport or --rto-ns (*bad set on a usage
  * error). */
 int cli_transport_option(cli_args_t *A, cli_tp_opts_t *t, int *bad);

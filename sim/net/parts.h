@@ -406,6 +406,13 @@ typedef struct {
     int retry_max;       /* timeouts in a row before the channel fails */
 } tp_cfg_t;
 
+/* The transport the NICs run by default (ubsim --transport on, sack or
+ * gbn): a window of 256 packets, a SACK bitmap of 256 bits, 1024 packets
+ * held beyond a gap, the first timeout TP_RTO_NS doubling per retry, 7
+ * tries; gbn: go-back-N, else selective ack. */
+#define TP_RTO_NS 25600
+void tp_cfg_default(tp_cfg_t *c, int gbn);
+
 #define TP_ACK_RECS 4096 /* acknowledgements on the reverse lane at once, at most */
 
 /* An acknowledgement's fields (the packet carries them; the lane carries

@@ -377,6 +377,18 @@ int tp_port_init(tp_port_t *t, const char *name, kernel_t *k, const clockdom_t *
     return 0;
 }
 
+void tp_cfg_default(tp_cfg_t *c, int gbn)
+{
+    memset(c, 0, sizeof *c);
+    c->gbn = gbn;
+    c->bmap_code = 2; /* 256 bits */
+    c->window = 256;
+    c->ooo_cap = 1024;
+    c->rto_ps = (int64_t)TP_RTO_NS * 1000;
+    c->backoff = 1;
+    c->retry_max = 7;
+}
+
 void tp_port_lanes(tp_port_t *t, chan_t *tx_in, chan_t *tx_out, chan_t *rx_in, chan_t *rx_out,
                    tp_port_t *peer)
 {

@@ -29,10 +29,12 @@ int verbs_run(const path_cfg_t *path, const verbs_run_opts_t *o, const urma_work
             .backend = o->backend,
             .fault = o->fault,
             .tx_class = o->tx_class,
+            .transport = o->transport,
         },
     };
     for (int i = 0; i < CFG_MAX_STAGES; i++)
-        vo.net.align_point[i] = vo.net.end_point[i] = vo.net.queue_point[i] = CHAN_NO_PROBE;
+        vo.net.align_point[i] = vo.net.end_point[i] = vo.net.queue_point[i] =
+            vo.net.tp_tx_point[i] = vo.net.tp_rx_point[i] = CHAN_NO_PROBE;
     int rc = verbs_net_build(&v, path, &vo, wl, err, errlen);
     if (rc == 0) {
         rc = kernel_run(&v.k) ? -1 : 0;
@@ -42,6 +44,7 @@ int verbs_run(const path_cfg_t *path, const verbs_run_opts_t *o, const urma_work
         r->host = *urma_host_stats(v.host);
         verbs_net_counts(&v, &r->fx, r->sw, &r->n_switches);
         r->lockstep_mismatches = path_net_mismatches(&v.net);
+        r->tp_on = path_net_tp_counts(&v.net, &r->tp);
     }
     verbs_net_free(&v);
     return rc;

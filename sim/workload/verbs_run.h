@@ -25,6 +25,8 @@ typedef struct {
     int in_time_order;         /* 1: no part runs ahead (same results) */
     struct order_check *checker; /* an ordering checker (order_check.h) watching, or NULL */
     const block_class_t *tx_class; /* replaces the send pipelines' class, or NULL */
+    const tp_cfg_t *transport; /* the NICs' transport (docs/transport.md:
+                                  tp_cfg_default), or NULL: none */
 } verbs_run_opts_t;
 
 typedef struct {
@@ -34,6 +36,8 @@ typedef struct {
     int n_switches;
     lat_switch_t sw[LAT_MAX_SWITCHES];
     uint64_t lockstep_mismatches;
+    int tp_on;                 /* the transport ran; what it did: */
+    path_tp_counts_t tp;
 } verbs_run_result_t;
 
 /* Returns 0 when the simulation ran to its end (the workload stopped it, or
