@@ -383,8 +383,10 @@ TEST(TransportInPath, RunsAcrossTheSwitchesOfATopology)
     for (const cJSON *sw = cJSON_GetObjectItem(p0, "switches")->child; sw; sw = sw->next)
         EXPECT_EQ(cJSON_GetObjectItem(sw, "unroutable")->valueint, 0);
     cJSON_Delete(j);
-    const std::string mix = base + "--ops 150 --transport on --rto-ns 3000 "
-                            "--fault loss=2e-2,dup=1e-2,reorder=2e-2,corrupt=1e-2,seed=5";
+    // (seed 1: a resend overtakes an original held back on a middle link,
+    // which still records its passage through the next switch)
+    const std::string mix = base + "--ops 120 --transport on --rto-ns 2000 "
+                            "--fault loss=3e-2,dup=3e-2,reorder=3e-2,corrupt=2e-2,seed=1";
     ASSERT_EQ(testutil::run(mix, &a), 0);
     for (const char *more : {" --backend rtl", " --backend lockstep", " --step-all", " --transport sack"}) {
         ASSERT_EQ(testutil::run(mix + more, &b), 0) << more;
@@ -394,6 +396,7 @@ TEST(TransportInPath, RunsAcrossTheSwitchesOfATopology)
     ASSERT_EQ(testutil::run(mix + " --wave " + wave, &b), 0);
     std::remove(wave.c_str());
     EXPECT_EQ(testutil::without_costs(a), testutil::without_costs(b)) << "in time order";
+    EXPECT_EQ(a.find(":\t-"), std::string::npos) << a; // no row below zero
 }
 
 // On a topology a duplicate made on one link can overtake its original on a

@@ -345,21 +345,33 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
          * a busy pipeline) is named too, so the equation always holds */
         double queue = 0, ahead = 0, tp = 0;
         for (int i = 0; i < r->n_rows; i++) {
-            if (r->rows[i].category == CAT_QUEUEING)
+            const lat_row_t *row = &r->rows[i];
+            if (row->category == CAT_QUEUEING)
                 queue += lat_row_sim_ns(r, i);
-            if (r->rows[i].category == CAT_TRANSPORT)
+            if (row->category == CAT_TRANSPORT)
                 tp += lat_row_sim_ns(r, i);
+            /* the configured value, for the reads that recorded the row
+             * (on a topology a resent copy records nothing on the links
+             * and switches it passes: the time is in the run's last link,
+             * and with the transport that share is its) */
+            double calc_i = tb_to_ns(&r->tb, row->calc);
+            if (!row->derived && r->fx.on && row->n > 0 && row->reached < row->n) {
+                double base = calc_i * (double)row->reached / (double)row->n;
+                if (r->tp_on)
+                    tp -= calc_i - base;
+                calc_i = base;
+            }
             /* with the transport, what a wire's row took beyond its delay is
              * the wait for a resend (its original was lost) */
-            if (r->tp_on && r->rows[i].category == CAT_WIRE && !r->rows[i].derived) {
-                double over = lat_row_sim_ns(r, i) - tb_to_ns(&r->tb, r->rows[i].calc);
+            if (r->tp_on && row->category == CAT_WIRE && !row->derived) {
+                double over = lat_row_sim_ns(r, i) - calc_i;
                 if (over > 0)
                     tp += over;
             }
             /* a link into a cut-through switch hands a packet on before its
              * last bit: its row is that much shorter */
-            double d = tb_to_ns(&r->tb, r->rows[i].calc) - lat_row_sim_ns(r, i);
-            if (r->rows[i].category == CAT_WIRE && !r->rows[i].derived && d > 0)
+            double d = calc_i - lat_row_sim_ns(r, i);
+            if (row->category == CAT_WIRE && !row->derived && d > 0)
                 ahead += d;
         }
         double other = sim - calc - align - ser - queue - tp + ahead;

@@ -463,10 +463,12 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
     }
     if (o->transport && tp_connect(net, p, o))
         return -1;
-    /* a wire into a NIC pipeline leaves its arrival to that NIC, which
-     * records it for the packet it accepts (on a topology a duplicate made
-     * on an earlier link can overtake its original on the last one) */
-    for (int i = 0; i + 1 < net->n; i++) {
+    /* on a topology a wire into a NIC pipeline leaves its arrival to that
+     * NIC, which records it for the packet it accepts: a duplicate made on
+     * an earlier link can overtake its original on the last one (between
+     * two nodes the original always comes first, and its arrival is the
+     * wire's, accepted or not) */
+    for (int i = 0; p->topo && i + 1 < net->n; i++) {
         if (net->kind[i] != STAGE_WIRE || net->kind[i + 1] != STAGE_NIC || net->lane_in[i + 1])
             continue;
         net->wire[i].rx_arrival = 1;

@@ -13,6 +13,16 @@
 
 enum { POINT_POST = -1, POINT_DONE = -2 };
 
+/* A read's probe records kept until it completes (latency_sim.held). */
+typedef struct {
+    tick_t t;
+    int32_t point;
+} held_rec_t;
+typedef struct {
+    held_rec_t *r;
+    uint32_t n, cap;
+} held_t;
+
 struct latency_sim {
     const path_cfg_t *path;
     const latency_opts_t *opts;
@@ -47,6 +57,22 @@ struct latency_sim {
     int send_row, send_align_row, exec_row;
     uint8_t plain[LAT_MAX_ROWS];       /* a row's probe only adds to the sums */
     int64_t row_n[LAT_MAX_ROWS];       /* probes of each row (kept with faults) */
+    /* On a topology with faults (or a switch that drops), a packet that a
+     * duplicate or a transport's resend overtook on one link still records
+     * its passage through the later links and switches, and a part running
+     * ahead may record those before the kept copy's arrival: each read's
+     * records are then kept (held[id]) and turned into rows when it
+     * completes, in time order, without the records of the links and
+     * switches of a run after its kept copy arrived or after the read
+     * completed. Only completed reads make the rows then, and every row's
+     * mean is over all of them (released), so the total is the mean read.
+     * run_of_row: the run of links a row lies inside (before its last
+     * link's arrival), or -1; run_end_row: that arrival's row. */
+    held_t *held;
+    int64_t released;
+    int8_t run_of_row[LAT_MAX_ROWS];
+    int run_end_row[CFG_MAX_STAGES];
+    int n_runs;
     char *err;
     int errlen;
     wave_sig_t w_stage_name, w_op;
@@ -194,6 +220,63 @@ static void on_probe(void *ctx, int point, uint32_t id, tick_t t)
     on_other_probe(s, point, id, t);
 }
 
+static int hold(sim_t *s, uint32_t id, int point, tick_t t)
+{
+    held_t *h = &s->held[id];
+    if (h->n == h->cap) {
+        uint32_t cap = h->cap ? 2 * h->cap : 32;
+        held_rec_t *r = realloc(h->r, cap * sizeof *r);
+        if (!r)
+            return -1;
+        h->r = r;
+        h->cap = cap;
+    }
+    h->r[h->n++] = (held_rec_t){t, point};
+    return 0;
+}
+
+static int held_cmp(const void *a, const void *b)
+{
+    const held_rec_t *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->point > y->point) - (x->point < y->point); /* (the path's order) */
+}
+
+/* Read id completed at t_done: its records into the rows, in time order. */
+static void release(sim_t *s, uint32_t id, tick_t t_done)
+{
+    held_t *h = &s->held[id];
+    tick_t arrived[CFG_MAX_STAGES];
+    for (int k = 0; k < s->n_runs; k++)
+        arrived[k] = TICK_NEVER;
+    for (uint32_t i = 0; i < h->n; i++)
+        for (int k = 0; k < s->n_runs; k++)
+            if (h->r[i].point == s->run_end_row[k] && h->r[i].t < arrived[k])
+                arrived[k] = h->r[i].t;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < h->n; i++) {
+        const held_rec_t *x = &h->r[i];
+        int k = s->run_of_row[x->point];
+        if (x->t > t_done || (k >= 0 && x->t > arrived[k]))
+            continue; /* (a copy that was not kept, or late) */
+        h->r[m++] = *x;
+    }
+    qsort(h->r, m, sizeof *h->r, held_cmp);
+    tick_t last = s->t_post[id];
+    for (uint32_t i = 0; i < m; i++) {
+        int row = h->r[i].point;
+        s->sum_row[row] += h->r[i].t - last;
+        s->sum_total += h->r[i].t - last;
+        if (i == 0 || row != h->r[i - 1].point) /* (a row recorded twice at one time counts once) */
+            s->row_n[row]++;
+        last = h->r[i].t;
+    }
+    s->released++;
+    free(h->r);
+    *h = (held_t){0};
+}
+
 /* Posts, completions, and the rows that count departures and executions. */
 static __attribute__((noinline)) void on_other_probe(sim_t *s, int point, uint32_t id, tick_t t)
 {
@@ -215,15 +298,22 @@ static __attribute__((noinline)) void on_other_probe(sim_t *s, int point, uint32
         return;
     }
     if (point == POINT_DONE) { /* (the workload counts it) */
+        if (s->held)
+            release(s, id, t);
         if (s->t_post && hist_add(&s->totals, t - s->t_post[id]))
             kernel_fail(&s->v.k, "out of memory");
         r->end_time = t;
         return;
     }
     lat_row_t *row = &r->rows[point];
-    s->sum_row[point] += t - s->t_last[id];
-    s->row_n[point]++;
-    s->sum_total += t - s->t_last[id];
+    if (s->held) {
+        if (hold(s, id, point, t))
+            kernel_fail(&s->v.k, "out of memory");
+    } else {
+        s->sum_row[point] += t - s->t_last[id];
+        s->row_n[point]++;
+        s->sum_total += t - s->t_last[id];
+    }
     if (point == s->send_align_row && (r->first_at_nic < 0 || s->t_last[id] < r->first_at_nic))
         r->first_at_nic = s->t_last[id];
     s->t_last[id] = t;
@@ -439,10 +529,32 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
     for (int i = 0; i < res->n_rows; i++)
         s->plain[i] = i != s->send_row && i != s->send_align_row && i != s->exec_row &&
                       !(opts->wave && s->n_slots == 1) && !s->lossy;
-    if (!opts->no_percentiles)
+    if (s->lossy && path->topo) {
+        /* (the runs of links from NIC to NIC, each from its first link's
+         * serialisation row to its last link's arrival row) */
+        memset(s->run_of_row, -1, sizeof s->run_of_row);
+        for (int f = 1; f < path->n_stages; f++) {
+            if (path->stages[f].kind != STAGE_WIRE || path->stages[f - 1].kind != STAGE_NIC)
+                continue;
+            int e = f;
+            while (e + 1 < path->n_stages && path->stages[e + 1].kind != STAGE_NIC)
+                e++;
+            s->run_end_row[s->n_runs] = s->row_of_stage[e];
+            for (int row = s->align_row[f]; row < s->row_of_stage[e]; row++)
+                s->run_of_row[row] = (int8_t)s->n_runs;
+            s->n_runs++;
+        }
+        s->held = calloc((size_t)n_ids, sizeof *s->held);
+        if (!s->held) {
+            snprintf(err, (size_t)errlen, "out of memory for %lld reads", (long long)n_ids);
+            latency_destroy(s);
+            return NULL;
+        }
+    }
+    if (!opts->no_percentiles || s->held)
         s->t_post = malloc((size_t)n_ids * sizeof(tick_t));
     s->t_last = malloc((size_t)n_ids * sizeof(tick_t));
-    if ((!opts->no_percentiles && !s->t_post) || !s->t_last || !s->jfs) {
+    if ((!opts->no_percentiles && !s->t_post) || (s->held && !s->t_post) || !s->t_last || !s->jfs) {
         snprintf(err, (size_t)errlen, "out of memory for %lld reads in flight", (long long)n_ids);
         latency_destroy(s);
         return NULL;
@@ -499,6 +611,10 @@ void latency_destroy(latency_sim_t *s)
         return;
     verbs_net_free(&s->v);
     hist_free(&s->totals);
+    if (s->held)
+        for (int64_t i = 0; i < s->opts->ops; i++)
+            free(s->held[i].r);
+    free(s->held);
     free(s->t_post);
     free(s->t_last);
     free(s->jfs);
@@ -521,7 +637,8 @@ int latency_simulate(latency_sim_t *s)
     for (int i = 0; i < res->n_rows; i++) {
         res->rows[i].sim_sum = clamp_ticks(s->sum_row[i]);
         res->rows[i].sim_sum_f = (double)s->sum_row[i];
-        res->rows[i].n = s->row_n[i];
+        res->rows[i].n = s->held ? s->released : s->row_n[i];
+        res->rows[i].reached = s->row_n[i];
     }
     res->sim_sum = clamp_ticks(s->sum_total);
     res->sim_sum_f = (double)s->sum_total;

@@ -96,7 +96,11 @@ typedef struct {
     tick_t sim_sum;   /* measured value summed over all ops (exact while it
                          fits in 63 bits; then the largest tick_t) */
     double sim_sum_f; /* the same sum, from a 128-bit count (for means) */
-    int64_t n;        /* with faults: the reads that reached the row */
+    int64_t n;        /* with faults: the reads whose mean the row is */
+    int64_t reached;  /* ... of them, those that recorded it (fewer where a
+                         resend or a duplicate was kept, which record nothing
+                         on the links and switches they pass: the time goes
+                         to the run's last link) */
 } lat_row_t;
 
 /* What faults did to a run, and what the receivers made of it. */
