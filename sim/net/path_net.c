@@ -103,11 +103,11 @@ static int tp_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const pat
         if (p->stages[i].kind != STAGE_WIRE || i == 0 || p->stages[i - 1].kind != STAGE_NIC)
             continue;
         tp_lane_t *l = net->lane[i] = calloc(1, sizeof *l);
-        net->lane_in[run_end(p, i) + 1] = l;
         if (!l) {
             snprintf(err, (size_t)errlen, "out of memory");
             return -1;
         }
+        net->lane_in[run_end(p, i) + 1] = l;
         char name[96];
         const stage_cfg_t *st = &p->stages[i];
         snprintf(name, sizeof name, "%s.%s.to_transport", p->name, st->name);
