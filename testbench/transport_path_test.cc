@@ -428,6 +428,14 @@ TEST(TransportInPath, ADuplicateThatOvertakesItsOriginalOnALaterLink)
               0);
     EXPECT_EQ(out.find("busy stages"), std::string::npos) << out;
     EXPECT_NE(out.find("+ transport"), std::string::npos) << out;
+    // no read completes: nothing is measured, and the summary says so
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " latency --topology " + std::string(UBSIM_SOURCE_DIR) +
+                                "/configs/topo/line4.ini --path ub_async --ops 300 "
+                                "--fault loss=3e-2,dup=3e-2,reorder=3e-2,corrupt=2e-2,seed=1",
+                            &out),
+              0);
+    EXPECT_NE(out.find("no read completed: nothing measured"), std::string::npos) << out;
+    EXPECT_EQ(out.find("busy stages"), std::string::npos) << out;
 }
 
 // (Reads larger than the MTU on the engines that split the nodes: a link

@@ -375,19 +375,24 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
                 ahead += d;
         }
         double other = sim - calc - align - ser - queue - tp + ahead;
-        fprintf(f, "       calculated %.0f ns; measured %.3f ns = calculated + clock alignment "
-                   "%.3f + wire serialisation %.3f",
-                calc, sim, align, ser);
-        if (r->n_switches)
-            fprintf(f, " + switch queues %.3f", queue);
-        if (r->tp_on)
-            fprintf(f, " + transport %.3f", tp);
-        if (ahead > 0.0005)
-            fprintf(f, " - cut-through %.3f", ahead);
-        if (other > 0.0005 || other < -0.0005)
-            fprintf(f, " + waiting in busy stages %.3f", other);
-        fprintf(f, "\n");
-        if (r->ops > 1)
+        if (r->fx.on && r->completed == 0) {
+            /* (the rows hold only what failed reads did before they ended) */
+            fprintf(f, "       calculated %.0f ns; no read completed: nothing measured\n", calc);
+        } else {
+            fprintf(f, "       calculated %.0f ns; measured %.3f ns = calculated + clock "
+                       "alignment %.3f + wire serialisation %.3f",
+                    calc, sim, align, ser);
+            if (r->n_switches)
+                fprintf(f, " + switch queues %.3f", queue);
+            if (r->tp_on)
+                fprintf(f, " + transport %.3f", tp);
+            if (ahead > 0.0005)
+                fprintf(f, " - cut-through %.3f", ahead);
+            if (other > 0.0005 || other < -0.0005)
+                fprintf(f, " + waiting in busy stages %.3f", other);
+            fprintf(f, "\n");
+        }
+        if (r->ops > 1 && !(r->fx.on && r->completed == 0))
             fprintf(f, "       per op: mean %.3f, p50 %.3f, p99 %.3f, min %.3f, max %.3f ns\n", sim,
                     tb_to_ns(&r->tb, r->p50), tb_to_ns(&r->tb, r->p99),
                     tb_to_ns(&r->tb, r->min), tb_to_ns(&r->tb, r->max));

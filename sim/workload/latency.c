@@ -22,6 +22,7 @@ typedef struct {
     held_rec_t *r;
     uint32_t n, cap;
 } held_t;
+#define HELD_CLOSED UINT32_MAX /* held_t.cap of a read that completed or failed */
 
 struct latency_sim {
     const path_cfg_t *path;
@@ -120,6 +121,10 @@ static void on_completions(urma_jfc_t *jfc, void *arg)
             s->in_flight--;
             if (cr[i].status != URMA_CR_SUCCESS) {
                 r->errors++;
+                if (s->held) { /* (its records make no row; its id is its number) */
+                    free(s->held[op].r);
+                    s->held[op] = (held_t){NULL, 0, HELD_CLOSED};
+                }
             } else {
                 if (s->moves_data) {
                     uint64_t buf = s->buf_base + (op % s->n_buf) * s->stride, at = read_addr(s, op);
@@ -223,8 +228,11 @@ static void on_probe(void *ctx, int point, uint32_t id, tick_t t)
 static int hold(sim_t *s, uint32_t id, int point, tick_t t)
 {
     held_t *h = &s->held[id];
+    if (h->cap == HELD_CLOSED)
+        return 0; /* (a late copy's record) */
     if (h->n == h->cap) {
-        uint32_t cap = h->cap ? 2 * h->cap : 32;
+        /* (about one record per row) */
+        uint32_t cap = h->cap ? 2 * h->cap : (uint32_t)s->res->n_rows;
         held_rec_t *r = realloc(h->r, cap * sizeof *r);
         if (!r)
             return -1;
@@ -274,7 +282,7 @@ static void release(sim_t *s, uint32_t id, tick_t t_done)
     }
     s->released++;
     free(h->r);
-    *h = (held_t){0};
+    *h = (held_t){NULL, 0, HELD_CLOSED};
 }
 
 /* Posts, completions, and the rows that count departures and executions. */
@@ -300,7 +308,7 @@ static __attribute__((noinline)) void on_other_probe(sim_t *s, int point, uint32
     if (point == POINT_DONE) { /* (the workload counts it) */
         if (s->held)
             release(s, id, t);
-        if (s->t_post && hist_add(&s->totals, t - s->t_post[id]))
+        if (!s->opts->no_percentiles && hist_add(&s->totals, t - s->t_post[id]))
             kernel_fail(&s->v.k, "out of memory");
         r->end_time = t;
         return;
@@ -529,7 +537,9 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
     for (int i = 0; i < res->n_rows; i++)
         s->plain[i] = i != s->send_row && i != s->send_align_row && i != s->exec_row &&
                       !(opts->wave && s->n_slots == 1) && !s->lossy;
-    if (s->lossy && path->topo) {
+    /* (without reordering or resends a packet is never overtaken) */
+    int reorders = opts->fault && (opts->fault->dir[0].reorder > 0 || opts->fault->dir[1].reorder > 0);
+    if (s->lossy && path->topo && (opts->transport || reorders)) {
         /* (the runs of links from NIC to NIC, each from its first link's
          * serialisation row to its last link's arrival row) */
         memset(s->run_of_row, -1, sizeof s->run_of_row);
@@ -613,7 +623,7 @@ void latency_destroy(latency_sim_t *s)
     hist_free(&s->totals);
     if (s->held)
         for (int64_t i = 0; i < s->opts->ops; i++)
-            free(s->held[i].r);
+            free(s->held[i].r); /* (reads still on their way when the run stopped) */
     free(s->held);
     free(s->t_post);
     free(s->t_last);
