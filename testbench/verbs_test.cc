@@ -666,6 +666,8 @@ TEST(VerbsExample, TheExampleProgramRunsAndItsChecksPass)
     EXPECT_NE(out.find("all checks passed"), std::string::npos) << out;
     EXPECT_NE(out.find("resent"), std::string::npos) << out;
     EXPECT_EQ(testutil::run(exe + " --transport maybe", &out, true), 2) << out;
+    EXPECT_EQ(testutil::run(exe + " ub_load --transport on", &out, true), 2) << out;
+    EXPECT_NE(out.find("no send pipeline"), std::string::npos) << out;
 }
 
 } // namespace

@@ -192,6 +192,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "verbs_example: no path '%s'\n", path_name);
         return 2;
     }
+    if (tp_mode && path->tx_block == NIC_BLOCK_NONE) {
+        fprintf(stderr, "verbs_example: --transport: path '%s' has no send pipeline to number "
+                        "its packets\n", path->name);
+        return 2;
+    }
     if (tp_mode) {
         /* on: selective ack on UB, go-back-N on the RoCE baseline */
         int gbn = !strcmp(tp_mode, "gbn") || (!strcmp(tp_mode, "on") && path->tx_block == NIC_BLOCK_RC_SEND);
