@@ -405,11 +405,10 @@ TEST(TransportInPath, RunsAcrossTheSwitchesOfATopology)
 // order give the same breakdown, with no row below zero.
 TEST(TransportInPath, ADuplicateThatOvertakesItsOriginalOnALaterLink)
 {
+    const std::string line4 = testutil::ubsim() + " latency --topology " +
+                              std::string(UBSIM_SOURCE_DIR) + "/configs/topo/line4.ini --path ub_async ";
     for (const char *seed : {"7", "1", "20"}) {
-        const std::string cmd = testutil::ubsim() + " latency --topology " +
-                                std::string(UBSIM_SOURCE_DIR) +
-                                "/configs/topo/line4.ini --path ub_async --ops 300 --format csv "
-                                "--fault dup=5e-2,reorder=5e-2,seed=" + seed;
+        const std::string cmd = line4 + "--ops 300 --format csv --fault dup=5e-2,reorder=5e-2,seed=" + seed;
         std::string a, b;
         ASSERT_EQ(testutil::run(cmd, &a), 0);
         const std::string wave = testutil::temp_file("", ".vcd");
@@ -421,17 +420,11 @@ TEST(TransportInPath, ADuplicateThatOvertakesItsOriginalOnALaterLink)
     // with the transport at 1 % loss the summary names every term: the
     // resends' share, not "waiting in busy stages" or a false cut-through
     std::string out;
-    ASSERT_EQ(testutil::run(testutil::ubsim() + " latency --topology " + std::string(UBSIM_SOURCE_DIR) +
-                                "/configs/topo/line4.ini --path ub_async --ops 1000 "
-                                "--fault loss=1e-2,seed=3 --transport on",
-                            &out),
-              0);
+    ASSERT_EQ(testutil::run(line4 + "--ops 1000 --fault loss=1e-2,seed=3 --transport on", &out), 0);
     EXPECT_EQ(out.find("busy stages"), std::string::npos) << out;
     EXPECT_NE(out.find("+ transport"), std::string::npos) << out;
     // no read completes: nothing is measured, and the summary says so
-    ASSERT_EQ(testutil::run(testutil::ubsim() + " latency --topology " + std::string(UBSIM_SOURCE_DIR) +
-                                "/configs/topo/line4.ini --path ub_async --ops 300 "
-                                "--fault loss=3e-2,dup=3e-2,reorder=3e-2,corrupt=2e-2,seed=1",
+    ASSERT_EQ(testutil::run(line4 + "--ops 300 --fault loss=3e-2,dup=3e-2,reorder=3e-2,corrupt=2e-2,seed=1",
                             &out),
               0);
     EXPECT_NE(out.find("no read completed: nothing measured"), std::string::npos) << out;
