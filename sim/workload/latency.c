@@ -58,15 +58,16 @@ struct latency_sim {
     int send_row, send_align_row, exec_row;
     uint8_t plain[LAT_MAX_ROWS];       /* a row's probe only adds to the sums */
     int64_t row_n[LAT_MAX_ROWS];       /* probes of each row (kept with faults) */
-    /* On a topology with faults (or a switch that drops), a packet that a
-     * duplicate or a transport's resend overtook on one link still records
-     * its passage through the later links and switches, and a part running
-     * ahead may record those before the kept copy's arrival: each read's
-     * records are then kept (held[id]) and turned into rows when it
-     * completes, in time order, without the records of the links and
-     * switches of a run after its kept copy arrived or after the read
-     * completed. Only completed reads make the rows then, and every row's
-     * mean is over all of them (released), so the total is the mean read.
+    /* With reordering faults or the transport, a packet can be overtaken:
+     * on a topology one that a duplicate or a resend overtook on one link
+     * still records its passage through the later links and switches, and
+     * a part running ahead may record those before the kept copy's
+     * arrival. Each read's records are then kept (held[id]) and turned into
+     * rows when it completes, in time order, without the records of the
+     * links and switches of a run after its kept copy arrived or after the
+     * read completed. Only completed reads make the rows then, and every
+     * row's mean is over all of them (released), so the total is the mean
+     * read.
      * run_of_row: the run of links a row lies inside (before its last
      * link's arrival), or -1; run_end_row: that arrival's row. */
     held_t *held;
@@ -537,9 +538,10 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
     for (int i = 0; i < res->n_rows; i++)
         s->plain[i] = i != s->send_row && i != s->send_align_row && i != s->exec_row &&
                       !(opts->wave && s->n_slots == 1) && !s->lossy;
-    /* (without reordering or resends a packet is never overtaken) */
+    /* (without reordering or resends a packet is never overtaken, and the
+     * rows are made as the records come) */
     int reorders = opts->fault && (opts->fault->dir[0].reorder > 0 || opts->fault->dir[1].reorder > 0);
-    if (s->lossy && path->topo && (opts->transport || reorders)) {
+    if (s->lossy && (opts->transport || reorders)) {
         /* (the runs of links from NIC to NIC, each from its first link's
          * serialisation row to its last link's arrival row) */
         memset(s->run_of_row, -1, sizeof s->run_of_row);
