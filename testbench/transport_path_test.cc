@@ -429,6 +429,20 @@ TEST(TransportInPath, ADuplicateThatOvertakesItsOriginalOnALaterLink)
               0);
     EXPECT_NE(out.find("no read completed: nothing measured"), std::string::npos) << out;
     EXPECT_EQ(out.find("busy stages"), std::string::npos) << out;
+    // between two nodes, with reordering, the same as the same two nodes
+    // given as a topology: each the mean read
+    const std::string two = testutil::ubsim() + " latency --path pcie_nic --ops 300 "
+                            "--fault loss=1e-2,reorder=5e-2,seed=2";
+    std::string t;
+    ASSERT_EQ(testutil::run(two, &out), 0);
+    ASSERT_EQ(testutil::run(two + " --topology " + std::string(UBSIM_SOURCE_DIR) +
+                                "/configs/topo/two_nodes.ini",
+                            &t),
+              0);
+    size_t a = out.find("per op:"), b = t.find("per op:");
+    ASSERT_NE(a, std::string::npos);
+    ASSERT_NE(b, std::string::npos);
+    EXPECT_EQ(out.substr(a, out.find('\n', a) - a), t.substr(b, t.find('\n', b) - b));
 }
 
 // (Reads larger than the MTU on the engines that split the nodes: a link
