@@ -123,6 +123,13 @@ static void stage_work(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t 
     }
 }
 
+/* The back end's ring turns by one edge (stage k's slot becomes stage
+ * k + 1's). */
+static inline void turn(ub_send_pipeline_state_t *s)
+{
+    s->head = (uint8_t)(s->head == 0 ? NS - 1 : s->head - 1);
+}
+
 /* One edge of the back end S0..S20 (only called when it advances). */
 static void backend_advance(ub_send_pipeline_state_t *s,
                             const ub_send_pipeline_in_t *in, int push_out)
@@ -134,7 +141,7 @@ static void backend_advance(ub_send_pipeline_state_t *s,
         s->out[s->out_cnt++] = s->st[slot(s, NS - 1)];
         s->be_count--;
     }
-    s->head = (uint8_t)(s->head == 0 ? NS - 1 : s->head - 1);
+    turn(s);
     s->st_mask = (s->st_mask << 1) & ((1u << NS) - 1u); /* S0 is now empty */
 
     /* the stages with work (S9..S15) that hold an item */
@@ -289,12 +296,6 @@ int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s, const ub_send_pipe
     return 0;
 }
 
-/* The back end's ring turns by one edge with nothing in it. */
-static inline void turn_empty(ub_send_pipeline_state_t *s)
-{
-    s->head = (uint8_t)(s->head == 0 ? NS - 1 : s->head - 1);
-}
-
 void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n)
 {
     /* into the back end (at most two edges, n <= quiet): the lone request
@@ -304,13 +305,13 @@ void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipelin
     if (n > 0)
         s->mtu_q = in->cfg_mtu_log2 & 31u;
     if (n > 0 && s->in_valid) {
-        turn_empty(s);
+        turn(s); /* (nothing inside) */
         drain_intake(s, s->in_item.jetty & (NQ - 1));
         n--;
     }
     if (n > 0 && !s->be_count) {
         unsigned g = (unsigned)__builtin_ctz(s->q_nonempty);
-        turn_empty(s);
+        turn(s); /* (nothing inside) */
         pick_head(s, in, g);
         ot_edge(s, in, 0, 1, g);
         n--;

@@ -375,7 +375,8 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
                 ahead += d;
         }
         double other = sim - calc - align - ser - queue - tp + ahead;
-        if (r->fx.on && r->completed == 0) {
+        int none = r->fx.on && r->completed == 0;
+        if (none) {
             /* (the rows hold only what failed reads did before they ended) */
             fprintf(f, "       calculated %.0f ns; no read completed: nothing measured\n", calc);
         } else {
@@ -392,7 +393,7 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
                 fprintf(f, " + waiting in busy stages %.3f", other);
             fprintf(f, "\n");
         }
-        if (r->ops > 1 && !(r->fx.on && r->completed == 0))
+        if (r->ops > 1 && !none)
             fprintf(f, "       per op: mean %.3f, p50 %.3f, p99 %.3f, min %.3f, max %.3f ns\n", sim,
                     tb_to_ns(&r->tb, r->p50), tb_to_ns(&r->tb, r->p99),
                     tb_to_ns(&r->tb, r->min), tb_to_ns(&r->tb, r->max));

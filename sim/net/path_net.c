@@ -120,6 +120,14 @@ static int tp_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const pat
     return 0;
 }
 
+/* Wire stage i's receiver records its arrival, for the copy it keeps. */
+static void arrival_by_receiver(path_net_t *net, int i)
+{
+    net->wire[i].rx_arrival = 1;
+    if (net->split)
+        net->far[i].rx_arrival = 1;
+}
+
 /* Joins each run of wires' ends to the transports: the sender's transmit
  * lane feeds its first wire, the receiver's receive lane takes what its
  * last one brings and hands it to its NIC; the receiver's acknowledgements
@@ -140,10 +148,7 @@ static int tp_connect(path_net_t *net, const path_cfg_t *p, const path_net_opts_
         s->tx_fwd = p->stages[f].wire_dir == WIRE_FORWARD;
         r->rx_point = o->tp_rx_point[e];
         r->arrive_point = o->end_point[e];
-        /* (the last wire leaves its arrival to the receiving transport) */
-        net->wire[e].rx_arrival = 1;
-        if (net->split)
-            net->far[e].rx_arrival = 1;
+        arrival_by_receiver(net, e);
     }
     for (int node = 0; node < 2; node++) {
         int me = node == NODE_TARGET ? 1 : 0;
@@ -471,9 +476,7 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
     for (int i = 0; p->topo && i + 1 < net->n; i++) {
         if (net->kind[i] != STAGE_WIRE || net->kind[i + 1] != STAGE_NIC || net->lane_in[i + 1])
             continue;
-        net->wire[i].rx_arrival = 1;
-        if (net->split)
-            net->far[i].rx_arrival = 1;
+        arrival_by_receiver(net, i);
         net->port[i + 1].arrive_point = o->end_point[i];
     }
     /* context caches: the initiator's transmit pipeline reads its Jetty and

@@ -362,7 +362,8 @@ static void setup_rows(sim_t *s)
 {
     const path_cfg_t *p = s->path;
     latency_result_t *r = s->res;
-    int send_stage = -1, exec_stage = -1;
+    int send_stage = -1, exec_stage = -1, run_start = -1;
+    memset(s->run_of_row, -1, sizeof s->run_of_row);
     for (int i = 0; i < p->n_stages; i++) {
         const stage_cfg_t *st = &p->stages[i];
         s->align_row[i] = s->queue_row[i] = s->tp_tx_row[i] = s->tp_rx_row[i] = -1;
@@ -370,6 +371,8 @@ static void setup_rows(sim_t *s)
         int run_first = st->kind == STAGE_WIRE && i > 0 && p->stages[i - 1].kind == STAGE_NIC;
         int run_last = st->kind == STAGE_WIRE && i + 1 < p->n_stages &&
                        p->stages[i + 1].kind == STAGE_NIC;
+        if (run_first)
+            run_start = i;
         if (run_first && s->opts->transport) {
             /* from the sending NIC to the (first) wire, through its transport */
             s->tp_tx_row[i] = derived_row(s, i, CAT_TRANSPORT);
@@ -452,6 +455,15 @@ static void setup_rows(sim_t *s)
             break;
         }
         r->calc_total += row->calc;
+        if (run_last && run_start >= 0) {
+            /* (the run's rows, from its first link's serialisation to its
+             * last link's arrival) */
+            s->run_end_row[s->n_runs] = s->row_of_stage[i];
+            for (int k = s->align_row[run_start]; k < s->row_of_stage[i]; k++)
+                s->run_of_row[k] = (int8_t)s->n_runs;
+            s->n_runs++;
+            run_start = -1;
+        }
         if (run_last && s->opts->transport) {
             /* held by the receiving transport until in order, then to its NIC */
             s->tp_rx_row[i] = derived_row(s, i, CAT_TRANSPORT);
@@ -542,20 +554,6 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
      * rows are made as the records come) */
     int reorders = opts->fault && (opts->fault->dir[0].reorder > 0 || opts->fault->dir[1].reorder > 0);
     if (s->lossy && (opts->transport || reorders)) {
-        /* (the runs of links from NIC to NIC, each from its first link's
-         * serialisation row to its last link's arrival row) */
-        memset(s->run_of_row, -1, sizeof s->run_of_row);
-        for (int f = 1; f < path->n_stages; f++) {
-            if (path->stages[f].kind != STAGE_WIRE || path->stages[f - 1].kind != STAGE_NIC)
-                continue;
-            int e = f;
-            while (e + 1 < path->n_stages && path->stages[e + 1].kind != STAGE_NIC)
-                e++;
-            s->run_end_row[s->n_runs] = s->row_of_stage[e];
-            for (int row = s->align_row[f]; row < s->row_of_stage[e]; row++)
-                s->run_of_row[row] = (int8_t)s->n_runs;
-            s->n_runs++;
-        }
         s->held = calloc((size_t)n_ids, sizeof *s->held);
         if (!s->held) {
             snprintf(err, (size_t)errlen, "out of memory for %lld reads", (long long)n_ids);
@@ -566,7 +564,7 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
     if (!opts->no_percentiles || s->held)
         s->t_post = malloc((size_t)n_ids * sizeof(tick_t));
     s->t_last = malloc((size_t)n_ids * sizeof(tick_t));
-    if ((!opts->no_percentiles && !s->t_post) || (s->held && !s->t_post) || !s->t_last || !s->jfs) {
+    if (((!opts->no_percentiles || s->held) && !s->t_post) || !s->t_last || !s->jfs) {
         snprintf(err, (size_t)errlen, "out of memory for %lld reads in flight", (long long)n_ids);
         latency_destroy(s);
         return NULL;
