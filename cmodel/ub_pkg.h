@@ -70,8 +70,8 @@
     X(UBSP_ST_TAH, 10)                                                          \
     X(UBSP_ST_CHAN, 11)                                                         \
     X(UBSP_ST_TPN, 12)                                                          \
-    X(UBSP_ST_PSN_RD, 13)                                                       \
-    X(UBSP_ST_PSN_WR, 14)                                                       \
+    X(UBSP_ST_SEQ_ASK, 13)    /* asks the channel table for its PSNs */       \
+    X(UBSP_ST_SEQ_WAIT, 14)   /* the table answers (taken into S15) */        \
     X(UBSP_ST_RTPH, 15)                                                         \
     /* RC send pipeline: module parameter defaults */                           \
     X(RC_SEND_NUM_QPS, 16)    /* QP-context table entries; qpn % NumQps */      \

@@ -2,6 +2,7 @@
  * docs/ub_send_pipeline.md; rtl/ub_send_pipeline.sv is the RTL twin. */
 #include "ub_send_pipeline.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #define NQ UBSP_NUM_QUEUES
@@ -43,14 +44,17 @@ static void write_outputs(const ub_send_pipeline_state_t *s,
 {
     o->wr_ready = (uint8_t)(!s->in_valid ||
                             s->q_cnt[s->in_item.jetty & (NQ - 1)] < QD);
+    o->seq_rq = s->seq_rq;
+    o->seq_ch = s->seq_ch;
+    o->seq_nseg = s->seq_nseg;
+    o->held = s->ot_out.held;
     if (!s->out_cnt) {
-        uint8_t r = o->wr_ready;
-        memset(o, 0, sizeof *o);
-        o->wr_ready = r;
+        /* (the packet's fields are 0 while none is offered) */
+        memset(o, 0, offsetof(ub_send_pipeline_out_t, seq_rq));
+        o->wr_ready = (uint8_t)(!s->in_valid || s->q_cnt[s->in_item.jetty & (NQ - 1)] < QD);
         o->held = s->ot_out.held;
         return;
     }
-    o->held = s->ot_out.held;
     const ubsp_item_t *it = &s->out[0];
     /* packet s->seg of the request: MTU-sized, the last one what is left */
     const unsigned mtu = s->mtu_q & 31u;
@@ -101,22 +105,16 @@ static void stage_work(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t 
     case UBSP_ST_TPN: /* channel TPN */
         it->tpn = (in->cfg_tpn_base + it->ch) & UB_TPN_MASK;
         break;
-    case UBSP_ST_PSN_RD: /* channel state read; an unused channel starts at cfg_psn_init */
-        if (s->ch_init >> it->ch & 1u) {
-            it->psn = s->psn[it->ch];
-            it->tpmsn = s->tpmsn[it->ch];
-        } else {
-            it->psn = in->cfg_psn_init & UB_PSN_MASK;
-            it->tpmsn = in->cfg_psn_init & UB_PSN_MASK;
-        }
+    case UBSP_ST_SEQ_ASK: /* the channel table is asked for the message's numbers */
+        s->seq_rq = 1;
+        s->seq_ch = it->ch;
+        s->seq_nseg = it->nseg;
         break;
-    case UBSP_ST_PSN_WR: /* channel state write-back: PSN + packets, TPMSN + 1, modulo 2^24 */
-        s->psn[it->ch] = ub_psn_add(it->psn, 1u + it->nseg);
-        s->tpmsn[it->ch] = (it->tpmsn + 1u) & UB_TPMSN_MASK;
-        s->ch_init |= 1u << it->ch;
-        break;
-    case UBSP_ST_RTPH: /* RTPH: transport opcode (the ack request is the output's, per packet) */
+    case UBSP_ST_RTPH: /* RTPH: transport opcode (the ack request is the output's, per
+                        * packet); the table's answer (of this edge, or held) */
         it->tp_opcode = ub_mode_reliable(it->mode) ? UB_TP_RELIABLE : UB_TP_UNRELIABLE;
+        it->psn = s->hold_psn;
+        it->tpmsn = s->hold_tpmsn;
         break;
     default:
         break;
@@ -144,7 +142,7 @@ static void backend_advance(ub_send_pipeline_state_t *s,
     turn(s);
     s->st_mask = (s->st_mask << 1) & ((1u << NS) - 1u); /* S0 is now empty */
 
-    /* the stages with work (S9..S15) that hold an item */
+    /* the stages with work (S9..S15) that hold an item (S14 has none) */
     uint32_t work = s->st_mask & (((1u << (UBSP_ST_RTPH + 1)) - 1u) & ~((1u << UBSP_ST_TASSN) - 1u));
     while (work) {
         unsigned st = (unsigned)__builtin_ctz(work);
@@ -204,6 +202,12 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
                            const ub_send_pipeline_in_t *in,
                            ub_send_pipeline_out_t *out)
 {
+    /* The channel table's answer is held; the request is a pulse. */
+    if (in->seq_valid & 1u) {
+        s->hold_psn = in->seq_psn & UB_PSN_MASK;
+        s->hold_tpmsn = in->seq_tpmsn & UB_TPMSN_MASK;
+    }
+    s->seq_rq = 0;
     if (!in->wr_valid && !ub_send_pipeline_busy(s)) {
         /* Idle: nothing else can change but a completion's count. */
         s->mtu_q = in->cfg_mtu_log2 & 31u;
@@ -213,9 +217,7 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
             ti.cmp_q = in->cmp_q & 7u;
             order_tracker_step(&s->ot, &ti, &s->ot_out);
         }
-        memset(out, 0, sizeof *out);
-        out->wr_ready = 1;
-        out->held = s->ot_out.held;
+        write_outputs(s, out);
         return;
     }
 
@@ -277,23 +279,44 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
     write_outputs(s, out);
 }
 
-int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in)
+/* The edges a lone request (with wr_valid and cmp_valid low and the output
+ * buffer empty) takes from where it is into stage `to` (< 0: it cannot go
+ * there in a jump). */
+static int lone_edges_to(const ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in,
+                         int to)
 {
     if (s->out_cnt || in->wr_valid || in->cmp_valid)
-        return 0;
-    /* a lone request in the intake register: one edge to its queue, one to S0
-     * (if it may go: a held one waits for a completion, stepped edge by edge) */
+        return -1;
+    /* in the intake register: one edge to its queue, one to S0 (if it may
+     * go: a held one waits for a completion, stepped edge by edge) */
     if (s->in_valid && !s->q_nonempty && !s->be_count)
-        return s->ot_out.elig >> (s->in_item.jetty & (NQ - 1)) & 1u ? 2 + NS - 1 : 0;
-    /* a lone request in a queue: one edge to S0 */
+        return s->ot_out.elig >> (s->in_item.jetty & (NQ - 1)) & 1u ? 2 + to : -1;
+    /* in a queue: one edge to S0 */
     if (!s->in_valid && !s->be_count && s->q_nonempty && !(s->q_nonempty & (s->q_nonempty - 1)) &&
         s->q_cnt[__builtin_ctz(s->q_nonempty)] == 1)
-        return s->q_nonempty & s->ot_out.elig ? 1 + NS - 1 : 0;
-    if (s->in_valid || s->q_nonempty || s->be_count != 1)
-        return 0;
-    if (s->st_mask)
-        return (int)(NS - 1 - (unsigned)__builtin_ctz(s->st_mask));
-    return 0;
+        return s->q_nonempty & s->ot_out.elig ? 1 + to : -1;
+    if (s->in_valid || s->q_nonempty || s->be_count != 1 || !s->st_mask)
+        return -1;
+    return to - (int)__builtin_ctz(s->st_mask);
+}
+
+int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in)
+{
+    if (s->seq_rq || (in->seq_valid & 1u))
+        return 0; /* the request falls, or an answer is taken, at the next edge */
+    /* up to S12 (the edge into S13 raises the request), or past S14 up to
+     * S20 */
+    int n = lone_edges_to(s, in, UBSP_ST_SEQ_ASK - 1);
+    if (n < 0)
+        n = lone_edges_to(s, in, NS - 1);
+    return n > 0 ? n : 0;
+}
+
+int ub_send_pipeline_quiet_served(const ub_send_pipeline_state_t *s,
+                                  const ub_send_pipeline_in_t *in)
+{
+    int n = lone_edges_to(s, in, NS - 1);
+    return n > 0 ? n : 0;
 }
 
 void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n)
@@ -328,4 +351,27 @@ void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipelin
     /* the ring turns by n: stage k moves to stage k + n */
     s->head = (uint8_t)((s->head + NS - (unsigned)n % NS) % NS);
     s->st_mask <<= n; /* the one item, still inside (n <= quiet) */
+}
+
+const ubsp_item_t *ub_send_pipeline_asking(const ub_send_pipeline_state_t *s,
+                                           const ub_send_pipeline_in_t *in)
+{
+    if (s->seq_rq || (in->seq_valid & 1u) || s->out_cnt || in->wr_valid || in->cmp_valid ||
+        s->in_valid || s->q_nonempty || s->st_mask != 1u << (UBSP_ST_SEQ_ASK - 1))
+        return NULL;
+    return &s->st[slot(s, UBSP_ST_SEQ_ASK - 1)];
+}
+
+void ub_send_pipeline_cross_seq(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in,
+                                uint32_t psn, uint32_t tpmsn)
+{
+    ubsp_item_t *it = &s->st[slot(s, UBSP_ST_SEQ_ASK - 1)];
+    s->mtu_q = in->cfg_mtu_log2 & 31u;
+    stage_work(s, in, UBSP_ST_SEQ_ASK, it); /* the request (it falls again) */
+    s->seq_rq = 0;
+    s->hold_psn = psn & UB_PSN_MASK; /* the answer, at the edge into S15 */
+    s->hold_tpmsn = tpmsn & UB_TPMSN_MASK;
+    stage_work(s, in, UBSP_ST_RTPH, it);
+    s->head = (uint8_t)((s->head + NS - 3u) % NS);
+    s->st_mask <<= 3;
 }

@@ -17,12 +17,20 @@
  *   intake register -> per-Jetty queue (jetty % NumQueues) -> rotating
  *   priority scheduler (S0) -> Jetty context read (S1..S4) -> order-tracker
  *   stage (S5..S8; the order tracker decides before S0) -> TASSN (S9) -> TA header (S10) -> channel index (S11) ->
- *   TPN (S12) -> PSN read (S13) -> PSN/TPMSN write-back (S14) -> framing
- *   (S15..S17) -> egress (S18..S20) -> 2-entry output skid buffer.
+ *   TPN (S12) -> sequence request (S13) -> the table's answer (S14) ->
+ *   framing (S15..S17, S15 takes the PSN and TPMSN) -> egress (S18..S20)
+ *   -> 2-entry output skid buffer.
+ * The packet sequence is not the pipeline's: each transport channel's next
+ * PSN and TPMSN live in the transport channel table (tp_chan.h). The item
+ * entering S13 asks it (seq_rq for one cycle: the channel, the message's
+ * packets less one); the table answers at the next edge (seq_valid,
+ * seq_psn, seq_tpmsn in), and the item takes the answer as it enters S15,
+ * or from a holding register if the back end stalled meanwhile. The UB
+ * transmit path (ub_tx.h) wires the two.
  * Idle latency: accepted at step n -> pkt_valid in the outputs of step n+23.
  * Issue interval: the scheduler fills S0 only when S0 is empty, so at most
- * one request every 2 cycles enters the back end (the channel PSN
- * read-modify-write at S13/S14 takes 2 cycles).
+ * one request every 2 cycles enters the back end (the channel's sequence
+ * round trip, S13 to the table and back at S15, is two cycles).
  * Back-pressure: S0..S20 advance together while the output buffer holds
  * fewer than 2 packets (a registered condition); the intake, the queues and
  * the output buffer keep their own valid bits.
@@ -80,11 +88,13 @@ typedef struct {
     uint32_t st_mask;      /* bit k: stage Sk holds an item (by stage, not slot) */
     ubsp_item_t st[UBSP_NUM_STAGES];   /* indexed by slot */
     uint32_t be_count;     /* valid items in S0..S20 */
-    /* per-Jetty-context and per-channel state */
+    /* per-Jetty-context state */
     uint16_t tassn[UBSP_NUM_JETTY_CTX];
-    uint32_t ch_init;      /* bit k: channel k's PSN/TPMSN are loaded */
-    uint32_t psn[UBSP_NUM_CHANNELS];
-    uint32_t tpmsn[UBSP_NUM_CHANNELS];
+    /* the sequence request of the item that entered S13 at the last edge
+     * (output registers), and the channel table's last answer, held */
+    uint8_t seq_rq, seq_ch;
+    uint32_t seq_nseg;
+    uint32_t hold_psn, hold_tpmsn;
     /* output skid buffer */
     uint8_t out_cnt;
     ubsp_item_t out[UBSP_OUT_DEPTH];
@@ -121,12 +131,27 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
 int ub_send_pipeline_busy(const ub_send_pipeline_state_t *s);
 
 /* Fast-forward. quiet() is the number of coming edges with the inputs `in`
- * held over which the outputs cannot change: with wr_valid = 0 and one
- * request inside, in the intake register, a queue or the back end (0
- * otherwise); advance(n), n <= quiet(), applies n such edges at once (the
- * back end in one jump), exactly as n steps would. */
+ * held over which the outputs cannot change: with wr_valid, cmp_valid and
+ * seq_valid 0 and one request inside, in the intake register, a queue or
+ * the back end (0 otherwise); it ends before the request asks the channel
+ * table (S13). advance(n), n <= quiet(), applies n such edges at once (the
+ * back end in one jump), exactly as n steps would.
+ * quiet_served() is the same count for every output but the sequence
+ * request, when the table answers the request at the edge after it (as
+ * ub_tx does): the edges until the request reaches the output buffer. */
 int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in);
+int ub_send_pipeline_quiet_served(const ub_send_pipeline_state_t *s,
+                                  const ub_send_pipeline_in_t *in);
 void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n);
+/* The lone request that quiet() stopped in front of S13 (in S12, nothing
+ * else inside, the inputs as for quiet but that quiet() is 0), or NULL. */
+const ubsp_item_t *ub_send_pipeline_asking(const ub_send_pipeline_state_t *s,
+                                           const ub_send_pipeline_in_t *in);
+/* Its way through S13, S14 and into S15 in one jump: exactly the three
+ * edges with the inputs `in` held but for the table's answer (psn, tpmsn)
+ * at the last of them, as the channel table gives it. */
+void ub_send_pipeline_cross_seq(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in,
+                                uint32_t psn, uint32_t tpmsn);
 
 #ifdef __cplusplus
 }

@@ -61,8 +61,8 @@ package ub_pkg;
   localparam int UbspStTah        = 10;
   localparam int UbspStChan       = 11;
   localparam int UbspStTpn        = 12;
-  localparam int UbspStPsnRd      = 13;
-  localparam int UbspStPsnWr      = 14;
+  localparam int UbspStSeqAsk     = 13;  // asks the channel table for its PSNs
+  localparam int UbspStSeqWait    = 14;  // the table answers (taken into S15)
   localparam int UbspStRtph       = 15;
 
   // RC send pipeline: module parameter defaults.

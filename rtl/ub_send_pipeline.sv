@@ -13,10 +13,12 @@
 //        -> S10      transaction header (wire order field)
 //        -> S11      transport channel index (dst % NumChannels)
 //        -> S12      channel TPN
-//        -> S13      channel state read (PSN, TPMSN)
-//        -> S14      channel state write-back (+ packets mod 2^24; the
-//                    request's MTU segments are counted here)
-//        -> S15..S17 framing (RTPH opcode, TAH, descriptor)
+//        -> S13      sequence request to the transport channel table
+//                    (rtl/tp_chan.sv, beside it in rtl/ub_tx.sv): the
+//                    channel and the request's packets less one
+//        -> S14      the table answers (its registers, at the next edge)
+//        -> S15..S17 framing (RTPH opcode, TAH, descriptor; S15 takes the
+//                    table's answer, or the copy held while it stalled)
 //        -> S18..S20 egress
 //        -> 2-entry output skid buffer -> pkt_*_o, one packet per MTU
 //           segment of the head request (PSN, length, address and ack
@@ -35,11 +37,12 @@
 // S0..S20 advance together whenever the output buffer holds fewer than two
 // packets (a register-only condition), so pkt_ready_i reaches only the output
 // buffer. The scheduler fills S0 only while S0 is empty: one request every
-// two cycles, the rate of the two-cycle channel-state read-modify-write.
+// two cycles, the rate of the two-cycle sequence round trip to the channel
+// table (the pipeline keeps no PSN of its own).
 // Every output is a register, or logic of registers only (the head slot
 // selected and gated, the packet's PSN, length and address from the segment
 // counter and the registered MTU): no path leads from an input to an output.
-// Inputs reach only the clocked blocks and the S14 segment count that feeds
+// Inputs reach only the clocked blocks and the S0 segment count that feeds
 // a register.
 //
 // Constants (opcodes, modes, widths, stage indices, the request record
@@ -72,7 +75,6 @@ module ub_send_pipeline #(
   input  logic        cmp_valid_i,
   input  logic [2:0]  cmp_q_i,
   // configuration
-  input  logic [23:0] cfg_psn_init_i,
   input  logic [23:0] cfg_tpn_base_i,
   input  logic [4:0]  cfg_mtu_log2_i,   // MTU 2^n bytes; 0: one packet per request
   // packets
@@ -95,7 +97,14 @@ module ub_send_pipeline #(
   output logic [31:0] pkt_tag_o,
   output logic [19:0] pkt_dst_o,
   output logic [2:0]  pkt_mode_o,
-  output logic        pkt_comp_order_o
+  output logic        pkt_comp_order_o,
+  // the transport channel table: S13's request, and its answer
+  output logic        seq_rq_o,
+  output logic [3:0]  seq_ch_o,
+  output logic [23:0] seq_nseg_o,
+  input  logic        seq_valid_i,
+  input  logic [23:0] seq_psn_i,
+  input  logic [23:0] seq_tpmsn_i
 );
 
   localparam int QW = $clog2(NumQueues);
@@ -107,8 +116,7 @@ module ub_send_pipeline #(
   localparam int NumStages = ub_pkg::UbspNumStages;
   localparam int StTassn   = ub_pkg::UbspStTassn;
   localparam int StTpn     = ub_pkg::UbspStTpn;
-  localparam int StPsnRd   = ub_pkg::UbspStPsnRd;
-  localparam int StPsnWr   = ub_pkg::UbspStPsnWr;
+  localparam int StSeqAsk  = ub_pkg::UbspStSeqAsk;
   localparam int StRtph    = ub_pkg::UbspStRtph;
   localparam int OutDepth  = ub_pkg::UbspOutDepth;
 
@@ -152,9 +160,9 @@ module ub_send_pipeline #(
   // The stages carry only what they compute with, each field in its own
   // shift register (stage k of field F is F_sr_q[k*W +: W]), as far as the
   // last stage that needs it; the request keeps the rest in its slot.
-  localparam int IdLast    = StRtph - 1;    // slot id, S0..S14 (S9, S12, S13, S15 write)
+  localparam int IdLast    = StRtph - 1;    // slot id, S0..S14 (S9, S12, S13, S15 use)
   localparam int JettyLast = StTassn - 1;   // Jetty context, S0..S8 (S9)
-  localparam int ChLast    = StPsnWr - 1;   // channel, S0..S13 (S12..S14)
+  localparam int ChLast    = StSeqAsk - 1;  // channel, S0..S12 (S12, S13)
   localparam int ModeLast  = StRtph - 1;    // service mode, S0..S14 (S15)
 
   // ---------------------------------------------------------------------
@@ -197,13 +205,10 @@ module ub_send_pipeline #(
   // Per-context state.
   logic [TassnW-1:0]      tassn_mem_q [NumJettyCtx];
   logic [NumJettyCtx-1:0] tassn_init_q;
-  logic [PsnW-1:0]        psn_mem_q [NumChannels];
-  logic [PsnW-1:0]        tpmsn_mem_q [NumChannels];
-  logic [NumChannels-1:0] ch_init_q;
 
-  // S13 -> S14 -> S15: the PSN / TPMSN read at S13 travel two stages in
-  // their own registers (the write-back needs them, S15 needs PSN bits 3:0).
-  logic [PsnW-1:0] psn13_q, tpmsn13_q;
+  // The channel table's last answer, held (the item in S14 takes it into
+  // S15 at the edge it comes, or later from here if the back end stalled).
+  logic [PsnW-1:0] hold_psn_q, hold_tpmsn_q;
 
   // ---------------------------------------------------------------------
   // Packet memory (no reset: a slot is read only after it was written)
@@ -211,8 +216,8 @@ module ub_send_pipeline #(
   logic [ReqW-1:0]   slot_req_q   [NumSlots];  // written at S0
   logic [TassnW-1:0] slot_tassn_q [NumSlots];  // written at S9
   logic [TpnW-1:0]   slot_tpn_q   [NumSlots];  // written at S12
-  logic [PsnW-1:0]   slot_psn_q   [NumSlots];  // written at S13
-  logic [PsnW-1:0]   slot_tpmsn_q [NumSlots];  // written at S13
+  logic [PsnW-1:0]   slot_psn_q   [NumSlots];  // written at S15
+  logic [PsnW-1:0]   slot_tpmsn_q [NumSlots];  // written at S15
   logic [PsnW-1:0] slot_nseg_q  [NumSlots];  // written at S0: packets - 1
   logic            slot_rel_q   [NumSlots];  // written at S15: reliable
   logic [SW-1:0]   sl_wr_q;                  // next slot to allocate
@@ -317,24 +322,24 @@ module ub_send_pipeline #(
   // Work of the stages, from the stage words of the items entering them.
   logic [JW-1:0] tassn_idx;
   logic [TassnW-1:0] tassn_rd;
-  logic          tassn_we, ch_we, rtph_rel;
+  logic          tassn_we, seq_ask, rtph_rel;
   logic [PsnW-1:0] pick_nseg;
   logic            pick_payload;
-  logic [CW-1:0] rd_ch, wr_ch;
+  logic [PsnW-1:0] seq_psn, seq_tpmsn;
   logic [ModeW-1:0] rtph_mode;
 
   assign tassn_idx = jetty_sr_q[(StTassn-1)*JW +: JW];
   assign tassn_rd  = tassn_init_q[tassn_idx] ? tassn_mem_q[tassn_idx] : '0;
   assign tassn_we  = be_en && sv_q[StTassn-1];
-  assign rd_ch     = ch_sr_q[(StPsnRd-1)*CW +: CW];
-  assign wr_ch     = ch_sr_q[(StPsnWr-1)*CW +: CW];
-  assign ch_we     = be_en && sv_q[StPsnWr-1];
+  assign seq_ask   = be_en && sv_q[StSeqAsk-1];
+  assign seq_psn   = seq_valid_i ? seq_psn_i : hold_psn_q;
+  assign seq_tpmsn = seq_valid_i ? seq_tpmsn_i : hold_tpmsn_q;
   assign rtph_mode = mode_sr_q[(StRtph-1)*ModeW +: ModeW];
   assign rtph_rel  = (rtph_mode == ub_pkg::UrmaOt) || (rtph_mode == ub_pkg::UrmaOi) ||
                      (rtph_mode == ub_pkg::UrmaOl);
   // S0: the picked request's packets less one (MTU segments; 0 without an
   // MTU; only transactions whose length is payload: sends, writes, read and
-  // atomic responses), kept in its slot for S14 and the output
+  // atomic responses), kept in its slot for S13 and the output
   assign pick_payload = (pick_req.opcode <= ub_pkg::UbTaWriteNotify) ||
                         (pick_req.opcode == ub_pkg::UbTaReadResp) ||
                         (pick_req.opcode == ub_pkg::UbTaAtomicResp);
@@ -351,7 +356,11 @@ module ub_send_pipeline #(
       seg_q        <= '0;
       mtu_q        <= '0;
       tassn_init_q <= '0;
-      ch_init_q    <= '0;
+      seq_rq_o     <= 1'b0;
+      seq_ch_o     <= '0;
+      seq_nseg_o   <= '0;
+      hold_psn_q   <= '0;
+      hold_tpmsn_q <= '0;
     end else begin
       if (be_en) begin
         sv_q <= {sv_q[NumStages-2:0], pick};
@@ -374,13 +383,21 @@ module ub_send_pipeline #(
       if (tassn_we) begin
         tassn_init_q[tassn_idx] <= 1'b1;
       end
-      if (ch_we) begin
-        ch_init_q[wr_ch] <= 1'b1;
+      // S13: the request to the channel table, for one cycle; its answer
+      // is held.
+      seq_rq_o <= seq_ask;
+      if (seq_ask) begin
+        seq_ch_o   <= 4'(ch_sr_q[(StSeqAsk-1)*CW +: CW]);
+        seq_nseg_o <= slot_nseg_q[id_sr_q[(StSeqAsk-1)*SW +: SW]];
+      end
+      if (seq_valid_i) begin
+        hold_psn_q   <= seq_psn_i;
+        hold_tpmsn_q <= seq_tpmsn_i;
       end
     end
   end
 
-  // Stage words, stage-carried PSNs, per-context memories, packet memory.
+  // Stage words, per-context memories, packet memory.
   always_ff @(posedge clk_i) begin
     if (be_en) begin
       // S0 takes the picked request's fields (don't-care without a pick).
@@ -388,10 +405,6 @@ module ub_send_pipeline #(
       jetty_sr_q <= {jetty_sr_q[JettyLast*JW-1:0], pick_req.jetty[JW-1:0]};
       ch_sr_q    <= {ch_sr_q[ChLast*CW-1:0], pick_req.dst[CW-1:0]};
       mode_sr_q  <= {mode_sr_q[ModeLast*ModeW-1:0], pick_req.mode};
-      // S13: channel state read; a channel not used since reset starts at
-      // cfg_psn_init_i.
-      psn13_q    <= ch_init_q[rd_ch] ? psn_mem_q[rd_ch] : cfg_psn_init_i;
-      tpmsn13_q  <= ch_init_q[rd_ch] ? tpmsn_mem_q[rd_ch] : cfg_psn_init_i;
     end
     // S0: the picked request moves into its slot.
     if (pick) begin
@@ -408,21 +421,12 @@ module ub_send_pipeline #(
       slot_tpn_q[id_sr_q[(StTpn-1)*SW +: SW]] <= cfg_tpn_base_i
           + {{(TpnW-CW){1'b0}}, ch_sr_q[(StTpn-1)*CW +: CW]};
     end
-    // S13: the PSN / TPMSN read, into the slot.
-    if (be_en && sv_q[StPsnRd-1]) begin
-      slot_psn_q[id_sr_q[(StPsnRd-1)*SW +: SW]]   <= ch_init_q[rd_ch] ? psn_mem_q[rd_ch]
-                                                                    : cfg_psn_init_i;
-      slot_tpmsn_q[id_sr_q[(StPsnRd-1)*SW +: SW]] <= ch_init_q[rd_ch] ? tpmsn_mem_q[rd_ch]
-                                                                    : cfg_psn_init_i;
-    end
-    // S14: channel state write-back (+ packets, TPMSN + 1, modulo 2^24).
-    if (ch_we) begin
-      psn_mem_q[wr_ch]   <= psn13_q + slot_nseg_q[id_sr_q[(StPsnWr-1)*SW +: SW]] + 1'b1;
-      tpmsn_mem_q[wr_ch] <= tpmsn13_q + 1'b1;
-    end
-    // S15: RTPH transport opcode (reliable or not).
+    // S15: RTPH transport opcode (reliable or not), and the channel
+    // table's answer: the message's first PSN and its TPMSN.
     if (be_en && sv_q[StRtph-1]) begin
-      slot_rel_q[id_sr_q[(StRtph-1)*SW +: SW]] <= rtph_rel;
+      slot_rel_q[id_sr_q[(StRtph-1)*SW +: SW]]   <= rtph_rel;
+      slot_psn_q[id_sr_q[(StRtph-1)*SW +: SW]]   <= seq_psn;
+      slot_tpmsn_q[id_sr_q[(StRtph-1)*SW +: SW]] <= seq_tpmsn;
     end
   end
 

@@ -12,6 +12,7 @@
 #include "transport.h"
 #include "ub_pkg.h"
 #include "ub_send_pipeline.h"
+#include "ub_tx.h"
 
 static int fail(const char *what)
 {
@@ -19,13 +20,14 @@ static int fail(const char *what)
     return 1;
 }
 
+/* The UB transmit path: the send pipeline numbered by its channel table. */
 static int ub_send(void)
 {
-    ub_send_pipeline_state_t s;
-    ub_send_pipeline_in_t in;
-    ub_send_pipeline_out_t out;
+    ub_tx_state_t s;
+    ub_tx_in_t in;
+    ub_tx_out_t out;
     memset(&in, 0, sizeof in);
-    ub_send_pipeline_reset(&s);
+    ub_tx_reset(&s);
     in.wr_valid = 1;
     in.wr_opcode = UB_TA_WRITE;
     in.wr_mode = URMA_OL;
@@ -36,14 +38,14 @@ static int ub_send(void)
     in.cfg_psn_init = 10;
     in.cfg_tpn_base = 0x100;
     for (int c = 0; c < 3 * UBSP_LATENCY; c++) {
-        ub_send_pipeline_step(&s, &in, &out);
+        ub_tx_step(&s, &in, &out);
         in.wr_valid = 0;
         if (out.pkt_valid) {
             if (c != UBSP_LATENCY - 1 || out.pkt_tag != 77 || out.pkt_psn != 10 ||
                 out.pkt_src_tpn != 0x103 || out.pkt_tp_opcode != UB_TP_RELIABLE ||
                 !out.pkt_ack_req)
                 return fail("ub_send_pipeline: wrong packet");
-            return ub_send_pipeline_busy(&s) ? 0 : fail("ub_send_pipeline: not busy");
+            return ub_tx_busy(&s) ? 0 : fail("ub_send_pipeline: not busy");
         }
     }
     return fail("ub_send_pipeline: no packet");

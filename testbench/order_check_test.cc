@@ -222,14 +222,14 @@ TEST(OrderCheck, LinksThatReorderAndLoseBreakNoRule)
 void (*real_step)(void *, const void *, void *, uint64_t);
 void unordered_step(void *self, const void *in, void *out, uint64_t now)
 {
-    ((ub_send_pipeline_state_t *)self)->ot_out.elig = 0xFF;
+    ((ub_tx_state_t *)self)->sp.ot_out.elig = 0xFF;
     real_step(self, in, out, now);
 }
 
 TEST(OrderCheck, AWrongTrackerIsCaught)
 {
-    block_class_t cls = ub_send_pipeline_class;
-    cls.name = "ub_send_pipeline_unordered";
+    block_class_t cls = ub_tx_class;
+    cls.name = "ub_tx_unordered";
     real_step = cls.c.step;
     cls.c.step = unordered_step;
     cls.c.quiet = nullptr;

@@ -208,7 +208,7 @@ TEST(RateCli, WavesOfTheCModelAndTheRtl)
     std::string vcd;
     ASSERT_EQ(testutil::run("cat /tmp/ubsim_rate_w.vcd", &vcd), 0);
     EXPECT_NE(vcd.find("$scope module TOP $end"), std::string::npos);
-    EXPECT_NE(vcd.find("$scope module ub_send_pipeline $end"), std::string::npos);
+    EXPECT_NE(vcd.find("$scope module ub_tx $end"), std::string::npos);
     EXPECT_NE(vcd.find(" wr_valid_i $end"), std::string::npos);
     EXPECT_NE(vcd.find(" pkt_psn_o $end"), std::string::npos);
     FILE *f = std::fopen("/tmp/ubsim_rate_w-rtl.fst", "rb");
@@ -224,7 +224,7 @@ TEST(RateCli, WavesOfTheCModelAndTheRtl)
 
 extern "C" {
 #include "latency.h"
-#include "ub_send_pipeline.h"
+#include "ub_tx.h"
 }
 
 namespace {
@@ -234,30 +234,30 @@ Fault g_fault;
 int g_taken;  // packets the faulty block has let go
 
 struct Faulty {
-    ub_send_pipeline_state_t st;
-    ub_send_pipeline_out_t last;
+    ub_tx_state_t st;
+    ub_tx_out_t last;
     int replay;
 };
 
 void *faulty_create(const char *, uint64_t)
 {
     Faulty *f = new Faulty();
-    ub_send_pipeline_reset(&f->st);
+    ub_tx_reset(&f->st);
     return f;
 }
-void faulty_reset(void *self) { ub_send_pipeline_reset(&static_cast<Faulty *>(self)->st); }
+void faulty_reset(void *self) { ub_tx_reset(&static_cast<Faulty *>(self)->st); }
 void faulty_destroy(void *self) { delete static_cast<Faulty *>(self); }
 void faulty_step(void *self, const void *in_, void *out_, uint64_t)
 {
     Faulty *f = static_cast<Faulty *>(self);
-    const auto *in = static_cast<const ub_send_pipeline_in_t *>(in_);
-    auto *out = static_cast<ub_send_pipeline_out_t *>(out_);
+    const auto *in = static_cast<const ub_tx_in_t *>(in_);
+    auto *out = static_cast<ub_tx_out_t *>(out_);
     bool taken = f->last.pkt_valid && in->pkt_ready;
     if (taken && ++g_taken == 5 && g_fault == Fault::kRepeat)
         f->replay = 1;  // offer the 5th packet once more
-    ub_send_pipeline_step(&f->st, in, out);
+    ub_tx_step(&f->st, in, out);
     if (f->replay == 1 && taken) {
-        ub_send_pipeline_out_t again = f->last;
+        ub_tx_out_t again = f->last;
         f->replay = 2;
         f->last = *out;
         *out = again;
@@ -271,8 +271,8 @@ void faulty_step(void *self, const void *in_, void *out_, uint64_t)
 
 block_class_t faulty_class()
 {
-    block_class_t c = ub_send_pipeline_class;
-    c.name = "faulty_ub_send_pipeline";
+    block_class_t c = ub_tx_class;
+    c.name = "faulty_ub_tx";
     c.c = block_impl_t{faulty_create, faulty_reset, faulty_step, faulty_destroy, nullptr, nullptr};
     return c;
 }

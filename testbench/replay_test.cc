@@ -130,11 +130,11 @@ TEST_F(ReplayTest, RateRunsWithBackPressureReplayInIcarus)
               0)
         << out;
     std::map<std::string, int> n = instances(dir + "/rate");
-    EXPECT_GE(n["ub_send_pipeline"], 2);
+    EXPECT_GE(n["ub_tx"], 2);
     EXPECT_GE(n["rc_send_pipeline"], 2);
     // the first target instance of each saw the wire push back
-    std::string in = read_file(dir + "/rate/ub_send_pipeline.1/in.hex");
-    std::string man = read_file(dir + "/rate/ub_send_pipeline.1/manifest.json");
+    std::string in = read_file(dir + "/rate/ub_tx.1/in.hex");
+    std::string man = read_file(dir + "/rate/ub_tx.1/manifest.json");
     EXPECT_NE(man.find("\"command\": \"rate --burst 200 --payload 4096"), std::string::npos) << man;
     EXPECT_NE(man.find("\"name\": \"pkt_ready\", \"dir\": \"in\", \"width\": 1"), std::string::npos) << man;
     Replay r = replay(dir + "/rate");
@@ -209,12 +209,14 @@ TEST_F(ReplayTest, RandomStimulusWithAResetReplaysInIcarusForEveryBlock)
                         "TransportLockstep.RandomStimulusOnEveryPort:"
                         "OrderTrackerLockstep.RandomMillionCycles:"
                         "RcSendLockstep.RandomStimulusMillionCycles:"
-                        "UbSendPipeline.RandomLockstepZeroMismatches";
+                        "UbSendPipeline.RandomLockstepZeroMismatches:"
+                        "UbSendPipeline.BarePipelineRandomLockstep:"
+                        "UbSendPipeline.ChannelTableNumbersEachChannelInLockstep";
     std::string cmd = "UBSIM_VECTORS=" + dir + "/random UBSIM_TEST_CYCLES=4000 " +
                       std::string(UBSIM_BUILD_DIR) + "/ubsim_tests --gtest_filter=" + tests;
     ASSERT_EQ(testutil::run(cmd, &out, true), 0) << out;
     std::map<std::string, int> n = instances(dir + "/random");
-    for (const char *b : {"context_cache", "transport", "order_tracker", "rc_send_pipeline", "ub_send_pipeline"}) {
+    for (const char *b : {"context_cache", "transport", "order_tracker", "rc_send_pipeline", "ub_send_pipeline", "ub_tx", "tp_chan"}) {
         EXPECT_EQ(n[b], 1) << b;
         std::string man = read_file(dir + "/random/" + b + ".0/manifest.json");
         EXPECT_NE(man.find("\"edges\": 4000"), std::string::npos) << b << ": " << man;
@@ -225,7 +227,7 @@ TEST_F(ReplayTest, RandomStimulusWithAResetReplaysInIcarusForEveryBlock)
     }
     Replay r = replay(dir + "/random");
     EXPECT_EQ(r.rc, 0) << r.out;
-    EXPECT_NE(r.out.find("replay: 5 instances, 0 with differences"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("replay: 7 instances, 0 with differences"), std::string::npos) << r.out;
 }
 
 // The replay catches one flipped bit at its cycle and port, and an output
@@ -234,7 +236,7 @@ TEST_F(ReplayTest, AFlippedBitAndAShiftedOutputAreCaught)
 {
     std::string out;
     ASSERT_EQ(ubsim("rate --stack ub --burst 64 --quiet --format json", "mut", &out), 0) << out;
-    const std::string src = dir + "/mut/ub_send_pipeline.0";
+    const std::string src = dir + "/mut/ub_tx.0";
     std::vector<std::string> exp = lines(src + "/exp.hex");
     ASSERT_GT(exp.size(), 100u);
     // wr_ready is the first output: flip it at edge 77
@@ -283,9 +285,9 @@ TEST_F(ReplayTest, IcarusTraceEqualsVerilatorTraceUnderDiff)
     testutil::run("ls " + dir + " | grep -- '-rtl.fst$'", &ls);
     ASSERT_FALSE(ls.empty()) << "no RTL trace next to " << wave;
     std::string rtl = dir + "/" + ls.substr(0, ls.find('\n'));
-    Replay r = replay("--dump " + dir + "/ls/ub_send_pipeline.0");
+    Replay r = replay("--dump " + dir + "/ls/ub_tx.0");
     ASSERT_EQ(r.rc, 0) << r.out;
-    std::string vcd = dir + "/ls/ub_send_pipeline.0/replay.vcd";
+    std::string vcd = dir + "/ls/ub_tx.0/replay.vcd";
     int rc = testutil::run(testutil::ubsim() + " diff " + rtl + " " + vcd, &out, true);
     EXPECT_EQ(rc, 0) << out;
     EXPECT_NE(out.find("diff: equal:"), std::string::npos) << out;
@@ -323,8 +325,8 @@ TEST(VectorsCli, ManifestAndLinesFollowThePortList)
                             true),
               0)
         << out;
-    std::string man = read_file(dir + "/ub_send_pipeline.0/manifest.json");
-    EXPECT_NE(man.find("\"block\": \"ub_send_pipeline\""), std::string::npos) << man;
+    std::string man = read_file(dir + "/ub_tx.0/manifest.json");
+    EXPECT_NE(man.find("\"block\": \"ub_tx\""), std::string::npos) << man;
     EXPECT_NE(man.find("\"seed\": \"9\""), std::string::npos) << man;
     EXPECT_NE(man.find("\"command\": \"latency --path ub_async --ops 3 --seed 9 --vectors=" + dir + "\""), std::string::npos) << man;
     EXPECT_NE(man.find("{\"name\": \"wr_valid\", \"dir\": \"in\", \"width\": 1, \"digits\": 1}"),
@@ -334,7 +336,7 @@ TEST(VectorsCli, ManifestAndLinesFollowThePortList)
               std::string::npos)
         << man;
     EXPECT_NE(man.find("\"resets\": 1,"), std::string::npos) << man;
-    std::vector<std::string> in = lines(dir + "/ub_send_pipeline.0/in.hex");
+    std::vector<std::string> in = lines(dir + "/ub_tx.0/in.hex");
     ASSERT_FALSE(in.empty());
     EXPECT_EQ(in[0][0], '1') << "the reset when made comes before the first edge";
     for (size_t i = 1; i < in.size(); i++)
@@ -349,7 +351,7 @@ TEST(VectorsCli, ManifestAndLinesFollowThePortList)
     size_t at = man.find("\"edges\": ");
     ASSERT_NE(at, std::string::npos);
     EXPECT_EQ((size_t)std::stoul(man.substr(at + 9)), in.size());
-    EXPECT_EQ(lines(dir + "/ub_send_pipeline.0/exp.hex").size(), in.size());
+    EXPECT_EQ(lines(dir + "/ub_tx.0/exp.hex").size(), in.size());
     testutil::run("rm -rf " + dir, &out);
 }
 

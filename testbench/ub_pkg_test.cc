@@ -414,7 +414,7 @@ TEST(UbPkg, NameMapping)
     EXPECT_EQ(sv_name("UB_PSN_BITS"), "UbPsnBits");
     EXPECT_EQ(sv_name("URMA_OT"), "UrmaOt");
     EXPECT_EQ(sv_name("RC_OP_READ_REQUEST"), "RcOpReadRequest");
-    EXPECT_EQ(sv_name("UBSP_ST_PSN_RD"), "UbspStPsnRd");
+    EXPECT_EQ(sv_name("UBSP_ST_SEQ_ASK"), "UbspStSeqAsk");
 }
 
 TEST(UbPkg, ParserReadsLiteralsAndNames)

@@ -24,6 +24,7 @@ extern "C" {
 #include "blocks.h"
 #include "ub_pkg.h"
 #include "ub_send_pipeline.h"
+#include "ub_tx.h"
 }
 
 #include "block_harness.h"
@@ -40,11 +41,11 @@ struct Req {
 };
 
 struct Pkt {
-    ub_send_pipeline_out_t o;
+    ub_tx_out_t o;
     uint64_t taken;  // step index of the edge at which it was taken
 };
 
-using Pipe = harness::Stream<ub_send_pipeline_in_t, ub_send_pipeline_out_t>;
+using Pipe = harness::Stream<ub_tx_in_t, ub_tx_out_t>;
 
 // One block instance with a source of requests and a sink of packets.
 // step() applies one edge: the next request is offered when offer(step)
@@ -63,7 +64,7 @@ struct Harness : Pipe {
     bool loopback = true;
     std::deque<uint8_t> completions;
 
-    explicit Harness(backend_kind_t k) : Pipe(&ub_send_pipeline_class, k, kPeriodPs) { init(); }
+    explicit Harness(backend_kind_t k) : Pipe(&ub_tx_class, k, kPeriodPs) { init(); }
     Harness(const block_class_t *cls, const block_opts_t *o) : Pipe(cls, o) { init(); }
 
     void init()
@@ -108,7 +109,7 @@ struct Harness : Pipe {
             completions.pop_front();
         }
         Edge e = handshake(have, ready(now));
-        const ub_send_pipeline_out_t &prev = e.shown;
+        const ub_tx_out_t &prev = e.shown;
         if (e.taken && prev.pkt_last)
             completions.push_back((uint8_t)(prev.pkt_jetty & (UBSP_NUM_QUEUES - 1)));
         if (e.accepted)
@@ -389,11 +390,11 @@ TEST(UbSendPipeline, ResetInMidTraffic)
 // Skipping idle steps (no valid input, nothing inside) changes nothing.
 TEST(UbSendPipeline, IdleStepsCanBeSkipped)
 {
-    ub_send_pipeline_state_t a, b;
-    ub_send_pipeline_reset(&a);
-    ub_send_pipeline_reset(&b);
-    ub_send_pipeline_in_t in{};
-    ub_send_pipeline_out_t oa{}, ob{};
+    ub_tx_state_t a, b;
+    ub_tx_reset(&a);
+    ub_tx_reset(&b);
+    ub_tx_in_t in{};
+    ub_tx_out_t oa{}, ob{};
     std::mt19937 rng(5);
     in.pkt_ready = 1;
     int skipped = 0;
@@ -405,12 +406,12 @@ TEST(UbSendPipeline, IdleStepsCanBeSkipped)
         in.wr_mode = (uint8_t)(1 + rng() % 4);
         in.wr_tag = (uint32_t)c;
         in.pkt_ready = (rng() % 4) != 0;
-        ub_send_pipeline_step(&a, &in, &oa);
-        if (!in.wr_valid && !ub_send_pipeline_busy(&b)) {
+        ub_tx_step(&a, &in, &oa);
+        if (!in.wr_valid && !ub_tx_busy(&b)) {
             skipped++;
             continue;
         }
-        ub_send_pipeline_step(&b, &in, &ob);
+        ub_tx_step(&b, &in, &ob);
         ASSERT_EQ(std::memcmp(&oa, &ob, sizeof oa), 0) << "cycle " << c;
     }
     EXPECT_GT(skipped, 50000);
@@ -423,8 +424,8 @@ TEST(UbSendPipeline, IdleStepsCanBeSkipped)
 TEST(UbSendPipeline, StallsFillThePipelineLockstep)
 {
     Harness h(BACKEND_LOCKSTEP);
-    ub_send_pipeline_state_t ref;
-    ub_send_pipeline_reset(&ref);
+    ub_tx_state_t ref;
+    ub_tx_reset(&ref);
     std::mt19937 rng(21);
     for (int i = 0; i < 4000; i++) {
         Req r;
@@ -438,9 +439,9 @@ TEST(UbSendPipeline, StallsFillThePipelineLockstep)
     uint64_t full = 0;
     for (uint64_t c = 0; c < 20000 && h.pkts.size() < h.reqs.size(); c++) {
         h.step();
-        ub_send_pipeline_out_t o;
-        ub_send_pipeline_step(&ref, &h.in, &o);
-        unsigned n = ref.be_count + ref.out_cnt;
+        ub_tx_out_t o;
+        ub_tx_step(&ref, &h.in, &o);
+        unsigned n = ref.sp.be_count + ref.sp.out_cnt;
         max_inflight = std::max(max_inflight, n);
         full += n == 12;
     }
@@ -482,7 +483,7 @@ TEST(UbSendPipeline, LongRequestsLeaveAsMtuPackets)
         const uint32_t lens[6] = {4096, 4096, 1808, 10000, 10000, 4096};
         const uint8_t last[6] = {0, 0, 1, 1, 1, 1};
         for (int i = 0; i < 6; i++) {
-            const ub_send_pipeline_out_t &o = h.pkts[i].o;
+            const ub_tx_out_t &o = h.pkts[i].o;
             EXPECT_EQ(o.pkt_psn, (uint32_t)i) << i; // each packet its PSN
             EXPECT_EQ(o.pkt_len, lens[i]) << i;
             EXPECT_EQ(o.pkt_last, last[i]) << i;
@@ -500,9 +501,33 @@ TEST(UbSendPipeline, LongRequestsLeaveAsMtuPackets)
 
 // --- lockstep ----------------------------------------------------------------
 
+// One cycle's random request fields (and a completion at random: the order
+// tracker releases what waits), for the path or the bare pipeline.
+template <class In>
+void random_request(std::mt19937_64 &rng, uint64_t c, In &in)
+{
+    uint64_t r = rng();
+    in.wr_opcode = (uint8_t)(r >> 8);
+    in.wr_mode = (uint8_t)((r >> 16) & 7);
+    in.wr_order = (uint8_t)((r >> 19) & 3);
+    in.wr_fence = (r >> 21) & 1;
+    in.wr_comp_order = (r >> 22) & 1;
+    in.wr_jetty = (uint32_t)(((r >> 23) & 1) ? (r >> 24) & 0xFFFFF : (r >> 24) & 15);
+    in.wr_dst = (uint32_t)(r >> 44) & 0xFFFFF;
+    uint64_t r2 = rng();
+    /* with an MTU, lengths of up to 16 packets of 256 B (or one of 64 KiB) */
+    in.wr_len = in.cfg_mtu_log2 ? (uint32_t)r2 % 4097 : (uint32_t)r2;
+    in.wr_token = (uint32_t)(r2 >> 32);
+    in.wr_addr = rng();
+    in.wr_tag = (uint32_t)c;
+    uint64_t r3 = rng();
+    in.cmp_valid = (r3 & 3) == 0;
+    in.cmp_q = (uint8_t)((r3 >> 2) & 7);
+}
+
 TEST(UbSendPipeline, RandomLockstepZeroMismatches)
 {
-    harness::RandomSpec<ub_send_pipeline_in_t> spec;
+    harness::RandomSpec<ub_tx_in_t> spec;
     spec.cycles = testutil::run_cycles(1000000, 100000);
     spec.seed = 2026;
     spec.period_ps = kPeriodPs;
@@ -510,36 +535,16 @@ TEST(UbSendPipeline, RandomLockstepZeroMismatches)
     spec.reset_every = testutil::reset_interval(250000);
     std::string wave = "/tmp/ubsp_lockstep_" + std::to_string(getpid()) + ".vcd";
     spec.mismatch_wave = wave.c_str();
-    spec.new_phase = [](std::mt19937_64 &rng, ub_send_pipeline_in_t &in) {
+    spec.new_phase = [](std::mt19937_64 &rng, ub_tx_in_t &in) {
         if (rng() % 8 == 0) {
             in.cfg_psn_init = rng() & 0xFFFFFF;
             in.cfg_tpn_base = rng() & 0xFFF000;
             in.cfg_mtu_log2 = rng() % 3 ? (uint8_t)(8 + rng() % 9) : 0; /* MTU 256 B..64 KiB */
         }
     };
-    spec.payload = [](std::mt19937_64 &rng, uint64_t c, ub_send_pipeline_in_t &in) {
-        uint64_t r = rng();
-        in.wr_opcode = (uint8_t)(r >> 8);
-        in.wr_mode = (uint8_t)((r >> 16) & 7);
-        in.wr_order = (uint8_t)((r >> 19) & 3);
-        in.wr_fence = (r >> 21) & 1;
-        in.wr_comp_order = (r >> 22) & 1;
-        in.wr_jetty = (uint32_t)(((r >> 23) & 1) ? (r >> 24) & 0xFFFFF : (r >> 24) & 15);
-        in.wr_dst = (uint32_t)(r >> 44) & 0xFFFFF;
-        uint64_t r2 = rng();
-        /* with an MTU, lengths of up to 16 packets of 256 B (or one of 64 KiB) */
-        in.wr_len = in.cfg_mtu_log2 ? (uint32_t)r2 % 4097 : (uint32_t)r2;
-        in.wr_token = (uint32_t)(r2 >> 32);
-        in.wr_addr = rng();
-        in.wr_tag = (uint32_t)c;
-        /* completions at random (the order tracker releases what waits) */
-        uint64_t r3 = rng();
-        in.cmp_valid = (r3 & 3) == 0;
-        in.cmp_q = (uint8_t)((r3 >> 2) & 7);
-    };
+    spec.payload = [](std::mt19937_64 &rng, uint64_t c, ub_tx_in_t &in) { random_request(rng, c, in); };
     harness::RandomStats st =
-        harness::random_lockstep<ub_send_pipeline_in_t, ub_send_pipeline_out_t>(&ub_send_pipeline_class,
-                                                                                spec);
+        harness::random_lockstep<ub_tx_in_t, ub_tx_out_t>(&ub_tx_class, spec);
     EXPECT_EQ(st.mismatches, 0u);
     EXPECT_EQ(st.cycles, spec.cycles);
     if (!testutil::cycles_override()) { // (a brief run for vectors covers less)
@@ -554,13 +559,150 @@ TEST(UbSendPipeline, RandomLockstepZeroMismatches)
     std::remove(wave.c_str());
 }
 
+// The pipeline alone, its port to the channel table driven at random as
+// well (answers at any edge, with or without a request before): C = RTL,
+// the holding register included.
+TEST(UbSendPipeline, BarePipelineRandomLockstep)
+{
+    harness::RandomSpec<ub_send_pipeline_in_t> spec;
+    spec.cycles = testutil::run_cycles(200000, 20000);
+    spec.seed = 77;
+    spec.period_ps = kPeriodPs;
+    spec.phase = 997;
+    spec.reset_every = testutil::reset_interval(100000);
+    std::string wave = "/tmp/ubsp_bare_" + std::to_string(getpid()) + ".vcd";
+    spec.mismatch_wave = wave.c_str();
+    spec.new_phase = [](std::mt19937_64 &rng, ub_send_pipeline_in_t &in) {
+        if (rng() % 8 == 0)
+            in.cfg_mtu_log2 = rng() % 3 ? (uint8_t)(8 + rng() % 9) : 0;
+    };
+    spec.payload = [](std::mt19937_64 &rng, uint64_t c, ub_send_pipeline_in_t &in) {
+        random_request(rng, c, in);
+        uint64_t r = rng();
+        in.seq_valid = (r & 3) == 0;
+        in.seq_psn = (uint32_t)(r >> 8) & 0xFFFFFF;
+        in.seq_tpmsn = (uint32_t)(r >> 32) & 0xFFFFFF;
+    };
+    harness::RandomStats st = harness::random_lockstep<ub_send_pipeline_in_t, ub_send_pipeline_out_t>(
+        &ub_send_pipeline_class, spec);
+    EXPECT_EQ(st.mismatches, 0u);
+    EXPECT_EQ(st.cycles, spec.cycles);
+    EXPECT_GT(st.packets, 0u);
+    std::remove(wave.c_str());
+}
+
+// The pipeline numbers nothing itself: each request asks the table once, at
+// the edge it enters S13 (13 edges after it is picked into S0), and its
+// packets carry whatever the table answered at the next edge, PSN by PSN
+// from the first.
+TEST(UbSendPipeline, PacketsCarryTheChannelTablesAnswer)
+{
+    ub_send_pipeline_state_t s;
+    ub_send_pipeline_reset(&s);
+    ub_send_pipeline_in_t in{}, idle{};
+    idle.pkt_ready = 1;
+    idle.cfg_mtu_log2 = 12;
+    in = idle;
+    in.wr_valid = 1;
+    in.wr_opcode = UB_TA_WRITE;
+    in.wr_mode = URMA_OT;
+    in.wr_dst = 0x23; // channel 3
+    in.wr_len = 3 * 4096; // three packets
+    ub_send_pipeline_out_t out{};
+    ub_send_pipeline_step(&s, &in, &out); // accepted at edge 0
+    std::vector<uint32_t> psns, tpmsns;
+    int asked_at = -1, asks = 0;
+    for (int e = 1; e < 60; e++) {
+        ub_send_pipeline_in_t i = idle;
+        if (out.seq_rq) {
+            asks++;
+            asked_at = e - 1;
+            EXPECT_EQ(out.seq_ch, 3u);
+            EXPECT_EQ(out.seq_nseg, 2u);
+        }
+        if (asked_at >= 0 && e == asked_at + 2) { // the table's answer, a cycle later
+            i.seq_valid = 1;
+            i.seq_psn = 0xFFFFFE;
+            i.seq_tpmsn = 0x00ABCD;
+        }
+        if (out.pkt_valid) {
+            psns.push_back(out.pkt_psn);
+            tpmsns.push_back(out.pkt_tpmsn);
+        }
+        ub_send_pipeline_step(&s, &i, &out);
+    }
+    EXPECT_EQ(asks, 1);
+    // accepted at 0: the intake register, its queue at 1, S0 at 2, S13 at 15
+    EXPECT_EQ(asked_at, 2 + UBSP_ST_SEQ_ASK);
+    EXPECT_EQ(psns, (std::vector<uint32_t>{0xFFFFFE, 0xFFFFFF, 0}));
+    EXPECT_EQ(tpmsns, (std::vector<uint32_t>{0xABCD, 0xABCD, 0xABCD}));
+}
+
+// The channel table alone: every answer is the channel's next PSN and TPMSN
+// (from cfg_psn_init on first use), the channel moving on by the packets and
+// one message; C = RTL at every edge.
+TEST(UbSendPipeline, ChannelTableNumbersEachChannelInLockstep)
+{
+    block_opts_t o = harness::opts(BACKEND_LOCKSTEP, kPeriodPs);
+    std::string wave = "/tmp/tp_chan_" + std::to_string(getpid()) + ".vcd";
+    o.mismatch_wave = wave.c_str();
+    char err[256];
+    block_inst_t *b = block_new(&tp_chan_class, &o, err, sizeof err);
+    ASSERT_NE(b, nullptr) << err;
+    block_reset(b);
+    std::mt19937_64 rng(5);
+    std::map<unsigned, std::pair<uint32_t, uint32_t>> next; // channel -> PSN, TPMSN
+    tp_chan_in_t in{};
+    tp_chan_out_t out{};
+    in.cfg_psn_init = 0xFFFFF0;
+    bool pending = false;
+    uint32_t want_psn = 0, want_tpmsn = 0;
+    uint64_t answers = 0;
+    const uint64_t cycles = testutil::run_cycles(200000, 20000);
+    const uint64_t every = testutil::reset_interval(100000);
+    for (uint64_t c = 0; c < cycles; c++) {
+        if (c % every == every / 2) { // a reset: every channel starts again
+            block_reset(b);
+            next.clear();
+            pending = false;
+        }
+        uint64_t r = rng();
+        in.rq_valid = (r & 3) != 0;
+        in.rq_ch = (uint8_t)((r >> 2) & 15);
+        in.rq_nseg = (r >> 8) & 1 ? (uint32_t)(r >> 10) & 0xFFFFFF : (uint32_t)(r >> 10) & 7;
+        if (in.rq_valid) {
+            auto it = next.find(in.rq_ch);
+            auto cur = it == next.end() ? std::make_pair(in.cfg_psn_init, in.cfg_psn_init) : it->second;
+            next[in.rq_ch] = {(cur.first + in.rq_nseg + 1) & 0xFFFFFF, (cur.second + 1) & 0xFFFFFF};
+            ASSERT_EQ(block_step(b, &in, &out, 0), 0) << "cycle " << c;
+            pending = true;
+            want_psn = cur.first;
+            want_tpmsn = cur.second;
+        } else {
+            ASSERT_EQ(block_step(b, &in, &out, 0), 0) << "cycle " << c;
+            pending = false;
+        }
+        ASSERT_EQ(out.rs_valid, pending ? 1 : 0);
+        if (pending) {
+            answers++;
+            ASSERT_EQ(out.rs_psn, want_psn) << "cycle " << c;
+            ASSERT_EQ(out.rs_tpmsn, want_tpmsn) << "cycle " << c;
+        }
+    }
+    EXPECT_GT(answers, cycles / 2);
+    EXPECT_EQ(block_cycles(b), cycles);
+    EXPECT_EQ(block_mismatches(b), 0u);
+    block_free(b);
+    std::remove(wave.c_str());
+}
+
 // A class whose C model corrupts bit 0 of pkt_psn at one cycle.
 constexpr uint64_t kBugCycle = 5000;
 
 TEST(UbSendPipeline, LockstepCatchesInjectedBug)
 {
     block_class_t cls =
-        harness::with_bug(ub_send_pipeline_class, "ub_send_pipeline_buggy", "pkt_psn", 0, kBugCycle);
+        harness::with_bug(ub_tx_class, "ub_send_pipeline_buggy", "pkt_psn", 0, kBugCycle);
     FILE *rep = std::tmpfile();
     ASSERT_NE(rep, nullptr);
     // VCD so the content can be checked here (FST goes through the same
@@ -612,17 +754,17 @@ namespace {
 // model exactly where n idle steps do, and the outputs stay put meanwhile.
 TEST(UbSendPipeline, FastForwardEqualsIdleSteps)
 {
-    ub_send_pipeline_in_t idle{};
+    ub_tx_in_t idle{};
     idle.cfg_tpn_base = 0x100;
     idle.cfg_psn_init = 0xFFFFF0;  // near the wrap, and an ack request due
     idle.pkt_ready = 1;
     for (uint32_t jetty : {0u, 5u, 77u}) {
-        ub_send_pipeline_state_t s;
-        ub_send_pipeline_reset(&s);
-        ub_send_pipeline_out_t out;
+        ub_tx_state_t s;
+        ub_tx_reset(&s);
+        ub_tx_out_t out;
         // a few requests through first, so the contexts hold state
         for (int r = 0; r < 3; r++) {
-            ub_send_pipeline_in_t in = idle;
+            ub_tx_in_t in = idle;
             in.wr_valid = 1;
             in.wr_opcode = UB_TA_READ;
             in.wr_mode = URMA_OL;
@@ -630,34 +772,34 @@ TEST(UbSendPipeline, FastForwardEqualsIdleSteps)
             in.wr_dst = 3;
             in.wr_len = 64;
             in.wr_tag = 100 + r;
-            ub_send_pipeline_step(&s, &in, &out);
+            ub_tx_step(&s, &in, &out);
             for (int k = 0; k < 30; k++)
-                ub_send_pipeline_step(&s, &idle, &out);
+                ub_tx_step(&s, &idle, &out);
         }
-        EXPECT_EQ(ub_send_pipeline_quiet(&s, &idle), 0) << "empty: nothing to jump";
-        ub_send_pipeline_in_t in = idle;
+        EXPECT_EQ(ub_tx_quiet(&s, &idle), 0) << "empty: nothing to jump";
+        ub_tx_in_t in = idle;
         in.wr_valid = 1;
         in.wr_jetty = jetty;
         in.wr_dst = 3;
         in.wr_tag = 7;
-        ub_send_pipeline_step(&s, &in, &out);
+        ub_tx_step(&s, &in, &out);
         int seen = 0;
         for (int at = 0; at < 24; at++) {
-            int q = ub_send_pipeline_quiet(&s, &idle);
-            EXPECT_EQ(ub_send_pipeline_quiet(&s, &in), 0) << "a request offered: not quiet";
+            int q = ub_tx_quiet(&s, &idle);
+            EXPECT_EQ(ub_tx_quiet(&s, &in), 0) << "a request offered: not quiet";
             for (int n = 1; n <= q; n++) {
-                ub_send_pipeline_state_t a = s, b = s;
-                ub_send_pipeline_out_t oa = out;
+                ub_tx_state_t a = s, b = s;
+                ub_tx_out_t oa = out;
                 for (int k = 0; k < n; k++) {
-                    ub_send_pipeline_step(&a, &idle, &oa);
+                    ub_tx_step(&a, &idle, &oa);
                     ASSERT_EQ(oa.pkt_valid, 0) << "outputs change inside the quiet stretch";
                     ASSERT_EQ(oa.wr_ready, 1);
                 }
-                ub_send_pipeline_advance(&b, &idle, n);
+                ub_tx_advance(&b, &idle, n);
                 ASSERT_EQ(std::memcmp(&a, &b, sizeof a), 0) << "jetty " << jetty << " at " << at << " n " << n;
                 seen++;
             }
-            ub_send_pipeline_step(&s, &idle, &out);
+            ub_tx_step(&s, &idle, &out);
         }
         EXPECT_GT(seen, 200);
     }

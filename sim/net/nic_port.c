@@ -122,7 +122,7 @@ static void block_fixed_inputs(nic_port_t *p)
     memset(&p->bin, 0, sizeof(p->bin));
     p->bin_known = 0;
     if (u->kind == NIC_BLOCK_UB_SEND) {
-        ub_send_pipeline_in_t *in = &p->bin.ub;
+        ub_tx_in_t *in = &p->bin.ub;
         in->wr_opcode = u->initiator ? UB_TA_READ : UB_TA_READ_RESP;
         in->wr_mode = URMA_OT;
         in->wr_order = UB_ORDER_NO;
@@ -181,7 +181,7 @@ static void fill_block_inputs(nic_port_t *p, const msg_t *m)
     p->bin_valid = m != NULL;
     p->bin_id = m ? m->id : 0;
     if (p->use.kind == NIC_BLOCK_UB_SEND) {
-        ub_send_pipeline_in_t *in = &p->bin.ub;
+        ub_tx_in_t *in = &p->bin.ub;
         in->wr_valid = m != NULL;
         in->wr_jetty = !m ? p->idle_jetty : p->req_jetty ? p->req_jetty(p->req_ctx, m) : m->jetty;
         in->wr_addr = op * 64u;

@@ -36,7 +36,7 @@
 #include "rc_send_pipeline.h"
 #include "rx_check.h"
 #include "transport.h"
-#include "ub_send_pipeline.h"
+#include "ub_tx.h"
 #include "wave.h"
 
 /* ---- delay ---- */
@@ -298,11 +298,11 @@ typedef struct nic_port {
     int blk_time;        /* block_wants_time(blk), kept */
     int blk_jump;        /* block_can_jump(blk), kept */
     union {
-        ub_send_pipeline_in_t ub;
+        ub_tx_in_t ub;
         rc_send_pipeline_in_t rc;
     } bin;
     union {
-        ub_send_pipeline_out_t ub;
+        ub_tx_out_t ub;
         rc_send_pipeline_out_t rc;
     } bout;
     uint32_t idle_jetty;

@@ -9,7 +9,7 @@
 #include "nic_pipe.h"
 #include "topo_file.h"
 #include "rc_send_pipeline.h"
-#include "ub_send_pipeline.h"
+#include "ub_tx.h"
 
 static const char *node_name(int node) { return node == NODE_INITIATOR ? "nodeA" : "nodeB"; }
 static const char *pipe_name(int pipe) { return pipe == PIPE_TX ? "nic_tx" : "nic_rx"; }
@@ -380,7 +380,7 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
                 }
             }
             if (st->pipe == PIPE_TX && p->tx_block != NIC_BLOCK_NONE) {
-                const block_class_t *cls = p->tx_block == NIC_BLOCK_UB_SEND ? &ub_send_pipeline_class
+                const block_class_t *cls = p->tx_block == NIC_BLOCK_UB_SEND ? &ub_tx_class
                                                                            : &rc_send_pipeline_class;
                 if (o->tx_class)
                     cls = o->tx_class;

@@ -205,16 +205,20 @@ static tick_t tp_commit(comp_t *c, tick_t now)
         t->held_used[slot] = 0;
         t->n_held--;
         t->delivered++;
-        /* the packet carries its NIC's header PSN besides the transport's
-         * (a RoCE read request uses one per response packet); the model
-         * keeps it in the sender's descriptor, which stays until this
-         * delivery is acknowledged */
-        if (!t->peer->desc_used[slot]) {
-            kernel_fail(k, "internal: %s delivered PSN %u, whose sender holds no descriptor",
-                        c->name, o->dlv_psn);
-            return TICK_NEVER;
+        if (!t->ub) {
+            /* RoCE: the packet's header PSN is its send pipeline's, which
+             * numbers a read request by the response packets it asks for,
+             * and the go-back-N transport numbers each packet: the model
+             * reads the header PSN back from the sender's descriptor, which
+             * stays until this delivery is acknowledged. (UB's packets
+             * carry the one PSN their channel table gave them.) */
+            if (!t->peer->desc_used[slot]) {
+                kernel_fail(k, "internal: %s delivered PSN %u, whose sender holds no descriptor",
+                            c->name, o->dlv_psn);
+                return TICK_NEVER;
+            }
+            m.psn = t->peer->desc[slot].psn;
         }
-        m.psn = t->peer->desc[slot].psn;
         m.flags &= (uint8_t)~MSG_QUIET;
         m.t = now + period; /* a register: seen from the next edge */
         if (!(m.flags & MSG_SEG))
@@ -257,6 +261,14 @@ static tick_t tp_commit(comp_t *c, tick_t now)
             return TICK_NEVER;
         }
         msg_t m = t->desc[slot];
+        if (t->ub && m.psn != o->pkt_psn) {
+            /* UB: the transport sends under the PSN the channel table gave
+             * the packet (it numbers the same packets of the same channel
+             * from the same first PSN) */
+            kernel_fail(k, "internal: %s sent PSN %u for a packet its channel table numbered %u",
+                        c->name, o->pkt_psn, m.psn);
+            return TICK_NEVER;
+        }
         m.psn = o->pkt_psn; /* on the wire: the transport's sequence */
         m.flags &= (uint8_t)~(MSG_COPY | MSG_CORRUPT | MSG_QUIET);
         if (o->pkt_retx) {

@@ -212,6 +212,8 @@ protected:
     };
 
 UB_SC_BLOCK(ub_send_pipeline, UB_SEND_PIPELINE_PORTS)
+UB_SC_BLOCK(ub_tx, UB_TX_PORTS)
+UB_SC_BLOCK(tp_chan, TP_CHAN_PORTS)
 UB_SC_BLOCK(rc_send_pipeline, RC_SEND_PIPELINE_PORTS)
 UB_SC_BLOCK(order_tracker, ORDER_TRACKER_PORTS)
 UB_SC_BLOCK(transport, TRANSPORT_PORTS)

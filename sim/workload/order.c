@@ -9,8 +9,8 @@
 
 typedef struct {
     block_inst_t *b;
-    ub_send_pipeline_in_t in;
-    ub_send_pipeline_out_t out; /* after the last edge */
+    ub_tx_in_t in;
+    ub_tx_out_t out; /* after the last edge */
     int64_t edge;
     uint32_t next_tag;
 } ubh_t;
@@ -37,7 +37,7 @@ static void ubh_reset(ubh_t *h)
  * taken at it (or -1). Returns 0, or -1 on a lockstep mismatch. */
 static int ubh_edge(ubh_t *h, const ub_req_t *r, int cmp_q, int *accepted, int64_t *taken_tag)
 {
-    ub_send_pipeline_in_t *in = &h->in;
+    ub_tx_in_t *in = &h->in;
     in->wr_valid = r != NULL;
     if (r) {
         in->wr_opcode = UB_TA_WRITE;
@@ -260,7 +260,7 @@ int order_run(backend_kind_t be, order_result_t *r, char *err, int errlen)
     memset(r, 0, sizeof *r);
     ubh_t h = {0};
     block_opts_t bo = {.kind = be, .period_ps = 3106};
-    h.b = block_new(&ub_send_pipeline_class, &bo, err, errlen);
+    h.b = block_new(&ub_tx_class, &bo, err, errlen);
     if (!h.b)
         return -1;
     int rc = first_packet(&h, r) || gated_wait(&h, r) || iso_ub(&h, r) ? -1 : 0;

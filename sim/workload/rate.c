@@ -47,7 +47,7 @@ static const char *const usage_rate =
     "  --format FMT         table (default), csv or json\n"
     "  --wave FILE          (one stack, one burst) dump the NIC pipelines and the\n"
     "                       send pipeline's ports to FILE (.fst or .vcd) under\n"
-    "                       the names the RTL's own FST uses (TOP.ub_send_pipeline.*\n"
+    "                       the names the RTL's own FST uses (TOP.ub_tx.*\n"
     "                       or TOP.rc_send_pipeline.*); with --backend rtl or\n"
     "                       lockstep also the Verilated RTL to FILE's name with\n"
     "                       -rtl.fst. Open either with\n"
@@ -108,7 +108,7 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
         .backend = o->backend,
         .engine = o->engine,
         .rtl_wave = o->rtl_wave,
-        .block_scope = path->tx_block == NIC_BLOCK_UB_SEND ? "TOP.ub_send_pipeline"
+        .block_scope = path->tx_block == NIC_BLOCK_UB_SEND ? "TOP.ub_tx"
                                                            : "TOP.rc_send_pipeline",
         .step_every_cycle = o->step_every_cycle,
         .fault = o->fault,

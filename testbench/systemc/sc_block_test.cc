@@ -128,8 +128,7 @@ int sc_main(int argc, char **argv)
     sc_core::sc_clock clk("nic_clk", sc_core::sc_time((double)kPeriodPs, sc_core::SC_PS), 0.5,
                           sc_core::sc_time((double)kPeriodPs / 2, sc_core::SC_PS), true);
 
-    Bench<ub_send_pipeline_sc, ub_send_pipeline_sc_wires, ub_send_pipeline_in_t, ub_send_pipeline_out_t> ub(
-        "ub_send_pipeline", &ub_send_pipeline_class, clk);
+    Bench<ub_tx_sc, ub_tx_sc_wires, ub_tx_in_t, ub_tx_out_t> ub("ub_tx", &ub_tx_class, clk);
     Bench<rc_send_pipeline_sc, rc_send_pipeline_sc_wires, rc_send_pipeline_in_t, rc_send_pipeline_out_t> rc(
         "rc_send_pipeline", &rc_send_pipeline_class, clk);
     Bench<order_tracker_sc, order_tracker_sc_wires, order_tracker_in_t, order_tracker_out_t> ot(
@@ -154,7 +153,7 @@ int sc_main(int argc, char **argv)
         for (long e = 0; e <= n; e++) {
             if (e > 0)
                 sc_core::wait(clk.negedge_event());
-            ub_send_pipeline_in_t u{};
+            ub_tx_in_t u{};
             uint64_t r = rng();
             u.wr_valid = (r & 3) != 0;
             u.wr_opcode = (uint8_t)(r >> 8);
@@ -171,6 +170,7 @@ int sc_main(int argc, char **argv)
             u.cmp_q = (uint8_t)(rng() % 8);
             u.cfg_mtu_log2 = 8;
             u.cfg_tpn_base = 0x100;
+            u.cfg_psn_init = 0xFFFF00;
             ub.fall(u);
             rc_send_pipeline_in_t q{};
             q.wr_valid = (rng() & 1) != 0;
@@ -225,7 +225,7 @@ int sc_main(int argc, char **argv)
         sc_core::sc_stop();
     });
     sc_core::sc_start();
-    report("ub_send_pipeline", ub);
+    report("ub_tx", ub);
     report("rc_send_pipeline", rc);
     report("order_tracker", ot);
     report("transport", tp);
