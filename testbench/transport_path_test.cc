@@ -87,7 +87,9 @@ TEST(TransportInPath, ALosslessLinkCostsOnlyTheTransportsOwnEdges)
         EXPECT_EQ(r.tp.timeouts, 0u) << name;
         EXPECT_EQ(r.tp.delivered, 100u) << name; // a request and a response per read
         EXPECT_EQ(r.tp.sent, 100u) << name;
+        // every acknowledgement crossed as its bytes and decoded
         EXPECT_EQ(r.tp.acks_taken, r.tp.acks_sent) << name;
+        EXPECT_EQ(r.tp.acks_malformed, 0u) << name;
         int tx = row(r, "transport.tx.wire_forward"), rx = row(r, "transport.rx.wire_forward");
         ASSERT_GE(tx, 0) << name;
         ASSERT_GE(rx, 0) << name;
@@ -126,6 +128,7 @@ TEST(TransportInPath, EveryReadCompletesUnderLossInBothDirections)
         EXPECT_GT(r.fx.faults[FAULT_FWD].lost + r.fx.faults[FAULT_BACK].lost, 0u) << name;
         EXPECT_GT(r.tp.resent, 0u) << name;
         EXPECT_GT(r.tp.acks_sent, r.tp.acks_taken) << name; // acknowledgements were lost too
+        EXPECT_EQ(r.tp.acks_malformed, 0u) << name;
         EXPECT_EQ(r.tp.delivered, 800u) << name; // each packet exactly once
         EXPECT_EQ(r.fx.rx_counts[0][RX_PSN_GAP] + r.fx.rx_counts[1][RX_PSN_GAP], 0u) << name;
         EXPECT_FALSE(r.tp.failed);

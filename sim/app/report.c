@@ -184,12 +184,12 @@ static void tp_values(const path_tp_counts_t *t, const char **k, uint64_t *v)
                                  "acks_sent", "acks_taken",   "duplicates",   "beyond_window",
                                  "buffer_full", "gaps",       "corrupt",      "acks_corrupt",
                                  "timeouts",  "dropped_after_failure", "held_peak",
-                                 "acks_stale"};
+                                 "acks_malformed"};
     uint64_t vals[TP_KEYS] = {t->sent,      t->resent,     t->resent_bytes, t->delivered,
                               t->acks_sent, t->acks_taken, t->duplicates,   t->beyond,
                               t->full,      t->gaps,       t->corrupt,      t->acks_corrupt,
                               t->timeouts,  t->dropped_failed, (uint64_t)t->held_peak,
-                              t->acks_stale};
+                              t->acks_malformed};
     memcpy(k, keys, sizeof keys);
     memcpy(v, vals, sizeof vals);
 }

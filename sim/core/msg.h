@@ -18,9 +18,10 @@ typedef enum {
     MSG_PACKET,        /* a packet on the wire or in a NIC */
     MSG_MEM,           /* a memory access at the target */
     MSG_COMPLETION,    /* a completion record on its way to the host */
-    MSG_TPACK,         /* a transport's acknowledgement on the wire: `len`
-                          its bytes, `id` the number of the sender's record
-                          of its fields (sim/net/tp_port.c) */
+    MSG_TPACK,         /* a transport's acknowledgement on the wire: `data`
+                          its bytes (a TPACK or TPSACK, or RoCE's
+                          ACKNOWLEDGE: sim/net/tp_port.c), `len` its bytes
+                          on the wire, `id` its number at its sender */
 } msg_kind_t;
 
 typedef struct {

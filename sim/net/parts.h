@@ -413,16 +413,6 @@ typedef struct {
 #define TP_RTO_NS 25600
 void tp_cfg_default(tp_cfg_t *c, int gbn);
 
-#define TP_ACK_RECS 4096 /* acknowledgements on the reverse lane at once, at most */
-
-/* An acknowledgement's fields (the packet carries them; the lane carries
- * the record's number). */
-typedef struct {
-    uint32_t seq;        /* its number, to tell a record written over */
-    uint8_t kind, code;
-    uint32_t base, hi;
-    uint64_t bmap[TP_W / 64];
-} tp_ack_rec_t;
 
 typedef struct tp_port {
     comp_t c;
@@ -435,10 +425,11 @@ typedef struct tp_port {
      * peer's wire -> this node's NIC; the peer's acknowledgements come on
      * it) */
     chan_t *tx_in, *tx_out, *rx_in, *rx_out;
-    struct tp_port *peer;          /* (its acknowledgement records) */
+    struct tp_port *peer;          /* (RoCE: its descriptors' header PSNs) */
     int tx_point, rx_point;        /* probes: handed to the wire; delivered */
     int arrive_point;              /* the probe of its receive wire's arrival */
-    int ub;                        /* acknowledgements sized as UB's, else RoCE's */
+    int ub;                        /* UB's acknowledgements (TPACK, TPSACK), else
+                                      RoCE's (ACKNOWLEDGE with an AETH) */
     /* the retransmission buffer: each packet sent, by handle (its PSN's low
      * bits), until acknowledged */
     msg_t desc[TP_W];
@@ -451,11 +442,11 @@ typedef struct tp_port {
     uint8_t held_used[TP_W];
     int64_t n_held;
     msg_t rx_pend;                 /* the packet judged at this edge */
-    tp_ack_rec_t *acks;            /* this node's acknowledgements, by number */
-    uint32_t ack_seq;
+    uint32_t rx_tpn;               /* the TPN (QP) of the last packet judged,
+                                      which its acknowledgements name */
     tick_t last_edge;
     /* counts */
-    uint64_t sent, resent, resent_bytes, delivered, acks_sent, acks_taken, acks_stale;
+    uint64_t sent, resent, resent_bytes, delivered, acks_sent, acks_taken, acks_malformed;
     uint64_t verdict[5], corrupt, acks_corrupt, timeouts, dropped_failed;
     int tx_fwd;                    /* its transmit lane's wire runs forward */
     uint16_t node, peer_node;      /* the nodes (of a topology) at each end:

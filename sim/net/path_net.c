@@ -79,6 +79,23 @@ static int tp_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const pat
 {
     const tp_cfg_t *cfg = o->transport;
     int ub = p->tx_block == NIC_BLOCK_UB_SEND;
+    /* acknowledgements carry their bytes: a pool for them where the run
+     * keeps none (a verbs run's carries the data too) */
+    kernel_t *ks[2] = {k, net->split ? o->far_k : NULL};
+    for (int i = 0; i < 2; i++) {
+        if (!ks[i] || ks[i]->payloads)
+            continue;
+        if (!net->ack_pool) {
+            net->ack_pool = malloc(sizeof *net->ack_pool);
+            if (!net->ack_pool) {
+                snprintf(err, (size_t)errlen, "out of memory");
+                return -1;
+            }
+            payload_init(net->ack_pool);
+        }
+        ks[i]->payloads = net->ack_pool;
+        net->ack_pool_k[i] = ks[i];
+    }
     for (int node = 0; node < 2; node++) {
         char name[96];
         snprintf(name, sizeof name, "%s.%s.transport", p->name, node_name(node));
@@ -173,7 +190,7 @@ int path_net_tp_counts(const path_net_t *net, path_tp_counts_t *c)
         c->delivered += t->delivered;
         c->acks_sent += t->acks_sent;
         c->acks_taken += t->acks_taken;
-        c->acks_stale += t->acks_stale;
+        c->acks_malformed += t->acks_malformed;
         c->duplicates += t->verdict[TP_DUP];
         c->beyond += t->verdict[TP_BEYOND];
         c->full += t->verdict[TP_FULL];
@@ -801,4 +818,14 @@ void path_net_free(path_net_t *net)
     }
     for (int i = 0; i <= net->n; i++)
         chan_free(&net->ch[i]);
+    if (net->ack_pool) { /* (last: what was in flight gave its bytes back) */
+        for (int i = 0; i < 2; i++) {
+            if (net->ack_pool_k[i] && net->ack_pool_k[i]->payloads == net->ack_pool)
+                net->ack_pool_k[i]->payloads = NULL;
+            net->ack_pool_k[i] = NULL;
+        }
+        payload_free_all(net->ack_pool);
+        free(net->ack_pool);
+        net->ack_pool = NULL;
+    }
 }

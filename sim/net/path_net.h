@@ -115,6 +115,10 @@ typedef struct path_net {
      * run of wires, by its first wire (lane) and by the NIC it delivers to
      * (lane_in) */
     tp_port_t *tp[2];
+    /* the bytes of the transports' acknowledgements, when the kernels had no
+     * pool for message bytes (and the kernels given it) */
+    payload_pool_t *ack_pool;
+    kernel_t *ack_pool_k[2];
     tp_lane_t *lane[CFG_MAX_STAGES];
     tp_lane_t *lane_in[CFG_MAX_STAGES];
 } path_net_t;
@@ -153,7 +157,7 @@ int path_net_ctx_counts(const path_net_t *net, uint64_t *hits, uint64_t *misses,
                         uint64_t *evictions, uint64_t *stalls);
 /* What the transports did (both nodes summed); 0 when the path has none. */
 typedef struct {
-    uint64_t sent, resent, resent_bytes, delivered, acks_sent, acks_taken, acks_stale;
+    uint64_t sent, resent, resent_bytes, delivered, acks_sent, acks_taken, acks_malformed;
     uint64_t duplicates, beyond, full, gaps, corrupt, acks_corrupt, timeouts;
     uint64_t dropped_failed;  /* taken from a NIC after its channel failed */
     int64_t held_peak;

@@ -40,19 +40,76 @@ static uint8_t wire_ready(const tp_port_t *t, tick_t now)
     return t->tx_out && t->tx_out->count == 0 && t->tx_out->ready_at <= now + t->c.clk->period;
 }
 
-/* An acknowledgement's bytes on the wire: UB's TPACK or TPSACK with its
- * bitmap, RoCE's ACK or NAK (BTH + AETH in a RoCEv2 frame). It goes out on
- * the node's own link to the peer, behind the packets already there. */
-static uint32_t ack_bytes(const tp_port_t *t, const tp_ack_rec_t *r)
+/* RoCE's AETH syndromes: an ACK (no credit count), a NAK for a PSN
+ * sequence error. */
+#define RC_SYN_ACK 0x1F
+#define RC_SYN_NAK_SEQ 0x60
+#define RC_OP_ACKNOWLEDGE 0x11
+#define RC_ACK_FRAME_BYTES 66 /* BTH + AETH + ICRC in a RoCEv2 frame */
+
+/* The acknowledgement the block puts out, as the bytes of its packet: UB's
+ * TPACK (a NAK: its response status) or TPSACK with its bitmap; RoCE's
+ * ACKNOWLEDGE, whose BTH PSN is the last PSN received in order (an ACK) or
+ * the one expected (a NAK). Returns their number, or 0 (a field out of
+ * range: an internal error). */
+static size_t ack_encode(const tp_port_t *t, const transport_out_t *o, uint8_t *buf, size_t cap)
 {
-    if (!t->ub)
-        return 66;
-    pkt_ack_t a;
-    memset(&a, 0, sizeof a);
-    a.sack = r->kind == TP_SACK;
-    a.nak = r->kind == TP_NAK;
-    a.code = r->code;
-    return (uint32_t)pkt_ack_bytes(&a);
+    pkt_err_t err;
+    if (t->ub) {
+        pkt_ack_t a;
+        memset(&a, 0, sizeof a);
+        a.sack = o->ao_kind == TP_SACK;
+        a.nak = o->ao_kind == TP_NAK;
+        a.src_tpn = a.dst_tpn = t->rx_tpn;
+        a.psn = o->ao_base;
+        if (a.sack) {
+            a.code = o->ao_code;
+            a.hi_psn = o->ao_hi;
+            unsigned bits = transport_bmap_bits(o->ao_code);
+            for (unsigned w = 0; w < bits / 64; w++)
+                a.bmap[w] = o->ao_bmap[w];
+        }
+        return pkt_ack_encode(&a, buf, cap, &err);
+    }
+    pkt_hdr_t h;
+    memset(&h, 0, sizeof h);
+    h.proto = PKT_RC;
+    h.tp_opcode = RC_OP_ACKNOWLEDGE;
+    h.pkey = 0xFFFF;
+    h.dst_tpn = t->rx_tpn;
+    int nak = o->ao_kind == TP_NAK;
+    h.syndrome = nak ? RC_SYN_NAK_SEQ : RC_SYN_ACK;
+    h.psn = nak ? o->ao_base : (o->ao_base - 1u) & TP_PSN_MASK;
+    return pkt_encode(&h, NULL, buf, cap, &err);
+}
+
+/* An acknowledgement's bytes back into the block's inputs: 0, or -1 when
+ * they are not one (malformed: counted and dropped). */
+static int ack_decode(tp_port_t *t, const uint8_t *b, size_t n)
+{
+    transport_in_t *in = &t->in;
+    if (t->ub) {
+        pkt_ack_t a;
+        if (pkt_ack_decode(b, n, &a) != PKT_OK)
+            return -1;
+        in->ack_kind = a.sack ? TP_SACK : a.nak ? TP_NAK : TP_ACK;
+        in->ack_base = a.psn & TP_PSN_MASK;
+        in->ack_hi = a.sack ? a.hi_psn & TP_PSN_MASK : 0;
+        in->ack_code = a.sack ? a.code : 0;
+        memcpy(in->ack_bmap, a.bmap, sizeof in->ack_bmap);
+        return 0;
+    }
+    pkt_hdr_t h;
+    if (pkt_decode(b, n, PKT_RC, &h, NULL) != PKT_OK || h.tp_opcode != RC_OP_ACKNOWLEDGE ||
+        (h.syndrome != RC_SYN_ACK && h.syndrome != RC_SYN_NAK_SEQ))
+        return -1;
+    int nak = h.syndrome == RC_SYN_NAK_SEQ;
+    in->ack_kind = nak ? TP_NAK : TP_ACK;
+    in->ack_base = nak ? h.psn & TP_PSN_MASK : (h.psn + 1u) & TP_PSN_MASK;
+    in->ack_hi = 0;
+    in->ack_code = 0;
+    memset(in->ack_bmap, 0, sizeof in->ack_bmap);
+    return 0;
 }
 
 static void tp_eval(comp_t *c, tick_t now)
@@ -94,21 +151,18 @@ static void tp_eval(comp_t *c, tick_t now)
         msg_t m = chan_pop(t->rx_in, now);
         if (ack) {
             took_ack = 1;
-            const tp_ack_rec_t *r = &t->peer->acks[m.id % TP_ACK_RECS];
             if (m.flags & MSG_CORRUPT) { /* its checksum fails */
                 t->acks_corrupt++;
-            } else if (r->seq != m.id) {
-                t->acks_stale++; /* (so long on the way that its record was reused) */
+            } else if (!m.data || !k->payloads ||
+                       ack_decode(t, payload_bytes(k->payloads, m.data),
+                                  payload_len(k->payloads, m.data))) {
+                t->acks_malformed++;
             } else {
                 t->in.ack_valid = 1;
                 t->in.ack_ch = 0;
-                t->in.ack_kind = r->kind;
-                t->in.ack_base = r->base;
-                t->in.ack_hi = r->hi;
-                t->in.ack_code = r->code;
-                memcpy(t->in.ack_bmap, r->bmap, sizeof t->in.ack_bmap);
                 t->acks_taken++;
             }
+            kernel_drop(k, &m); /* (its bytes are read) */
             continue;
         }
         took_data = 1;
@@ -119,6 +173,7 @@ static void tp_eval(comp_t *c, tick_t now)
             t->in.rx_valid = 1;
             t->in.rx_ch = 0;
             t->in.rx_psn = m.psn & TP_PSN_MASK;
+            t->rx_tpn = m.tpn;
             t->rx_pend = m;
         }
     }
@@ -303,20 +358,22 @@ static tick_t tp_commit(comp_t *c, tick_t now)
     }
     /* an acknowledgement to the peer */
     if (fresh_ack) {
-        tp_ack_rec_t *r = &t->acks[t->ack_seq % TP_ACK_RECS];
-        r->seq = t->ack_seq;
-        r->kind = o->ao_kind;
-        r->code = o->ao_code;
-        r->base = o->ao_base;
-        r->hi = o->ao_hi;
-        memcpy(r->bmap, o->ao_bmap, sizeof r->bmap);
+        uint8_t bytes[UB_RTPH_BYTES + PKT_UB_SAETPH_BYTES + TP_W / 8 + PKT_CRC_BYTES];
+        size_t n = ack_encode(t, o, bytes, sizeof bytes);
         msg_t a;
         memset(&a, 0, sizeof a);
         a.kind = MSG_TPACK;
-        a.id = t->ack_seq++;
+        a.id = (uint32_t)t->acks_sent;
         a.src = t->node;
         a.dst = t->peer_node; /* (switches route by it) */
-        a.len = ack_bytes(t, r);
+        a.data = n && k->payloads ? payload_new(k->payloads, bytes, (uint32_t)n) : 0;
+        if (!a.data) {
+            kernel_fail(k, "internal: %s: no bytes for an acknowledgement (%s)", c->name,
+                        n ? "out of memory" : "a field out of range");
+            return TICK_NEVER;
+        }
+        /* its bytes on the wire (a RoCE one in its RoCEv2 frame) */
+        a.len = t->ub ? (uint32_t)n : RC_ACK_FRAME_BYTES;
         a.flags = MSG_QUIET;
         a.last = 1;
         a.t = now + period;
@@ -357,18 +414,13 @@ int tp_port_init(tp_port_t *t, const char *name, kernel_t *k, const clockdom_t *
     t->c.k = k;
     t->ub = ub;
     t->last_edge = -1;
-    t->acks = calloc(TP_ACK_RECS, sizeof *t->acks);
     char berr[256];
     block_opts_t bo = {.kind = be, .period_ps = (uint64_t)(clk->period / k->tb.per_ps)};
-    t->blk = t->acks ? block_new(&transport_class, &bo, berr, sizeof berr) : NULL;
+    t->blk = block_new(&transport_class, &bo, berr, sizeof berr);
     if (!t->blk) {
-        snprintf(err, (size_t)errlen, "%s: %s", name, t->acks ? berr : "out of memory");
-        free(t->acks);
-        t->acks = NULL;
+        snprintf(err, (size_t)errlen, "%s: %s", name, berr);
         return -1;
     }
-    for (int i = 0; i < TP_ACK_RECS; i++)
-        t->acks[i].seq = UINT32_MAX;
     t->blk_jump = block_can_jump(t->blk);
     transport_in_t *in = &t->in;
     in->cfg_gbn = (uint8_t)(cfg->gbn != 0);
@@ -433,6 +485,4 @@ void tp_port_free(tp_port_t *t)
     if (t->blk)
         block_free(t->blk);
     t->blk = NULL;
-    free(t->acks);
-    t->acks = NULL;
 }
