@@ -39,7 +39,7 @@ static inline unsigned rr_pick(uint32_t mask, unsigned ptr)
     return (unsigned)__builtin_ctz(hi ? hi : mask);
 }
 
-static void write_outputs(const ub_send_pipeline_state_t *s,
+static inline __attribute__((always_inline)) void write_outputs(const ub_send_pipeline_state_t *s,
                           ub_send_pipeline_out_t *o)
 {
     o->wr_ready = (uint8_t)(!s->in_valid ||
@@ -202,10 +202,18 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
                            const ub_send_pipeline_in_t *in,
                            ub_send_pipeline_out_t *out)
 {
+    ub_send_pipeline_step_answered(s, in, in->seq_valid, in->seq_psn, in->seq_tpmsn, out);
+}
+
+void ub_send_pipeline_step_answered(ub_send_pipeline_state_t *s,
+                                    const ub_send_pipeline_in_t *in, uint8_t seq_valid,
+                                    uint32_t seq_psn, uint32_t seq_tpmsn,
+                                    ub_send_pipeline_out_t *out)
+{
     /* The channel table's answer is held; the request is a pulse. */
-    if (in->seq_valid & 1u) {
-        s->hold_psn = in->seq_psn & UB_PSN_MASK;
-        s->hold_tpmsn = in->seq_tpmsn & UB_TPMSN_MASK;
+    if (seq_valid & 1u) {
+        s->hold_psn = seq_psn & UB_PSN_MASK;
+        s->hold_tpmsn = seq_tpmsn & UB_TPMSN_MASK;
     }
     s->seq_rq = 0;
     if (!in->wr_valid && !ub_send_pipeline_busy(s)) {
@@ -282,10 +290,10 @@ void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
 /* The edges a lone request (with wr_valid and cmp_valid low and the output
  * buffer empty) takes from where it is into stage `to` (< 0: it cannot go
  * there in a jump). */
-static int lone_edges_to(const ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in,
+static int lone_edges_to(const ub_send_pipeline_state_t *s, uint8_t wr_valid, uint8_t cmp_valid,
                          int to)
 {
-    if (s->out_cnt || in->wr_valid || in->cmp_valid)
+    if (s->out_cnt || wr_valid || cmp_valid)
         return -1;
     /* in the intake register: one edge to its queue, one to S0 (if it may
      * go: a held one waits for a completion, stepped edge by edge) */
@@ -302,20 +310,28 @@ static int lone_edges_to(const ub_send_pipeline_state_t *s, const ub_send_pipeli
 
 int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in)
 {
-    if (s->seq_rq || (in->seq_valid & 1u))
-        return 0; /* the request falls, or an answer is taken, at the next edge */
+    if (in->seq_valid & 1u)
+        return 0; /* an answer is taken at the next edge */
+    return ub_send_pipeline_quiet_unanswered(s, in);
+}
+
+int ub_send_pipeline_quiet_unanswered(const ub_send_pipeline_state_t *s,
+                                      const ub_send_pipeline_in_t *in)
+{
+    if (s->seq_rq)
+        return 0; /* the request falls at the next edge */
     /* up to S12 (the edge into S13 raises the request), or past S14 up to
      * S20 */
-    int n = lone_edges_to(s, in, UBSP_ST_SEQ_ASK - 1);
+    int n = lone_edges_to(s, in->wr_valid, in->cmp_valid, UBSP_ST_SEQ_ASK - 1);
     if (n < 0)
-        n = lone_edges_to(s, in, NS - 1);
+        n = lone_edges_to(s, in->wr_valid, in->cmp_valid, NS - 1);
     return n > 0 ? n : 0;
 }
 
-int ub_send_pipeline_quiet_served(const ub_send_pipeline_state_t *s,
-                                  const ub_send_pipeline_in_t *in)
+int ub_send_pipeline_quiet_served(const ub_send_pipeline_state_t *s, uint8_t wr_valid,
+                                  uint8_t cmp_valid)
 {
-    int n = lone_edges_to(s, in, NS - 1);
+    int n = lone_edges_to(s, wr_valid, cmp_valid, NS - 1);
     return n > 0 ? n : 0;
 }
 
@@ -356,7 +372,7 @@ void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipelin
 const ubsp_item_t *ub_send_pipeline_asking(const ub_send_pipeline_state_t *s,
                                            const ub_send_pipeline_in_t *in)
 {
-    if (s->seq_rq || (in->seq_valid & 1u) || s->out_cnt || in->wr_valid || in->cmp_valid ||
+    if (s->seq_rq || s->out_cnt || in->wr_valid || in->cmp_valid ||
         s->in_valid || s->q_nonempty || s->st_mask != 1u << (UBSP_ST_SEQ_ASK - 1))
         return NULL;
     return &s->st[slot(s, UBSP_ST_SEQ_ASK - 1)];

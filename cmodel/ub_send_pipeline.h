@@ -126,6 +126,12 @@ void ub_send_pipeline_reset(ub_send_pipeline_state_t *s);
 void ub_send_pipeline_step(ub_send_pipeline_state_t *s,
                            const ub_send_pipeline_in_t *in,
                            ub_send_pipeline_out_t *out);
+/* The same edge with the channel table's answer given apart (in's seq_*
+ * inputs are not read): how the transmit path (ub_tx.h) steps it. */
+void ub_send_pipeline_step_answered(ub_send_pipeline_state_t *s,
+                                    const ub_send_pipeline_in_t *in, uint8_t seq_valid,
+                                    uint32_t seq_psn, uint32_t seq_tpmsn,
+                                    ub_send_pipeline_out_t *out);
 /* Nonzero while any request is inside (idle steps with wr_valid = 0 may be
  * skipped when this is 0: they change nothing). */
 int ub_send_pipeline_busy(const ub_send_pipeline_state_t *s);
@@ -138,13 +144,18 @@ int ub_send_pipeline_busy(const ub_send_pipeline_state_t *s);
  * back end in one jump), exactly as n steps would.
  * quiet_served() is the same count for every output but the sequence
  * request, when the table answers the request at the edge after it (as
- * ub_tx does): the edges until the request reaches the output buffer. */
+ * ub_tx does): the edges until the request reaches the output buffer, with
+ * the inputs wr_valid and cmp_valid held (the only ones it depends on). */
 int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in);
-int ub_send_pipeline_quiet_served(const ub_send_pipeline_state_t *s,
-                                  const ub_send_pipeline_in_t *in);
+/* quiet() with no answer coming (in's seq_* inputs are not read). */
+int ub_send_pipeline_quiet_unanswered(const ub_send_pipeline_state_t *s,
+                                      const ub_send_pipeline_in_t *in);
+int ub_send_pipeline_quiet_served(const ub_send_pipeline_state_t *s, uint8_t wr_valid,
+                                  uint8_t cmp_valid);
 void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n);
 /* The lone request that quiet() stopped in front of S13 (in S12, nothing
- * else inside, the inputs as for quiet but that quiet() is 0), or NULL. */
+ * else inside, wr_valid and cmp_valid low), or NULL. (in's seq_* inputs
+ * are not read: the caller knows no answer is coming.) */
 const ubsp_item_t *ub_send_pipeline_asking(const ub_send_pipeline_state_t *s,
                                            const ub_send_pipeline_in_t *in);
 /* Its way through S13, S14 and into S15 in one jump: exactly the three

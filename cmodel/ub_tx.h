@@ -26,17 +26,31 @@
 extern "C" {
 #endif
 
-typedef struct { UB_TX_PORTS(PORTS_FIELDS_IN) } ub_tx_in_t;
-typedef struct { UB_TX_PORTS(PORTS_FIELDS_OUT) } ub_tx_out_t;
+/* The input and output wires, one field per port of UB_TX_PORTS. The
+ * pipeline's ports among them overlay the pipeline's own structs (`sp`),
+ * which the path hands to it as they are: the fields of the port to the
+ * table (seq_*) are the path's inside, not ports, and the path neither
+ * reads those of its inputs nor promises those of its outputs. */
+typedef struct {
+    union {
+        ub_send_pipeline_in_t sp;
+        struct { UB_SEND_PIPELINE_COMMON_PORTS(PORTS_FIELDS_IN) };
+    };
+    UB_TX_OWN_PORTS(PORTS_FIELDS_IN)
+} ub_tx_in_t;
+typedef struct {
+    union {
+        ub_send_pipeline_out_t sp;
+        struct { UB_SEND_PIPELINE_COMMON_PORTS(PORTS_FIELDS_OUT) };
+    };
+} ub_tx_out_t;
 UB_TX_PORTS(PORTS_CHECK)
 
 typedef struct {
     ub_send_pipeline_state_t sp;
     tp_chan_state_t tc;
-    /* the wires between them after the last edge: the pipeline's outputs
-     * (its sequence request) and the table's (its answer) */
-    ub_send_pipeline_out_t sp_o;
-    tp_chan_out_t tc_o;
+    tp_chan_out_t tc_o; /* the table's answer after the last edge (the
+                           pipeline's request is its own registers) */
 } ub_tx_state_t;
 
 void ub_tx_reset(ub_tx_state_t *s);

@@ -11,6 +11,10 @@
 
 #define UB_TX_PORTS(X)                                                          \
     UB_SEND_PIPELINE_COMMON_PORTS(X)                                            \
+    UB_TX_OWN_PORTS(X)
+
+/* The ports that are the path's own (the channel table's configuration). */
+#define UB_TX_OWN_PORTS(X)                                                      \
     X(IN, cfg_psn_init, 24, uint32_t) /* first PSN/TPMSN of a channel */
 
 #endif
