@@ -33,6 +33,7 @@
 #include "fault.h"
 #include "kernel.h"
 #include "nic_pipe.h"
+#include "packet.h"
 #include "rc_send_pipeline.h"
 #include "rx_check.h"
 #include "transport.h"
@@ -412,6 +413,12 @@ typedef struct {
  * tries; gbn: go-back-N, else selective ack. */
 #define TP_RTO_NS 25600
 void tp_cfg_default(tp_cfg_t *c, int gbn);
+
+/* A UB acknowledgement (TPACK, TPSACK) from the transport block's `ao`
+ * outputs, naming TPN tpn; and one received, into its `ack` inputs (all but
+ * ack_valid and ack_ch). */
+void tp_ack_from_block(const transport_out_t *o, uint32_t tpn, pkt_ack_t *a);
+void tp_ack_to_block(const pkt_ack_t *a, transport_in_t *in);
 
 
 typedef struct tp_port {

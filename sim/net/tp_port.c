@@ -40,6 +40,31 @@ static uint8_t wire_ready(const tp_port_t *t, tick_t now)
     return t->tx_out && t->tx_out->count == 0 && t->tx_out->ready_at <= now + t->c.clk->period;
 }
 
+void tp_ack_from_block(const transport_out_t *o, uint32_t tpn, pkt_ack_t *a)
+{
+    memset(a, 0, sizeof *a);
+    a->sack = o->ao_kind == TP_SACK;
+    a->nak = o->ao_kind == TP_NAK;
+    a->src_tpn = a->dst_tpn = tpn;
+    a->psn = o->ao_base;
+    if (a->sack) {
+        a->code = o->ao_code;
+        a->hi_psn = o->ao_hi;
+        unsigned bits = transport_bmap_bits(o->ao_code);
+        for (unsigned w = 0; w < bits / 64; w++)
+            a->bmap[w] = o->ao_bmap[w];
+    }
+}
+
+void tp_ack_to_block(const pkt_ack_t *a, transport_in_t *in)
+{
+    in->ack_kind = a->sack ? TP_SACK : a->nak ? TP_NAK : TP_ACK;
+    in->ack_base = a->psn & TP_PSN_MASK;
+    in->ack_hi = a->sack ? a->hi_psn & TP_PSN_MASK : 0;
+    in->ack_code = a->sack ? a->code : 0;
+    memcpy(in->ack_bmap, a->bmap, sizeof in->ack_bmap);
+}
+
 /* RoCE's AETH syndromes: an ACK (no credit count), a NAK for a PSN
  * sequence error. */
 #define RC_SYN_ACK 0x1F
@@ -57,18 +82,7 @@ static size_t ack_encode(const tp_port_t *t, const transport_out_t *o, uint8_t *
     pkt_err_t err;
     if (t->ub) {
         pkt_ack_t a;
-        memset(&a, 0, sizeof a);
-        a.sack = o->ao_kind == TP_SACK;
-        a.nak = o->ao_kind == TP_NAK;
-        a.src_tpn = a.dst_tpn = t->rx_tpn;
-        a.psn = o->ao_base;
-        if (a.sack) {
-            a.code = o->ao_code;
-            a.hi_psn = o->ao_hi;
-            unsigned bits = transport_bmap_bits(o->ao_code);
-            for (unsigned w = 0; w < bits / 64; w++)
-                a.bmap[w] = o->ao_bmap[w];
-        }
+        tp_ack_from_block(o, t->rx_tpn, &a);
         return pkt_ack_encode(&a, buf, cap, &err);
     }
     pkt_hdr_t h;
@@ -92,11 +106,7 @@ static int ack_decode(tp_port_t *t, const uint8_t *b, size_t n)
         pkt_ack_t a;
         if (pkt_ack_decode(b, n, &a) != PKT_OK)
             return -1;
-        in->ack_kind = a.sack ? TP_SACK : a.nak ? TP_NAK : TP_ACK;
-        in->ack_base = a.psn & TP_PSN_MASK;
-        in->ack_hi = a.sack ? a.hi_psn & TP_PSN_MASK : 0;
-        in->ack_code = a.sack ? a.code : 0;
-        memcpy(in->ack_bmap, a.bmap, sizeof in->ack_bmap);
+        tp_ack_to_block(&a, in);
         return 0;
     }
     pkt_hdr_t h;

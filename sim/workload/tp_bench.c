@@ -10,6 +10,7 @@
 #include "blocks.h"
 #include "hist.h"
 #include "packet.h"
+#include "parts.h"
 #include "transport.h"
 #include "ub_pkg.h"
 
@@ -335,11 +336,7 @@ static int take_arrival(bench_t *b, int d, wpkt_t *p)
         } else {
             in->ack_valid = 1;
             in->ack_ch = (uint8_t)a.dst_tpn;
-            in->ack_kind = a.sack ? TP_SACK : a.nak ? TP_NAK : TP_ACK;
-            in->ack_base = a.psn;
-            in->ack_hi = a.hi_psn;
-            in->ack_code = a.code;
-            memcpy(in->ack_bmap, a.bmap, sizeof in->ack_bmap);
+            tp_ack_to_block(&a, in);
             free(p->buf);
             return 1;
         }
@@ -548,14 +545,7 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
         }
         if (ib->ao_ready) {
             pkt_ack_t a;
-            memset(&a, 0, sizeof a);
-            a.sack = ob->ao_kind == TP_SACK;
-            a.nak = ob->ao_kind == TP_NAK;
-            a.src_tpn = a.dst_tpn = ob->ao_ch;
-            a.psn = ob->ao_base;
-            a.hi_psn = ob->ao_hi;
-            a.code = ob->ao_code;
-            memcpy(a.bmap, ob->ao_bmap, sizeof a.bmap);
+            tp_ack_from_block(ob, ob->ao_ch, &a);
             res->acks_sent++;
             if (a.sack)
                 res->sacks_sent++;
