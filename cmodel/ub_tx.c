@@ -38,6 +38,11 @@ void ub_tx_step(ub_tx_state_t *s, const ub_tx_in_t *in, ub_tx_out_t *out)
                        .rq_nseg = s->sp.seq_nseg};
     ub_send_pipeline_step_answered(&s->sp, &in->sp, s->tc_o.rs_valid, s->tc_o.rs_psn,
                                    s->tc_o.rs_tpmsn, &out->sp);
+    /* (the port between them is inside: 0 in the path's outputs, as the
+     * RTL's shim leaves what is not a port) */
+    out->sp.seq_rq = 0;
+    out->sp.seq_ch = 0;
+    out->sp.seq_nseg = 0;
     if (ti.rq_valid || s->tc_o.rs_valid)
         tp_chan_step(&s->tc, &ti, &s->tc_o); /* (else it changes nothing) */
 }

@@ -29,8 +29,8 @@ extern "C" {
 /* The input and output wires, one field per port of UB_TX_PORTS. The
  * pipeline's ports among them overlay the pipeline's own structs (`sp`),
  * which the path hands to it as they are: the fields of the port to the
- * table (seq_*) are the path's inside, not ports, and the path neither
- * reads those of its inputs nor promises those of its outputs. */
+ * table (seq_*) are the path's inside, not ports: the path does not read
+ * those of its inputs and leaves those of its outputs 0. */
 typedef struct {
     union {
         ub_send_pipeline_in_t sp;

@@ -216,6 +216,22 @@ TEST(TransportInPath, BadUseIsReported)
     EXPECT_EQ(testutil::run(u + "--rto-ns 100", &out, true), 2);
     EXPECT_NE(out.find("--rto-ns"), std::string::npos) << out;
     EXPECT_EQ(testutil::run(u + "--transport on --rto-ns 0", &out, true), 2);
+    // selective ack on RoCE: its acknowledgements have no room for a bitmap
+    for (const char *cmd : {" latency --path pcie_nic --transport sack", " rate --transport sack",
+                            " rate --stack roce --transport sack"}) {
+        EXPECT_EQ(testutil::run(testutil::ubsim() + cmd, &out, true), 2) << cmd;
+        EXPECT_NE(out.find("--transport sack: path 'pcie_nic': selective ack needs UB's TPSACK"),
+                  std::string::npos)
+            << out;
+    }
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " rate --quiet --stack ub --burst 16 --transport sack",
+                            &out, true),
+              0)
+        << out;
+    EXPECT_EQ(testutil::run(std::string(UBSIM_BUILD_DIR) + "/verbs_example pcie_nic --transport sack",
+                            &out, true),
+              2);
+    EXPECT_NE(out.find("selective ack needs UB's TPSACK"), std::string::npos) << out;
     // a path with no send pipeline runs without one, and says so
     EXPECT_EQ(testutil::run(testutil::ubsim() + " latency --path ub_load --transport on", &out, true), 0);
     EXPECT_NE(out.find("runs without a transport"), std::string::npos) << out;

@@ -565,11 +565,11 @@ TEST(UbSendPipeline, RandomLockstepZeroMismatches)
 TEST(UbSendPipeline, BarePipelineRandomLockstep)
 {
     harness::RandomSpec<ub_send_pipeline_in_t> spec;
-    spec.cycles = testutil::run_cycles(200000, 20000);
+    spec.cycles = testutil::run_cycles(1000000, 100000);
     spec.seed = 77;
     spec.period_ps = kPeriodPs;
     spec.phase = 997;
-    spec.reset_every = testutil::reset_interval(100000);
+    spec.reset_every = testutil::reset_interval(250000);
     std::string wave = "/tmp/ubsp_bare_" + std::to_string(getpid()) + ".vcd";
     spec.mismatch_wave = wave.c_str();
     spec.new_phase = [](std::mt19937_64 &rng, ub_send_pipeline_in_t &in) {
@@ -658,8 +658,8 @@ TEST(UbSendPipeline, ChannelTableNumbersEachChannelInLockstep)
     bool pending = false;
     uint32_t want_psn = 0, want_tpmsn = 0;
     uint64_t answers = 0;
-    const uint64_t cycles = testutil::run_cycles(200000, 20000);
-    const uint64_t every = testutil::reset_interval(100000);
+    const uint64_t cycles = testutil::run_cycles(1000000, 100000);
+    const uint64_t every = testutil::reset_interval(250000);
     for (uint64_t c = 0; c < cycles; c++) {
         if (c % every == every / 2) { // a reset: every channel starts again
             block_reset(b);

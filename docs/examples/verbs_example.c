@@ -197,6 +197,11 @@ int main(int argc, char **argv)
                         "its packets\n", path->name);
         return 2;
     }
+    if (tp_mode && !strcmp(tp_mode, "sack") && path->tx_block == NIC_BLOCK_RC_SEND) {
+        fprintf(stderr, "verbs_example: --transport sack: path '%s': %s\n", path->name,
+                TP_SACK_NOT_ON_ROCE);
+        return 2;
+    }
     if (tp_mode) {
         /* on: selective ack on UB, go-back-N on the RoCE baseline */
         int gbn = !strcmp(tp_mode, "gbn") || (!strcmp(tp_mode, "on") && path->tx_block == NIC_BLOCK_RC_SEND);

@@ -156,6 +156,14 @@ int cli_transport_check(const cli_args_t *A, const cli_tp_opts_t *t)
     return 0;
 }
 
+int cli_transport_path_check(const char *cmd, const cli_tp_opts_t *t, const path_cfg_t *p)
+{
+    if (t->mode == CLI_TP_SACK && p->tx_block == NIC_BLOCK_RC_SEND)
+        return cli_usage_error(cmd, "--transport sack: path '%s': %s (--transport on or gbn)",
+                               p->name, TP_SACK_NOT_ON_ROCE);
+    return 0;
+}
+
 const tp_cfg_t *cli_transport_cfg(const cli_tp_opts_t *t, const path_cfg_t *p, tp_cfg_t *cfg)
 {
     if (t->mode == CLI_TP_OFF || p->tx_block == NIC_BLOCK_NONE)

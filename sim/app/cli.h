@@ -113,13 +113,17 @@ int cli_transport_option(cli_args_t *A, cli_tp_opts_t *t, int *bad);
 /* The transport options against each other: 0, or a usage error's exit
  * status (printed). */
 int cli_transport_check(const cli_args_t *A, const cli_tp_opts_t *t);
+/* Path p against the mode: 0, or a usage error's exit status (printed):
+ * selective ack on a RoCE path. */
+int cli_transport_path_check(const char *cmd, const cli_tp_opts_t *t, const path_cfg_t *p);
 /* The transport of path p under t into *cfg: NULL when off or when the
  * path has no send-pipeline block to number its packets, else cfg. */
 const tp_cfg_t *cli_transport_cfg(const cli_tp_opts_t *t, const path_cfg_t *p, tp_cfg_t *cfg);
 #define CLI_TRANSPORT_HELP                                                                   \
     "  --transport MODE     the NICs run their transport between their pipelines\n"         \
     "                       and the wires: off (default), on (selective ack on UB,\n"        \
-    "                       go-back-N on RoCE), sack or gbn. Each node numbers the\n"        \
+    "                       go-back-N on RoCE), sack (UB paths only: RoCE's\n"             \
+    "                       acknowledgements carry no bitmap) or gbn. Each node numbers the\n"        \
     "                       packets it sends, keeps them until acknowledged and\n"         \
     "                       resends what is lost; the receiver delivers in order\n"         \
     "                       and acknowledges over the reverse links (through the\n"      \

@@ -194,6 +194,9 @@ static int cmd_latency(int argc, char **argv)
                 sel[n_sel++] = p;
         }
     }
+    for (int i = 0; i < n_sel; i++)
+        if ((rc = cli_transport_path_check("latency", &tpo, sel[i])) != 0)
+            return rc;
 
     wave_t *w = NULL;
     if (ro.wave) {

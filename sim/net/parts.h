@@ -413,6 +413,11 @@ typedef struct {
  * tries; gbn: go-back-N, else selective ack. */
 #define TP_RTO_NS 25600
 void tp_cfg_default(tp_cfg_t *c, int gbn);
+/* Why selective ack is refused on a RoCE path (gbn = 0 with the RC send
+ * pipeline). */
+#define TP_SACK_NOT_ON_ROCE                                                     \
+    "selective ack needs UB's TPSACK: RoCE's acknowledgements (ACKNOWLEDGE "    \
+    "with an AETH) carry no bitmap, so a RoCE path runs go-back-N"
 
 /* A UB acknowledgement (TPACK, TPSACK) from the transport block's `ao`
  * outputs, naming TPN tpn; and one received, into its `ack` inputs (all but

@@ -51,11 +51,13 @@ static int run_end(const path_cfg_t *p, int f)
 /* A path the transport can run on: packets numbered by a send-pipeline
  * block, every run of wires (and switches, on a topology) from one node's
  * NIC pipeline to the other's. */
-static int tp_check(const path_cfg_t *p, char *err, int errlen)
+static int tp_check(const path_cfg_t *p, const tp_cfg_t *cfg, char *err, int errlen)
 {
     const char *why = NULL;
     if (p->tx_block == NIC_BLOCK_NONE)
         why = "the path's NICs have no send pipeline block to number their packets";
+    else if (p->tx_block == NIC_BLOCK_RC_SEND && !cfg->gbn)
+        why = TP_SACK_NOT_ON_ROCE;
     for (int f = 0; !why && f < p->n_stages; f++) {
         if (!on_link(&p->stages[f]) || (f > 0 && on_link(&p->stages[f - 1])))
             continue;
@@ -79,22 +81,29 @@ static int tp_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const pat
 {
     const tp_cfg_t *cfg = o->transport;
     int ub = p->tx_block == NIC_BLOCK_UB_SEND;
-    /* acknowledgements carry their bytes: a pool for them where the run
-     * keeps none (a verbs run's carries the data too) */
+    /* acknowledgements carry their bytes, made on one node and read on the
+     * other: one pool for both nodes' kernels (the run's, whose messages
+     * carry data too, or one of the path's own) */
     kernel_t *ks[2] = {k, net->split ? o->far_k : NULL};
-    for (int i = 0; i < 2; i++) {
-        if (!ks[i] || ks[i]->payloads)
-            continue;
-        if (!net->ack_pool) {
-            net->ack_pool = malloc(sizeof *net->ack_pool);
-            if (!net->ack_pool) {
-                snprintf(err, (size_t)errlen, "out of memory");
-                return -1;
-            }
-            payload_init(net->ack_pool);
+    payload_pool_t *pool = k->payloads ? k->payloads : ks[1] ? ks[1]->payloads : NULL;
+    if (ks[1] && k->payloads && ks[1]->payloads && k->payloads != ks[1]->payloads) {
+        snprintf(err, (size_t)errlen, "internal: path '%s': the two nodes keep message bytes in "
+                 "different pools", p->name);
+        return -1;
+    }
+    if (!pool) {
+        pool = net->ack_pool = malloc(sizeof *net->ack_pool);
+        if (!pool) {
+            snprintf(err, (size_t)errlen, "out of memory");
+            return -1;
         }
-        ks[i]->payloads = net->ack_pool;
-        net->ack_pool_k[i] = ks[i];
+        payload_init(pool);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (ks[i] && !ks[i]->payloads) {
+            ks[i]->payloads = pool;
+            net->ack_pool_k[i] = ks[i];
+        }
     }
     for (int node = 0; node < 2; node++) {
         char name[96];
@@ -273,7 +282,7 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
     int64_t deep = o->fault || o->lossy || o->transport ? ((int64_t)1 << 62)
                                                         : (o->max_inside + 1) * pkts;
     int used[2][2] = {{0, 0}, {0, 0}};
-    if (o->transport && tp_check(p, err, errlen))
+    if (o->transport && tp_check(p, o->transport, err, errlen))
         return -1;
     for (int i = 0; i <= net->n; i++) {
         /* a NIC's (or a switch's) output register is offered through a
@@ -818,12 +827,12 @@ void path_net_free(path_net_t *net)
     }
     for (int i = 0; i <= net->n; i++)
         chan_free(&net->ch[i]);
+    for (int i = 0; i < 2; i++) { /* (the kernels given a pool by the path) */
+        if (net->ack_pool_k[i])
+            net->ack_pool_k[i]->payloads = NULL;
+        net->ack_pool_k[i] = NULL;
+    }
     if (net->ack_pool) { /* (last: what was in flight gave its bytes back) */
-        for (int i = 0; i < 2; i++) {
-            if (net->ack_pool_k[i] && net->ack_pool_k[i]->payloads == net->ack_pool)
-                net->ack_pool_k[i]->payloads = NULL;
-            net->ack_pool_k[i] = NULL;
-        }
         payload_free_all(net->ack_pool);
         free(net->ack_pool);
         net->ack_pool = NULL;

@@ -505,6 +505,8 @@ int cmd_rate(int argc, char **argv)
                     stack_names[s], paths[s]->name, paths[s]->file, paths[s]->line);
             return 2;
         }
+        if ((rc = cli_transport_path_check("rate", &tpo, paths[s])) != 0)
+            return rc;
     }
 
     char err[512];
