@@ -44,6 +44,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -148,6 +149,9 @@ struct Inst {
     uint64_t period_ps = 0;
     uint64_t last_ps = 0;
     bool dumped = false;
+    // The inputs last driven: the model keeps its input ports' values, so
+    // an edge whose inputs are the same bytes drives nothing again.
+    typename Ports::In last_in{};
 
     void dump(uint64_t t)
     {
@@ -168,6 +172,7 @@ void reset(void *self)
     typename Ports::Model *t = s->top;
     typename Ports::In idle{};
     Ports::drive(t, &idle);
+    std::memcpy(static_cast<void *>(&s->last_in), &idle, sizeof idle);
     t->clk_i = 0;
     t->rst_ni = 1;
     t->eval();
@@ -236,7 +241,10 @@ void step(void *self, const void *in, void *out, uint64_t now_ps)
 {
     Inst<Ports> *s = static_cast<Inst<Ports> *>(self);
     typename Ports::Model *t = s->top;
-    Ports::drive(t, static_cast<const typename Ports::In *>(in));
+    if (std::memcmp(in, &s->last_in, sizeof s->last_in) != 0) {
+        Ports::drive(t, static_cast<const typename Ports::In *>(in));
+        std::memcpy(static_cast<void *>(&s->last_in), in, sizeof s->last_in);
+    }
     t->clk_i = 1;
     t->eval();
     Ports::sample(t, static_cast<typename Ports::Out *>(out));
