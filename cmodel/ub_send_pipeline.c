@@ -310,16 +310,8 @@ static int lone_edges_to(const ub_send_pipeline_state_t *s, uint8_t wr_valid, ui
 
 int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in)
 {
-    if (in->seq_valid & 1u)
-        return 0; /* an answer is taken at the next edge */
-    return ub_send_pipeline_quiet_unanswered(s, in);
-}
-
-int ub_send_pipeline_quiet_unanswered(const ub_send_pipeline_state_t *s,
-                                      const ub_send_pipeline_in_t *in)
-{
-    if (s->seq_rq)
-        return 0; /* the request falls at the next edge */
+    if ((in->seq_valid & 1u) || s->seq_rq)
+        return 0; /* an answer is taken, or the request falls, at the next edge */
     /* up to S12 (the edge into S13 raises the request), or past S14 up to
      * S20 */
     int n = lone_edges_to(s, in->wr_valid, in->cmp_valid, UBSP_ST_SEQ_ASK - 1);
@@ -335,7 +327,10 @@ int ub_send_pipeline_quiet_served(const ub_send_pipeline_state_t *s, uint8_t wr_
     return n > 0 ? n : 0;
 }
 
-void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n)
+/* The jump of a lone request (advance, advance_answered): answer is NULL
+ * when it does not reach S13. */
+static void jump_lone(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n,
+                      ubsp_answer_fn answer, void *ctx)
 {
     /* into the back end (at most two edges, n <= quiet): the lone request
      * in the intake register drains into its queue, then it is picked into
@@ -359,35 +354,38 @@ void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipelin
         return;
     unsigned st = (unsigned)__builtin_ctz(s->st_mask);
     ubsp_item_t *it = &s->st[slot(s, st)];
-    /* the work of the stages it enters (only S9..S15 have any) */
+    const unsigned end = st + (unsigned)n;
+    /* the work of the stages it enters (only S9..S15 have any); the request
+     * to the table is a pulse of the edge into S13, answered at the edge
+     * into S14 and taken at the edge into S15 */
     unsigned first = st + 1 > UBSP_ST_TASSN ? st + 1 : UBSP_ST_TASSN;
-    unsigned last = st + (unsigned)n < UBSP_ST_RTPH ? st + (unsigned)n : UBSP_ST_RTPH;
-    for (unsigned k = first; k <= last; k++)
-        stage_work(s, in, k, it);
+    unsigned last = end < UBSP_ST_RTPH ? end : UBSP_ST_RTPH;
+    for (unsigned k = first; k <= last; k++) {
+        if (k == UBSP_ST_SEQ_WAIT) {
+            uint64_t a = answer(ctx, it, end >= UBSP_ST_RTPH);
+            if (end >= UBSP_ST_RTPH) {
+                s->hold_psn = (uint32_t)a & UB_PSN_MASK;
+                s->hold_tpmsn = (uint32_t)(a >> 32) & UB_TPMSN_MASK;
+            }
+        } else {
+            stage_work(s, in, k, it);
+        }
+    }
+    if (end > UBSP_ST_SEQ_ASK)
+        s->seq_rq = 0; /* (the pulse fell at the edge after it) */
     /* the ring turns by n: stage k moves to stage k + n */
     s->head = (uint8_t)((s->head + NS - (unsigned)n % NS) % NS);
     s->st_mask <<= n; /* the one item, still inside (n <= quiet) */
 }
 
-const ubsp_item_t *ub_send_pipeline_asking(const ub_send_pipeline_state_t *s,
-                                           const ub_send_pipeline_in_t *in)
+void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n)
 {
-    if (s->seq_rq || s->out_cnt || in->wr_valid || in->cmp_valid ||
-        s->in_valid || s->q_nonempty || s->st_mask != 1u << (UBSP_ST_SEQ_ASK - 1))
-        return NULL;
-    return &s->st[slot(s, UBSP_ST_SEQ_ASK - 1)];
+    jump_lone(s, in, n, NULL, NULL);
 }
 
-void ub_send_pipeline_cross_seq(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in,
-                                uint32_t psn, uint32_t tpmsn)
+void ub_send_pipeline_advance_answered(ub_send_pipeline_state_t *s,
+                                       const ub_send_pipeline_in_t *in, int n,
+                                       ubsp_answer_fn answer, void *ctx)
 {
-    ubsp_item_t *it = &s->st[slot(s, UBSP_ST_SEQ_ASK - 1)];
-    s->mtu_q = in->cfg_mtu_log2 & 31u;
-    stage_work(s, in, UBSP_ST_SEQ_ASK, it); /* the request (it falls again) */
-    s->seq_rq = 0;
-    s->hold_psn = psn & UB_PSN_MASK; /* the answer, at the edge into S15 */
-    s->hold_tpmsn = tpmsn & UB_TPMSN_MASK;
-    stage_work(s, in, UBSP_ST_RTPH, it);
-    s->head = (uint8_t)((s->head + NS - 3u) % NS);
-    s->st_mask <<= 3;
+    jump_lone(s, in, n, answer, ctx);
 }

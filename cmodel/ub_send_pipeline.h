@@ -147,22 +147,21 @@ int ub_send_pipeline_busy(const ub_send_pipeline_state_t *s);
  * ub_tx does): the edges until the request reaches the output buffer, with
  * the inputs wr_valid and cmp_valid held (the only ones it depends on). */
 int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in);
-/* quiet() with no answer coming (in's seq_* inputs are not read). */
-int ub_send_pipeline_quiet_unanswered(const ub_send_pipeline_state_t *s,
-                                      const ub_send_pipeline_in_t *in);
 int ub_send_pipeline_quiet_served(const ub_send_pipeline_state_t *s, uint8_t wr_valid,
                                   uint8_t cmp_valid);
 void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n);
-/* The lone request that quiet() stopped in front of S13 (in S12, nothing
- * else inside, wr_valid and cmp_valid low), or NULL. (in's seq_* inputs
- * are not read: the caller knows no answer is coming.) */
-const ubsp_item_t *ub_send_pipeline_asking(const ub_send_pipeline_state_t *s,
-                                           const ub_send_pipeline_in_t *in);
-/* Its way through S13, S14 and into S15 in one jump: exactly the three
- * edges with the inputs `in` held but for the table's answer (psn, tpmsn)
- * at the last of them, as the channel table gives it. */
-void ub_send_pipeline_cross_seq(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in,
-                                uint32_t psn, uint32_t tpmsn);
+/* advance(n) for n <= quiet_served() with no answer of the table pending
+ * (seq_valid would be 0): the lone request may cross S13..S15 in the jump.
+ * When it enters S14 within the jump, answer(ctx, item, falls) is called
+ * once: the table answers the request the item made entering S13, with
+ * psn | (uint64_t)tpmsn << 32; `falls` says that the jump also covers the
+ * edge after (into S15), at which the pipeline takes the answer and the
+ * table's answer registers fall. Exactly the edges stepping would make
+ * with the table beside it. */
+typedef uint64_t (*ubsp_answer_fn)(void *ctx, const ubsp_item_t *it, int falls);
+void ub_send_pipeline_advance_answered(ub_send_pipeline_state_t *s,
+                                       const ub_send_pipeline_in_t *in, int n,
+                                       ubsp_answer_fn answer, void *ctx);
 
 #ifdef __cplusplus
 }

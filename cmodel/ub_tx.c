@@ -52,36 +52,41 @@ int ub_tx_quiet(const ub_tx_state_t *s, const ub_tx_in_t *in)
     return ub_send_pipeline_quiet_served(&s->sp, in->wr_valid, in->cmp_valid);
 }
 
+/* The table's answer to a lone request's S13 request, inside a jump (see
+ * ub_send_pipeline_advance_answered): its edge with the request, and the
+ * edge after (the answer falls) when the jump covers it. */
+struct answer_ctx {
+    ub_tx_state_t *s;
+    uint32_t psn_init;
+};
+
+static uint64_t table_answers(void *ctx, const ubsp_item_t *it, int falls)
+{
+    struct answer_ctx *a = ctx;
+    tp_chan_in_t ti = {.cfg_psn_init = a->psn_init, .rq_valid = 1, .rq_ch = it->ch, .rq_nseg = it->nseg};
+    tp_chan_step(&a->s->tc, &ti, &a->s->tc_o);
+    uint64_t r = a->s->tc_o.rs_psn | (uint64_t)a->s->tc_o.rs_tpmsn << 32;
+    if (falls) {
+        ti.rq_valid = 0;
+        tp_chan_step(&a->s->tc, &ti, &a->s->tc_o);
+    }
+    return r;
+}
+
 void ub_tx_advance(ub_tx_state_t *s, const ub_tx_in_t *in, int n)
 {
-    /* the pipeline jumps while it neither asks nor is answered; a lone
-     * request's round trip to the table is made at once; any other edge is
-     * stepped (n <= quiet: the outputs are those of the jump) */
+    /* the pipeline jumps, the table answering a lone request's S13 request
+     * within the jump; an edge at which an answer is pending is stepped
+     * (n <= quiet: the outputs are those of the jump) */
+    struct answer_ctx a = {s, in->cfg_psn_init};
     while (n > 0) {
-        if (!s->tc_o.rs_valid) {
-            int q = ub_send_pipeline_quiet_unanswered(&s->sp, &in->sp);
-            if (q > 0) {
-                if (q > n)
-                    q = n;
-                ub_send_pipeline_advance(&s->sp, &in->sp, q);
-                n -= q;
-                continue;
-            }
-            const ubsp_item_t *it;
-            if (n >= 3 && (it = ub_send_pipeline_asking(&s->sp, &in->sp))) {
-                /* S12 -> S15: the table answers (and its answer falls), the
-                 * pipeline takes it */
-                tp_chan_in_t ti = {.cfg_psn_init = in->cfg_psn_init,
-                                   .rq_valid = 1,
-                                   .rq_ch = it->ch,
-                                   .rq_nseg = it->nseg};
-                tp_chan_step(&s->tc, &ti, &s->tc_o);
-                ti.rq_valid = 0;
-                tp_chan_step(&s->tc, &ti, &s->tc_o);
-                ub_send_pipeline_cross_seq(&s->sp, &in->sp, s->tc_o.rs_psn, s->tc_o.rs_tpmsn);
-                n -= 3;
-                continue;
-            }
+        int q = s->tc_o.rs_valid ? 0 : ub_send_pipeline_quiet_served(&s->sp, in->wr_valid, in->cmp_valid);
+        if (q > 0) {
+            if (q > n)
+                q = n;
+            ub_send_pipeline_advance_answered(&s->sp, &in->sp, q, table_answers, &a);
+            n -= q;
+            continue;
         }
         ub_tx_out_t out;
         ub_tx_step(s, in, &out);
