@@ -42,19 +42,16 @@ static inline unsigned rr_pick(uint32_t mask, unsigned ptr)
 static inline __attribute__((always_inline)) void write_outputs(const ub_send_pipeline_state_t *s,
                           ub_send_pipeline_out_t *o)
 {
+    if (!s->out_cnt) /* (the packet's fields are 0 while none is offered) */
+        memset(o, 0, offsetof(ub_send_pipeline_out_t, seq_rq));
     o->wr_ready = (uint8_t)(!s->in_valid ||
                             s->q_cnt[s->in_item.jetty & (NQ - 1)] < QD);
+    o->held = s->ot_out.held;
     o->seq_rq = s->seq_rq;
     o->seq_ch = s->seq_ch;
     o->seq_nseg = s->seq_nseg;
-    o->held = s->ot_out.held;
-    if (!s->out_cnt) {
-        /* (the packet's fields are 0 while none is offered) */
-        memset(o, 0, offsetof(ub_send_pipeline_out_t, seq_rq));
-        o->wr_ready = (uint8_t)(!s->in_valid || s->q_cnt[s->in_item.jetty & (NQ - 1)] < QD);
-        o->held = s->ot_out.held;
+    if (!s->out_cnt)
         return;
-    }
     const ubsp_item_t *it = &s->out[0];
     /* packet s->seg of the request: MTU-sized, the last one what is left */
     const unsigned mtu = s->mtu_q & 31u;
@@ -327,10 +324,10 @@ int ub_send_pipeline_quiet_served(const ub_send_pipeline_state_t *s, uint8_t wr_
     return n > 0 ? n : 0;
 }
 
-/* The jump of a lone request (advance, advance_answered): answer is NULL
- * when it does not reach S13. */
-static void jump_lone(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n,
-                      ubsp_answer_fn answer, void *ctx)
+/* (advance is this with no answer: its jump stops before S13) */
+void ub_send_pipeline_advance_answered(ub_send_pipeline_state_t *s,
+                                       const ub_send_pipeline_in_t *in, int n,
+                                       ubsp_answer_fn answer, void *ctx)
 {
     /* into the back end (at most two edges, n <= quiet): the lone request
      * in the intake register drains into its queue, then it is picked into
@@ -380,12 +377,5 @@ static void jump_lone(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *
 
 void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n)
 {
-    jump_lone(s, in, n, NULL, NULL);
-}
-
-void ub_send_pipeline_advance_answered(ub_send_pipeline_state_t *s,
-                                       const ub_send_pipeline_in_t *in, int n,
-                                       ubsp_answer_fn answer, void *ctx)
-{
-    jump_lone(s, in, n, answer, ctx);
+    ub_send_pipeline_advance_answered(s, in, n, NULL, NULL);
 }

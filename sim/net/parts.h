@@ -425,7 +425,6 @@ void tp_cfg_default(tp_cfg_t *c, int gbn);
 void tp_ack_from_block(const transport_out_t *o, uint32_t tpn, pkt_ack_t *a);
 void tp_ack_to_block(const pkt_ack_t *a, transport_in_t *in);
 
-
 typedef struct tp_port {
     comp_t c;
     block_inst_t *blk;

@@ -69,7 +69,6 @@ void tp_ack_to_block(const pkt_ack_t *a, transport_in_t *in)
  * sequence error. */
 #define RC_SYN_ACK 0x1F
 #define RC_SYN_NAK_SEQ 0x60
-#define RC_OP_ACKNOWLEDGE 0x11
 #define RC_ACK_FRAME_BYTES 66 /* BTH + AETH + ICRC in a RoCEv2 frame */
 
 /* The acknowledgement the block puts out, as the bytes of its packet: UB's
