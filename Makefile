@@ -47,6 +47,29 @@ else
   LDSAN    :=
 endif
 
+# The simulator's C code is built twice: first instrumented (build/pgo/), run
+# on a short training set of the scenarios below, then again with what that
+# run counted (-fprofile-use) and link-time optimisation for ubsim. Branches
+# and code layout follow the measured paths; the arithmetic is the same (no
+# floating-point reassociation: the golden outputs hold). About a quarter
+# less time for the read scenarios. PGO=0 builds once, without either (the
+# sanitizer build never uses them).
+PGO ?= 1
+ifeq ($(SAN),1)
+  override PGO := 0
+endif
+PGO_DIR   := $(abspath $(BUILD))/pgo
+PGO_STAMP := $(PGO_DIR)/profile.ok
+ifeq ($(PGO),1)
+  LTO      := -flto=auto -ffat-lto-objects
+  # (-dumpbase: a file's profile, and a static function's identity in it,
+  # are named after the source, not after the object, so the two builds meet)
+  PGO_USE   = -fprofile-use=$(PGO_DIR)/data -dumpbase $< -fprofile-partial-training \
+              -Wno-missing-profile $(LTO)
+  PGO_DEP  := $(PGO_STAMP)
+  LTO_LINK := -flto=auto -O3
+endif
+
 VL_ROOT   = $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 VL_INC    = $(VL_ROOT)/include
 PKG_CFLAGS = $(shell pkg-config --cflags inih libcjson 2>/dev/null)
@@ -111,9 +134,34 @@ deps:
 	fi
 
 # --- C model and simulator -------------------------------------------------
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c $(PGO_DEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -I$(VL_INC)/gtkwave -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(PGO_USE) -I$(VL_INC)/gtkwave -MMD -MP -c $< -o $@
+
+# --- the profile the C code is optimised with (PGO=1) ------------------------
+# The same sources instrumented, linked with the same blocks, run on the
+# training set; the use build above reads $(PGO_DIR)/data.
+PGO_TRAIN := latency --ops 20000 --quiet; \
+             latency --path ub_async --ops 100000 --quiet; \
+             rate --burst 20000 --slots 256 --quiet; \
+             rate --burst 2000 --quiet --payload 9000; \
+             latency --path ub_async --ops 2000 --backend rtl --quiet; \
+             rate --burst 1000 --slots 256 --backend lockstep --quiet; \
+             latency --path ub_async --ops 20000 --set context.cache_bytes=0 --quiet; \
+             latency --topology configs/topo/line4.ini --path ub_async --ops 300 --transport on \
+               --fault loss=1e-2,seed=3 --quiet
+$(BUILD)/pgo/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -fprofile-generate=$(PGO_DIR)/data -dumpbase $< \
+	  -fprofile-update=single $(LTO) -I$(VL_INC)/gtkwave -MMD -MP -c $< -o $@
+$(PGO_DIR)/ubsim: $(patsubst %.c,$(BUILD)/pgo/obj/%.o,$(C_SRCS) sim/app/main.c) $(SHIM_OBJS) $(SC_OBJS) $(VL_LIBS) $(VL_RT)
+	$(CXX) -fprofile-generate $(filter %.o,$^) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(SC_LIBS) -o $@
+$(PGO_STAMP): $(PGO_DIR)/ubsim
+	@rm -rf $(PGO_DIR)/data
+	@echo "profile: training the C code on $$(echo '$(PGO_TRAIN)' | tr ';' '\n' | wc -l) runs"
+	@echo '$(PGO_TRAIN)' | tr ';' '\n' | while read -r r; do $(PGO_DIR)/ubsim $$r >/dev/null || \
+	  { echo "profile: training run failed: ubsim $$r"; exit 1; }; done
+	@touch $@
 
 # Verilated model of one top-level block: build/vl/lib<block>.a.
 # $(call verilate,<block>,<SystemVerilog files>,<port list header>): Verilator
@@ -169,12 +217,12 @@ $(LIB): $(C_OBJS) $(SHIM_OBJS) $(SC_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/obj/sim/app/main.o: sim/app/main.c
+$(BUILD)/obj/sim/app/main.o: sim/app/main.c $(PGO_DEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(PGO_USE) -MMD -MP -c $< -o $@
 
 $(UBSIM): $(BUILD)/obj/sim/app/main.o $(LIB) $(VL_LIBS) $(VL_RT)
-	$(CXX) $< $(LINK_LIBS) $(SC_LIBS) -o $@
+	$(CXX) $(LTO_LINK) $< $(LINK_LIBS) $(SC_LIBS) -o $@
 
 # The example workload of docs/verbs.md, a program of its own on the library.
 $(EXAMPLE): $(BUILD)/obj/docs/examples/verbs_example.o $(LIB) $(VL_LIBS) $(VL_RT)
@@ -328,4 +376,4 @@ lint:
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pgo/obj -name '*.d' 2>/dev/null)
