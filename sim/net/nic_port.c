@@ -512,7 +512,10 @@ static int edge(nic_port_t *p, tick_t now)
             p->bin.ub.cmp_valid = (uint8_t)p->cmp_valid;
             p->bin.ub.cmp_q = p->cmp_q;
         }
-        if (step_block(p, now))
+        /* (an empty block offered nothing is not stepped: as at the edges
+         * the port sleeps through, nothing in it would change; the waveform
+         * shows every edge the port runs) */
+        if ((!p->blk_empty || p->pout.out_valid || p->cmp_valid || p->wave) && step_block(p, now))
             return -1;
         p->bin.ub.cmp_valid = 0;
         p->cmp_valid = 0;
@@ -536,6 +539,7 @@ static int edge(nic_port_t *p, tick_t now)
             return -1;
         p->acc_valid = 0;
     }
+    p->blk_empty = p->inside == 0;
     return edge_tail(p, now, moved);
 }
 
@@ -907,6 +911,7 @@ void nic_port_attach(nic_port_t *p, block_inst_t *blk, const nic_block_use_t *us
     block_fixed_inputs(p);
     block_inputs(p, 1);
     block_step(blk, &p->bin, &p->bout, 0);
+    p->blk_empty = 1;
 }
 
 /* A request arriving at the input: in_valid from that moment (it is taken

@@ -298,6 +298,8 @@ typedef struct nic_port {
     uint64_t ctx_stalls; /* edges its output held a request for them */
     int blk_time;        /* block_wants_time(blk), kept */
     int blk_jump;        /* block_can_jump(blk), kept */
+    int blk_empty;       /* the block holds no request and has settled (an
+                            edge of it with idle inputs changes nothing) */
     union {
         ub_tx_in_t ub;
         rc_send_pipeline_in_t rc;
