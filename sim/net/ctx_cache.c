@@ -60,6 +60,8 @@ int ctx_cache_init(ctx_cache_t *cc, block_inst_t *blk, const ctx_cfg_t *cfg, tic
     in->cfg_hit_cycles = (uint8_t)cfg->hit_cycles;
     cc->hit_edges = in->cfg_hit_cycles ? in->cfg_hit_cycles : 1;
     idle_inputs(cc);
+    cc->can_jump = block_can_jump(blk);
+    cc->wants_time = block_wants_time(blk);
     block_reset(blk);
     block_step(blk, &cc->in, &cc->out, 0); /* the wires after reset */
     cc->misses_idle = cc->out.misses;
@@ -86,6 +88,13 @@ int ctx_cache_lookup(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, 
 static int lookup_due(const ctx_cache_t *cc, tick_t e)
 {
     return cc->q_n > 0 && cc->q[cc->q_head].t <= e;
+}
+
+/* Whether a hit its lookup promised answers at edge e (its answer is out
+ * from the next edge): the edge is stepped, no jump can cross it. */
+static int answer_due(const ctx_cache_t *cc, tick_t e)
+{
+    return cc->tags_used == 1 && cc->promised[cc->last_tag] == e + cc->period;
 }
 
 /* Whether it has work at edge e (else its clock is gated). Once every
@@ -136,8 +145,7 @@ static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
         if (--cc->q_n == 0)
             cc->q_head = 0;
     }
-    if (block_step(cc->blk, &cc->in, &cc->out,
-                   block_wants_time(cc->blk) ? (uint64_t)(t / cc->per_ps) : 0)) {
+    if (block_step(cc->blk, &cc->in, &cc->out, cc->wants_time ? (uint64_t)(t / cc->per_ps) : 0)) {
         snprintf(err, (size_t)errlen, "lockstep mismatch between the C model and the RTL of the %s "
                  "context cache (the report above has the block's own cycle)", cc->where);
         return -1;
@@ -208,7 +216,7 @@ int ctx_cache_run(ctx_cache_t *cc, tick_t t, char *err, int errlen)
             cc->last = next - P;
             continue;
         }
-        if (!lookup_due(cc, e) && block_can_jump(cc->blk)) {
+        if (!lookup_due(cc, e) && cc->can_jump && !answer_due(cc, e)) {
             /* it only waits (for its answer edge, or for memory): a C model
              * jumps over the edges in which nothing changes */
             idle_inputs(cc);

@@ -186,6 +186,7 @@ typedef struct ctx_cache {
     void *answer_ctx;
     uint32_t warm_hits, warm_misses, warm_merged, warm_evictions; /* while it was warmed */
     uint32_t misses_idle; /* its miss count when it was last idle */
+    int can_jump, wants_time; /* block_can_jump, block_wants_time, kept */
     uint64_t writebacks;
     /* per tag, the time its answer was promised (a hit seen at its lookup:
      * ctx_cache_present), or -1: a promised answer is checked, not passed on */
