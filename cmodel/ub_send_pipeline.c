@@ -324,6 +324,23 @@ int ub_send_pipeline_quiet_served(const ub_send_pipeline_state_t *s, uint8_t wr_
     return n > 0 ? n : 0;
 }
 
+int ub_send_pipeline_quiet_taking(const ub_send_pipeline_state_t *s,
+                                  const ub_send_pipeline_in_t *in)
+{
+    if (!(in->wr_valid & 1u) || (in->cmp_valid & 1u) || ub_send_pipeline_busy(s) || s->seq_rq)
+        return 0;
+    /* taken into the intake register: wr_ready stays high (its queue is
+     * empty), and the tracker registers the request as its queue's head, not
+     * held when it may go at once (held stays 0: nothing else is queued) */
+    unsigned q = in->wr_jetty & (NQ - 1);
+    if (s->ot.cnt[q] || s->ot_out.held ||
+        !order_tracker_eligible(in->wr_mode & 7u, in->wr_order & 3u, in->wr_fence & 1u,
+                                s->ot.outstanding[q]))
+        return 0;
+    /* then, from the intake register, as quiet_served() would count */
+    return 1 + 2 + (NS - 1);
+}
+
 /* (advance is this with no answer: its jump stops before S13) */
 void ub_send_pipeline_advance_answered(ub_send_pipeline_state_t *s,
                                        const ub_send_pipeline_in_t *in, int n,

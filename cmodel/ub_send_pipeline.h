@@ -150,6 +150,15 @@ int ub_send_pipeline_quiet(const ub_send_pipeline_state_t *s, const ub_send_pipe
 int ub_send_pipeline_quiet_served(const ub_send_pipeline_state_t *s, uint8_t wr_valid,
                                   uint8_t cmp_valid);
 void ub_send_pipeline_advance(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in, int n);
+/* quiet_taking() is the number of coming edges over which the outputs
+ * cannot change when the request offered in `in` (wr_valid) is taken at the
+ * first and wr_valid and cmp_valid are low after: with the pipeline empty
+ * and the order tracker letting the request go at once, the edge that takes
+ * it and the edges to the output buffer (as quiet_served() counts them from
+ * the intake register); 0 otherwise. The edge that takes it is a step; the
+ * rest is advance() from there. */
+int ub_send_pipeline_quiet_taking(const ub_send_pipeline_state_t *s,
+                                  const ub_send_pipeline_in_t *in);
 /* advance(n) for n <= quiet_served() with no answer of the table pending
  * (seq_valid would be 0): the lone request may cross S13..S15 in the jump.
  * When it enters S14 within the jump, answer(ctx, item, falls) is called

@@ -55,6 +55,11 @@ int ub_tx_quiet(const ub_tx_state_t *s, const ub_tx_in_t *in)
 /* The table's answer to a lone request's S13 request, inside a jump (see
  * ub_send_pipeline_advance_answered): its edge with the request, and the
  * edge after (the answer falls) when the jump covers it. */
+int ub_tx_quiet_taking(const ub_tx_state_t *s, const ub_tx_in_t *in)
+{
+    return s->tc_o.rs_valid ? 0 : ub_send_pipeline_quiet_taking(&s->sp, &in->sp);
+}
+
 struct answer_ctx {
     ub_tx_state_t *s;
     uint32_t psn_init;

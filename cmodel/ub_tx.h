@@ -61,6 +61,8 @@ int ub_tx_busy(const ub_tx_state_t *s);
  * request a lone request makes on its way (the jump steps those edges). */
 int ub_tx_quiet(const ub_tx_state_t *s, const ub_tx_in_t *in);
 void ub_tx_advance(ub_tx_state_t *s, const ub_tx_in_t *in, int n);
+/* The pipeline's quiet_taking(), with nothing pending at the table. */
+int ub_tx_quiet_taking(const ub_tx_state_t *s, const ub_tx_in_t *in);
 
 #ifdef __cplusplus
 }

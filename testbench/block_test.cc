@@ -118,8 +118,8 @@ void cnt_step(void *self, const void *in, void *out, uint64_t)
 }
 void cnt_destroy(void *self) { std::free(self); }
 
-const block_impl_t kCntImpl = {cnt_create, cnt_reset, cnt_step, cnt_destroy, nullptr, nullptr};
-const block_impl_t kNoImpl = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+const block_impl_t kCntImpl = {cnt_create, cnt_reset, cnt_step, cnt_destroy, nullptr, nullptr, nullptr};
+const block_impl_t kNoImpl = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
 block_class_t make_cls(const char *name, block_impl_t rtl)
 {

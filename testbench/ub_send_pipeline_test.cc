@@ -806,3 +806,94 @@ TEST(UbSendPipeline, FastForwardEqualsIdleSteps)
 }
 
 }  // namespace
+
+namespace {
+
+// The jump that starts with taking a request: from an empty pipeline with a
+// request offered, quiet_taking() counts edges whose outputs stay those of
+// the empty pipeline when the first takes the request and the rest are idle;
+// after the taking step, quiet() allows the rest as one advance; the packet
+// comes out at the edge after. A request the order tracker holds, a busy
+// pipeline or a completion at the edge: no such jump.
+TEST(UbSendPipeline, TakingJumpEqualsSteps)
+{
+    ub_tx_in_t idle{};
+    idle.cfg_tpn_base = 0x100;
+    idle.cfg_psn_init = 0x10;
+    idle.pkt_ready = 1;
+    struct Case {
+        uint8_t mode, order, fence;
+        int unanswered;  // requests of the queue left without a completion
+        bool jumps;
+    };
+    const Case cases[] = {
+        {URMA_OT, UB_ORDER_NO, 0, 0, true}, {URMA_OT, UB_ORDER_NO, 0, 2, true},
+        {URMA_OL, UB_ORDER_SO, 0, 0, true}, {URMA_OL, UB_ORDER_SO, 0, 1, false},
+        {URMA_OL, UB_ORDER_NO, 0, 3, true}, {URMA_OT, UB_ORDER_NO, 1, 1, false},
+        {URMA_NO, UB_ORDER_SO, 1, 2, true},
+    };
+    int jumped = 0;
+    for (const Case &c : cases) {
+        for (uint32_t jetty : {0u, 13u}) {
+            ub_tx_state_t s;
+            ub_tx_reset(&s);
+            ub_tx_out_t out;
+            ub_tx_in_t in = idle;
+            in.wr_valid = 1;
+            in.wr_opcode = UB_TA_READ;
+            in.wr_mode = URMA_OT;
+            in.wr_jetty = jetty;
+            in.wr_dst = 2;
+            in.wr_len = 64;
+            // some requests through first, `unanswered` of them without a
+            // completion
+            for (int r = 0; r < 3 + c.unanswered; r++) {
+                in.wr_tag = 50 + r;
+                ub_tx_step(&s, &in, &out);
+                for (int k = 0; k < 30; k++)
+                    ub_tx_step(&s, &idle, &out);
+                if (r < 3) {
+                    ub_tx_in_t cmp = idle;
+                    cmp.cmp_valid = 1;
+                    cmp.cmp_q = jetty & 7;
+                    ub_tx_step(&s, &cmp, &out);
+                }
+            }
+            ub_tx_step(&s, &idle, &out);
+            ASSERT_FALSE(ub_tx_busy(&s));
+            const ub_tx_out_t empty = out;
+            in.wr_mode = c.mode;
+            in.wr_order = c.order;
+            in.wr_fence = c.fence;
+            in.wr_tag = 9;
+            int q = ub_tx_quiet_taking(&s, &in);
+            EXPECT_EQ(q > 0, c.jumps) << "mode " << int(c.mode) << " order " << int(c.order)
+                                      << " fence " << int(c.fence) << " unanswered " << c.unanswered;
+            ub_tx_in_t with_cmp = in;
+            with_cmp.cmp_valid = 1;
+            EXPECT_EQ(ub_tx_quiet_taking(&s, &with_cmp), 0) << "a completion at the edge";
+            if (q == 0)
+                continue;
+            jumped++;
+            ub_tx_state_t a = s;
+            ub_tx_out_t oa;
+            ub_tx_step(&a, &in, &oa);
+            EXPECT_EQ(std::memcmp(&oa, &empty, sizeof oa), 0) << "the taking edge changes an output";
+            EXPECT_EQ(ub_tx_quiet_taking(&a, &in), 0) << "busy: no taking jump";
+            EXPECT_GE(ub_tx_quiet(&a, &idle), q - 1) << "the rest is one advance";
+            ub_tx_state_t b = a;
+            for (int k = 1; k < q; k++) {
+                ub_tx_step(&a, &idle, &oa);
+                ASSERT_EQ(std::memcmp(&oa, &empty, sizeof oa), 0) << "edge " << k + 1 << " of " << q;
+            }
+            ub_tx_advance(&b, &idle, q - 1);
+            EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0);
+            ub_tx_step(&a, &idle, &oa);
+            EXPECT_EQ(oa.pkt_valid, 1) << "the packet comes out at the edge after";
+            EXPECT_EQ(oa.pkt_tag, 9u);
+        }
+    }
+    EXPECT_GE(jumped, 8);
+}
+
+}  // namespace

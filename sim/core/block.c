@@ -64,6 +64,13 @@ int64_t block_quiet(const block_inst_t *b, const void *in)
     return b->cls->c.quiet(b->c_self, in);
 }
 
+int64_t block_quiet_taking(const block_inst_t *b, const void *in)
+{
+    if (!block_can_jump(b) || !b->cls->c.quiet_taking)
+        return 0;
+    return b->cls->c.quiet_taking(b->c_self, in);
+}
+
 void block_advance(block_inst_t *b, const void *in, int64_t n)
 {
     if (b->vec) {

@@ -54,6 +54,10 @@ typedef struct {
      * them at once */
     int64_t (*quiet)(const void *self, const void *in);
     void (*advance)(void *self, const void *in, int64_t n);
+    /* optional, with quiet: how many coming edges can change no output when
+     * the request offered in `in` is taken at the first and no request is
+     * offered after (the first is a step, the rest an advance) */
+    int64_t (*quiet_taking)(const void *self, const void *in);
 } block_impl_t;
 
 typedef struct {
@@ -103,6 +107,9 @@ int block_wants_time(const block_inst_t *b);
 int64_t block_quiet(const block_inst_t *b, const void *in);
 /* Whether block_quiet can be anything but 0. */
 int block_can_jump(const block_inst_t *b);
+/* The same count when the request offered in `in` is taken at the first
+ * edge and none is offered after (0 unless the C model offers it). */
+int64_t block_quiet_taking(const block_inst_t *b, const void *in);
 void block_advance(block_inst_t *b, const void *in, int64_t n);
 /* Edges applied since creation (reset does not clear it). */
 uint64_t block_cycles(const block_inst_t *b);
@@ -162,7 +169,7 @@ int port_equal(const port_desc_t *p, const void *a, const void *b);
 #define BLOCK_PORT_DESC_OUT_IN(name, width)
 #define BLOCK_PORT_DESC_OUT_OUT(name, width) BLOCK_PORT_DESC(BLOCK_ID(_out_t), name, width)
 
-#define BLOCK_CLASS(PORTS) BLOCK_CLASS_WITH(PORTS, NULL, NULL)
+#define BLOCK_CLASS(PORTS) BLOCK_CLASS_WITH(PORTS, NULL, NULL, NULL)
 
 /* The same, for a C model that offers a fast-forward: <b>_quiet(state, in)
  * and <b>_advance(state, in, n) (see block_impl_t). */
@@ -175,9 +182,26 @@ int port_equal(const port_desc_t *p, const void *a, const void *b);
     {                                                                            \
         BLOCK_ID(_advance)(self, in, (int)n);                                    \
     }                                                                            \
-    BLOCK_CLASS_WITH(PORTS, BLOCK_ID(_c_quiet), BLOCK_ID(_c_advance))
+    BLOCK_CLASS_WITH(PORTS, BLOCK_ID(_c_quiet), BLOCK_ID(_c_advance), NULL)
 
-#define BLOCK_CLASS_WITH(PORTS, QUIET, ADVANCE)                                  \
+/* The same, with <b>_quiet_taking(state, in) too (see block_impl_t). */
+#define BLOCK_CLASS_FF_TAKING(PORTS)                                             \
+    static int64_t BLOCK_ID(_c_quiet)(const void *self, const void *in)          \
+    {                                                                            \
+        return BLOCK_ID(_quiet)(self, in);                                       \
+    }                                                                            \
+    static void BLOCK_ID(_c_advance)(void *self, const void *in, int64_t n)      \
+    {                                                                            \
+        BLOCK_ID(_advance)(self, in, (int)n);                                    \
+    }                                                                            \
+    static int64_t BLOCK_ID(_c_quiet_taking)(const void *self, const void *in)   \
+    {                                                                            \
+        return BLOCK_ID(_quiet_taking)(self, in);                                \
+    }                                                                            \
+    BLOCK_CLASS_WITH(PORTS, BLOCK_ID(_c_quiet), BLOCK_ID(_c_advance),            \
+                     BLOCK_ID(_c_quiet_taking))
+
+#define BLOCK_CLASS_WITH(PORTS, QUIET, ADVANCE, TAKING)                          \
     static void *BLOCK_ID(_c_create)(const char *fst_path, uint64_t period_ps)  \
     {                                                                            \
         (void)fst_path;                                                          \
@@ -206,9 +230,9 @@ int port_equal(const port_desc_t *p, const void *a, const void *b);
         .n_out = (int)(sizeof BLOCK_ID(_out_ports) / sizeof(port_desc_t)),       \
         .out_size = sizeof(BLOCK_ID(_out_t)),                                    \
         .c = {BLOCK_ID(_c_create), BLOCK_ID(_c_reset), BLOCK_ID(_c_step),        \
-              BLOCK_ID(_c_destroy), QUIET, ADVANCE},                             \
+              BLOCK_ID(_c_destroy), QUIET, ADVANCE, TAKING},                     \
         .rtl = {BLOCK_ID(_rtl_create), BLOCK_ID(_rtl_reset), BLOCK_ID(_rtl_step),\
-                BLOCK_ID(_rtl_destroy), NULL, NULL},                             \
+                BLOCK_ID(_rtl_destroy), NULL, NULL, NULL},                       \
     }
 
 #endif

@@ -289,8 +289,30 @@ static void nic_eval(comp_t *c, tick_t now)
  * entered, nothing left, no output of the block changed; the stage pipeline
  * moved on by itself, or held its oldest request in its last slot, offered
  * to a block that was not ready. */
+static int step_block(nic_port_t *p, tick_t now);
+
 static void catch_up(nic_port_t *p, tick_t now)
 {
+    tick_t e1 = p->take_at;
+    p->take_at = -1;
+    if (e1 >= 0 && now > e1) {
+        /* the edge at which the block took the lone request from the stage
+         * pipeline (a step: it cannot fail on the C model), then the quiet
+         * edges after it */
+        tick_t period = p->c.clk->period;
+        block_inputs(p, 1);
+        nic_pipe_in_t in = {0, 0, p->use.kind == NIC_BLOCK_UB_SEND ? p->bout.ub.wr_ready
+                                                                    : p->bout.rc.wr_ready};
+        (void)step_block(p, e1);
+        nic_pipe_step(&p->pipe, &in, &p->pout);
+        int64_t n = (now - e1) / period - 1;
+        if (n > 0) {
+            block_inputs(p, 1);
+            block_advance(p->blk, &p->bin, n);
+        }
+        p->last_edge = now;
+        return;
+    }
     if (p->last_edge >= 0 && p->inside > 0 && now != p->last_edge + p->c.clk->period) {
         int64_t skipped = (now - p->last_edge) / p->c.clk->period - 1;
         if (p->pout.out_valid)
@@ -335,8 +357,15 @@ static tick_t next_wake_(nic_port_t *p, tick_t now)
         if (!p->blk_jump)
             return now + period;
         block_inputs(p, 1);
-        if ((k = block_quiet(p->blk, &p->bin)) == 0)
-            return now + period;
+        if ((k = block_quiet(p->blk, &p->bin)) == 0) {
+            /* its only request at the stage pipeline's output, offered to
+             * the empty block: it takes it at the next edge, and may then
+             * go on by itself (catch_up applies both) */
+            if (p->inside != 1 || p->pipe.count != 1 || !p->pout.out_valid ||
+                (k = block_quiet_taking(p->blk, &p->bin)) == 0)
+                return now + period;
+            p->take_at = now + period;
+        }
         k++;
         if (!p->pout.out_valid && p->pipe.count) {
             int64_t e = nic_pipe_edges_to_output(&p->pipe);
@@ -922,6 +951,7 @@ int nic_port_init(nic_port_t *p, const char *name, const clockdom_t *clk, const 
     p->where = where;
     p->last_edge = -1;
     p->lazy_at = -1;
+    p->take_at = -1;
     p->fast_forward = 1;
     p->tab_mask = 63;
     p->tab = calloc(p->tab_mask + 1, sizeof(*p->tab));

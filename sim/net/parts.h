@@ -332,6 +332,9 @@ typedef struct nic_port {
     tick_t last_edge;    /* the last edge it ran (-1: none) */
     tick_t lazy_at;      /* an edge it slept through, sure its offer was taken
                             then; applied when it next wakes (-1: none) */
+    tick_t take_at;      /* an edge it slept through at which its empty
+                            block took the request at the stage pipeline's
+                            output (block_quiet_taking), or -1 */
     int fast_forward;    /* may jump the stage pipeline over idle edges */
     int pushed;          /* it pushed during the current edge */
     int64_t stalled_edges; /* edges with requests inside and nothing moving */
