@@ -763,23 +763,37 @@ static tick_t block_edges(nic_port_t *p, tick_t now, tick_t horizon, uint64_t *e
         limit = ti;
     if (p->cmp_in && (ti = chan_next_time(p->cmp_in, now)) < limit)
         limit = ti;
-    while (now < limit && p->inside > 0 && !p->offer && p->lazy_at < 0 && !p->ctx_gated &&
-           !p->ctx_pending && !p->wave && !p->pipe.count && !p->pout.out_valid && !p->lost) {
-        uint32_t id;
-        if (out_valid(p, &id))
-            break; /* (an offer to make: a whole edge) */
+    if (now >= limit || p->inside <= 0 || p->offer || p->lazy_at >= 0 || p->ctx_gated ||
+        p->ctx_pending || p->wave || p->pipe.count || p->pout.out_valid || p->lost)
+        return now;
+    uint32_t id;
+    if (out_valid(p, &id))
+        return now; /* (an offer to make: a whole edge) */
+    /* until the block offers a packet nothing else changes: its request
+     * inputs stay the idle ones, its pkt_ready follows the consumer's */
+    block_inputs(p, p->out->ready_at <= now);
+    uint8_t *ready = p->use.kind == NIC_BLOCK_UB_SEND ? &p->bin.ub.pkt_ready : &p->bin.rc.pkt_ready;
+    do {
         p->last_edge = now;
-        p->pushed = 0;
-        block_inputs(p, p->out->ready_at <= now);
+        *ready = (uint8_t)(p->out->ready_at <= now);
         if (step_block(p, now))
             return TICK_NEVER;
         (*edges)++;
-        if (edge_tail(p, now, 0))
-            return TICK_NEVER;
+        if (out_valid(p, &id)) {
+            /* the rest of the edge: the offer (or the hold for its
+             * contexts), after which a whole edge is due */
+            if (edge_tail(p, now, 0))
+                return TICK_NEVER;
+            return now + period;
+        }
+        /* (of the rest of the edge, only the watch for requests lost
+         * inside has work) */
+        if (++p->stalled_edges > STUCK_EDGES) {
+            p->lost = 1;
+            return now + period;
+        }
         now += period;
-        if (p->pushed)
-            break;
-    }
+    } while (now < limit);
     return now;
 }
 
