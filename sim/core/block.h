@@ -171,9 +171,9 @@ int port_equal(const port_desc_t *p, const void *a, const void *b);
 
 #define BLOCK_CLASS(PORTS) BLOCK_CLASS_WITH(PORTS, NULL, NULL, NULL)
 
-/* The same, for a C model that offers a fast-forward: <b>_quiet(state, in)
+/* The C implementation's fast-forward functions, from <b>_quiet(state, in)
  * and <b>_advance(state, in, n) (see block_impl_t). */
-#define BLOCK_CLASS_FF(PORTS)                                                    \
+#define BLOCK_FF_FUNCS                                                           \
     static int64_t BLOCK_ID(_c_quiet)(const void *self, const void *in)          \
     {                                                                            \
         return BLOCK_ID(_quiet)(self, in);                                       \
@@ -181,19 +181,16 @@ int port_equal(const port_desc_t *p, const void *a, const void *b);
     static void BLOCK_ID(_c_advance)(void *self, const void *in, int64_t n)      \
     {                                                                            \
         BLOCK_ID(_advance)(self, in, (int)n);                                    \
-    }                                                                            \
+    }
+
+/* The same, for a C model that offers a fast-forward. */
+#define BLOCK_CLASS_FF(PORTS)                                                    \
+    BLOCK_FF_FUNCS                                                               \
     BLOCK_CLASS_WITH(PORTS, BLOCK_ID(_c_quiet), BLOCK_ID(_c_advance), NULL)
 
 /* The same, with <b>_quiet_taking(state, in) too (see block_impl_t). */
 #define BLOCK_CLASS_FF_TAKING(PORTS)                                             \
-    static int64_t BLOCK_ID(_c_quiet)(const void *self, const void *in)          \
-    {                                                                            \
-        return BLOCK_ID(_quiet)(self, in);                                       \
-    }                                                                            \
-    static void BLOCK_ID(_c_advance)(void *self, const void *in, int64_t n)      \
-    {                                                                            \
-        BLOCK_ID(_advance)(self, in, (int)n);                                    \
-    }                                                                            \
+    BLOCK_FF_FUNCS                                                               \
     static int64_t BLOCK_ID(_c_quiet_taking)(const void *self, const void *in)   \
     {                                                                            \
         return BLOCK_ID(_quiet_taking)(self, in);                                \

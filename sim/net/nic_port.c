@@ -504,6 +504,18 @@ static int step_block(nic_port_t *p, tick_t now)
     return -1;
 }
 
+/* The consumer took the offer (the channel recorded the take): its request
+ * leaves with its last packet (a multi-packet message stays for its next). */
+static void taken_offer(nic_port_t *p)
+{
+    uint32_t id;
+    out_valid(p, &id);
+    nic_slot_t *s = tab_find(p, id);
+    if (s && p->offer_last)
+        tab_del(p, s);
+    p->offer = 0;
+}
+
 /* One edge after the skipped ones: the handshakes, the block, the stage
  * pipeline, a new offer. Returns 0, or -1 after a failure. */
 static int edge(nic_port_t *p, tick_t now)
@@ -515,12 +527,7 @@ static int edge(nic_port_t *p, tick_t now)
     /* the consumer's side of the handshake at this edge */
     int taken = 0;
     if (p->offer && chan_taken_at(p->out, now)) {
-        uint32_t id;
-        out_valid(p, &id);
-        nic_slot_t *s = tab_find(p, id); /* the take was recorded by the channel */
-        if (s && p->offer_last)
-            tab_del(p, s); /* (a multi-packet message stays for its next packet) */
-        p->offer = 0;
+        taken_offer(p);
         taken = 1;
     }
     /* (an output held back for its contexts is not the consumer's yet) */
@@ -688,12 +695,7 @@ static int lazy_take(nic_port_t *p)
          * input, no completion and an empty stage pipeline: the take, the
          * block's edge, and an offer if the block has a next packet) */
         p->last_edge = e;
-        uint32_t id;
-        out_valid(p, &id);
-        nic_slot_t *s = tab_find(p, id);
-        if (s && p->offer_last)
-            tab_del(p, s);
-        p->offer = 0;
+        taken_offer(p);
         block_inputs(p, 1);
         if (p->use.kind == NIC_BLOCK_UB_SEND)
             p->bin.ub.cmp_valid = 0;
