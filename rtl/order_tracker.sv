@@ -39,7 +39,13 @@ module order_tracker (
   localparam int CntW      = 24;                     // outstanding per initiator
   localparam logic [CntW-1:0] CntMax = '1;
 
-  logic [NumQueues-1:0] known, counted;
+  // The per-queue flags, one bit per queue (each written only by its own
+  // queue's block below), and the queues with an event at this edge.
+  logic [NumQueues-1:0] elig_q, held_q, known_q, counted_q;
+  logic [NumQueues-1:0] pick_oh, cmp_oh, acc_oh;
+  assign pick_oh = {{(NumQueues-1){1'b0}}, pick_valid_i} << pick_q_i;
+  assign cmp_oh  = {{(NumQueues-1){1'b0}}, cmp_valid_i} << cmp_q_i;
+  assign acc_oh  = {{(NumQueues-1){1'b0}}, acc_valid_i} << acc_q_i;
 
   // One block of registers per queue (the queues never interact).
   for (genvar q = 0; q < NumQueues; q++) begin : g_queue
@@ -49,8 +55,6 @@ module order_tracker (
     logic [2:0]      rd_q;
     logic [3:0]      cnt_q;
     logic [CntW-1:0] out_q;
-
-    logic            elig_q, held_q, known_q, counted_q;
 
     // Everything of a queue changes only at an edge with an event of its own
     // (so a simulator spends nothing on the queues that are quiet): a pick
@@ -62,20 +66,19 @@ module order_tracker (
         rd_q   <= '0;
         cnt_q  <= '0;
         out_q  <= '0;
-        elig_q <= 1'b0;
-        held_q <= 1'b0;
-        known_q <= 1'b0;
-        counted_q <= 1'b0;
-      end else if ((pick_valid_i && (pick_q_i == 3'(q))) || (cmp_valid_i && (cmp_q_i == 3'(q))) ||
-                   (acc_valid_i && (acc_q_i == 3'(q)))) begin
+        elig_q[q] <= 1'b0;
+        held_q[q] <= 1'b0;
+        known_q[q] <= 1'b0;
+        counted_q[q] <= 1'b0;
+      end else if (pick_oh[q] || cmp_oh[q] || acc_oh[q]) begin
         logic            pick, cmp, acc, pop, inc, dec, push, ok;
         logic [2:0]      rd;
         logic [3:0]      cnt, cnt_n;
         logic [CntW-1:0] o, o_n;
         logic [5:0]      head;
-        pick  = pick_valid_i && (pick_q_i == 3'(q));
-        cmp   = cmp_valid_i && (cmp_q_i == 3'(q));
-        acc   = acc_valid_i && (acc_q_i == 3'(q));
+        pick  = pick_oh[q];
+        cmp   = cmp_oh[q];
+        acc   = acc_oh[q];
         pop   = pick && (cnt_q != '0);
         inc   = pick && (out_q != CntMax);
         o     = out_q + {{(CntW-1){1'b0}}, inc};
@@ -102,20 +105,20 @@ module order_tracker (
         rd_q   <= rd;
         cnt_q  <= cnt_n;
         out_q  <= o_n;
-        elig_q <= (cnt_n != '0) && ok;
-        held_q <= (cnt_n != '0) && !ok;
-        known_q <= (cnt_n != '0);
-        counted_q <= (o_n != '0);
+        elig_q[q] <= (cnt_n != '0) && ok;
+        held_q[q] <= (cnt_n != '0) && !ok;
+        known_q[q] <= (cnt_n != '0);
+        counted_q[q] <= (o_n != '0);
       end
     end
 
     // the FIFO's storage: written behind the head, read only where filled
     always_ff @(posedge clk_i) begin
-      if (acc_valid_i && (acc_q_i == 3'(q))) begin
+      if (acc_oh[q]) begin
         logic [2:0] rd, wr;
         logic [3:0] cnt;
         logic       pop;
-        pop = pick_valid_i && (pick_q_i == 3'(q)) && (cnt_q != '0);
+        pop = pick_oh[q] && (cnt_q != '0);
         rd  = rd_q + {2'b0, pop};
         cnt = cnt_q - {3'b0, pop};
         // (the slot behind the last, modulo Depth: a 3-bit sum of its own,
@@ -127,12 +130,10 @@ module order_tracker (
       end
     end
 
-    assign known[q]   = known_q;
-    assign counted[q] = counted_q;
-    assign elig_o[q]  = elig_q;
-    assign held_o[q]  = held_q;
   end
 
-  assign busy_o = |(known | counted);
+  assign elig_o = elig_q;
+  assign held_o = held_q;
+  assign busy_o = |(known_q | counted_q);
 
 endmodule

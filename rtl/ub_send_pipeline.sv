@@ -177,11 +177,13 @@ module ub_send_pipeline #(
   // Per-Jetty queues: circular buffers in one memory, index {queue, entry}.
   // Read / write pointers have one wrap bit more than the entry index:
   // equal pointers = empty, equal entries with different wrap bits = full.
+  // q_ne_q[e] is registered with them: queue e holds a request.
   // ---------------------------------------------------------------------
-  logic [ReqW-1:0]              q_mem_q [NumQueues*QueueDepth];
-  logic [NumQueues*(DW+1)-1:0]  q_rd_q, q_wr_q;
-  logic [NumQueues-1:0]         q_nonempty;
-  logic [DW:0]                  in_q_wr, in_q_rd, g_rd;
+  logic [ReqW-1:0]       q_mem_q [NumQueues*QueueDepth];
+  logic [DW:0]           q_rd_q [NumQueues];
+  logic [DW:0]           q_wr_q [NumQueues];
+  logic [NumQueues-1:0]  q_ne_q;
+  logic [DW:0]           in_q_wr, in_q_rd, g_rd;
 
   // ---------------------------------------------------------------------
   // Scheduler
@@ -234,16 +236,12 @@ module ub_send_pipeline #(
   // Intake and queues
   // ---------------------------------------------------------------------
   assign in_qidx  = in_req_q.jetty[QW-1:0];
-  assign in_q_wr  = q_wr_q[in_qidx*(DW+1) +: DW+1];
-  assign in_q_rd  = q_rd_q[in_qidx*(DW+1) +: DW+1];
+  assign in_q_wr  = q_wr_q[in_qidx];
+  assign in_q_rd  = q_rd_q[in_qidx];
   // The intake drains unless its queue is full.
   assign drain    = in_valid_q && (in_q_wr != (in_q_rd ^ {1'b1, {DW{1'b0}}}));
   // wr_ready depends on registers only.
   assign wr_ready_o = !in_valid_q || drain;
-
-  for (genvar e = 0; e < NumQueues; e++) begin : g_qne
-    assign q_nonempty[e] = q_rd_q[e*(DW+1) +: DW+1] != q_wr_q[e*(DW+1) +: DW+1];
-  end
 
   // The order tracker beside the scheduler (docs/order_tracker.md): it sees
   // every accepted request, every pick and every completion, and says which
@@ -273,7 +271,7 @@ module ub_send_pipeline #(
     .N(NumQueues),
     .W(QW)
   ) u_rr_pick (
-    .req_i  (q_nonempty & ot_elig),
+    .req_i  (q_ne_q & ot_elig),
     .ptr_i  (rr_ptr_q),
     .valid_o(any_req),
     .idx_o  (grant)
@@ -281,16 +279,19 @@ module ub_send_pipeline #(
 
   assign be_en     = (out_cnt_q != 2'(OutDepth));
   assign pick      = be_en && !sv_q[0] && any_req;
-  assign g_rd      = q_rd_q[grant*(DW+1) +: DW+1];
+  assign g_rd      = q_rd_q[grant];
   assign pick_req  = q_mem_q[{grant, g_rd[DW-1:0]}];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       in_valid_q <= 1'b0;
       in_req_q   <= '0;
-      q_rd_q     <= '0;
-      q_wr_q     <= '0;
+      q_ne_q     <= '0;
       rr_ptr_q   <= '0;
+      for (int e = 0; e < NumQueues; e++) begin
+        q_rd_q[e] <= '0;
+        q_wr_q[e] <= '0;
+      end
     end else begin
       // Intake: drains into its queue, takes a new request when ready.
       if (wr_valid_i && wr_ready_o) begin
@@ -300,12 +301,16 @@ module ub_send_pipeline #(
       end else if (drain) begin
         in_valid_q <= 1'b0;
       end
+      // (a queue that takes a request holds one after the edge, whether
+      // or not its head is picked at it)
       if (pick) begin
-        q_rd_q[grant*(DW+1) +: DW+1] <= g_rd + 1'b1;
+        q_rd_q[grant] <= g_rd + 1'b1;
+        q_ne_q[grant] <= (g_rd + 1'b1) != q_wr_q[grant];
         rr_ptr_q <= grant + 1'b1;
       end
       if (drain) begin
-        q_wr_q[in_qidx*(DW+1) +: DW+1] <= in_q_wr + 1'b1;
+        q_wr_q[in_qidx] <= in_q_wr + 1'b1;
+        q_ne_q[in_qidx] <= 1'b1;
       end
     end
   end
