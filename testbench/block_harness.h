@@ -285,7 +285,8 @@ inline block_class_t with_bug(const block_class_t &cls, const char *name, const 
     g_bug.port = *p;
     g_bug.bit = bit;
     g_bug.cycle = cycle;
-    block_impl_t bug = {bug_create, bug_reset, bug_step, bug_destroy, nullptr, nullptr, nullptr};
+    block_impl_t bug = {bug_create, bug_reset, bug_step, bug_destroy, nullptr, nullptr, nullptr,
+                        nullptr};
     (side == C_MODEL ? c.c : c.rtl) = bug;
     return c;
 }

@@ -118,8 +118,9 @@ void cnt_step(void *self, const void *in, void *out, uint64_t)
 }
 void cnt_destroy(void *self) { std::free(self); }
 
-const block_impl_t kCntImpl = {cnt_create, cnt_reset, cnt_step, cnt_destroy, nullptr, nullptr, nullptr};
-const block_impl_t kNoImpl = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+const block_impl_t kCntImpl = {cnt_create, cnt_reset, cnt_step, cnt_destroy,
+                               nullptr,    nullptr,   nullptr,  nullptr};
+const block_impl_t kNoImpl = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
 block_class_t make_cls(const char *name, block_impl_t rtl)
 {
@@ -219,6 +220,43 @@ TEST(Block, LockstepAgreesAndReportsFirstDifference)
     EXPECT_NE(vcd.find("inc_i"), std::string::npos);
     EXPECT_NE(vcd.find("odd_o"), std::string::npos);
     EXPECT_NE(vcd.find("rtl"), std::string::npos);
+    std::remove(wave.c_str());
+}
+
+// block_run: edges with the inputs held, ending at the first at which the
+// watched output is set, as that many block_step calls (the C model and
+// lockstep step edge by edge; a lockstep mismatch ends the run).
+TEST(Block, RunStopsAtTheWatchedOutput)
+{
+    char err[256] = "";
+    block_opts_t o = {};
+    block_class_t good = make_cls("toy_counter", kCntImpl);
+    block_inst_t *b = block_new(&good, &o, err, sizeof err);
+    ASSERT_NE(b, nullptr) << err;
+    CntIn two = {2}, one = {1};
+    CntOut out = {};
+    EXPECT_EQ(block_run(b, &two, &out, 7, offsetof(CntOut, odd)), 7);  // count stays even
+    EXPECT_EQ(out.count, 14u);
+    EXPECT_EQ(block_cycles(b), 7u);
+    EXPECT_EQ(block_run(b, &one, &out, 7, offsetof(CntOut, odd)), 1);  // odd at once
+    EXPECT_EQ(out.count, 15u);
+    EXPECT_EQ(block_cycles(b), 8u);
+    block_free(b);
+
+    // A "RTL" that flips `odd` at edge 5: the lockstep run ends there.
+    block_class_t bad = harness::with_bug(good, "toy_counter", "odd", 0, 5, harness::RTL);
+    FILE *rep = std::tmpfile();
+    ASSERT_NE(rep, nullptr);
+    std::string wave = "/tmp/ubsim_block_run_test_" + std::to_string(getpid()) + ".vcd";
+    o.kind = BACKEND_LOCKSTEP;
+    o.report = rep;
+    o.mismatch_wave = wave.c_str();
+    b = block_new(&bad, &o, err, sizeof err);
+    ASSERT_NE(b, nullptr) << err;
+    EXPECT_EQ(block_run(b, &two, &out, 20, offsetof(CntOut, odd)), -6);
+    EXPECT_EQ(block_mismatches(b), 1u);
+    block_free(b);
+    std::fclose(rep);
     std::remove(wave.c_str());
 }
 

@@ -273,7 +273,8 @@ block_class_t faulty_class()
 {
     block_class_t c = ub_tx_class;
     c.name = "faulty_ub_tx";
-    c.c = block_impl_t{faulty_create, faulty_reset, faulty_step, faulty_destroy, nullptr, nullptr, nullptr};
+    c.c = block_impl_t{faulty_create, faulty_reset, faulty_step, faulty_destroy,
+                       nullptr,       nullptr,      nullptr,     nullptr};
     return c;
 }
 

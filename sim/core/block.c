@@ -530,6 +530,22 @@ int block_step(block_inst_t *b, const void *in, void *out, uint64_t now_ps)
     return rc;
 }
 
+int64_t block_run(block_inst_t *b, const void *in, void *out, int64_t n, size_t watch)
+{
+    if (b->kind == BACKEND_RTL && b->cls->rtl.run && !b->rtl_traced && !b->tw && !b->vec) {
+        int64_t r = b->cls->rtl.run(b->rtl_self, in, out, n, watch);
+        b->cycles += (uint64_t)r;
+        return r;
+    }
+    for (int64_t i = 1; i <= n; i++) {
+        if (block_step(b, in, out, 0))
+            return -i;
+        if (((const unsigned char *)out)[watch])
+            return i;
+    }
+    return n;
+}
+
 uint64_t block_cycles(const block_inst_t *b) { return b->cycles; }
 uint64_t block_mismatches(const block_inst_t *b) { return b->mismatches; }
 

@@ -58,6 +58,12 @@ typedef struct {
      * the request offered in `in` is taken at the first and no request is
      * offered after (the first is a step, the rest an advance) */
     int64_t (*quiet_taking)(const void *self, const void *in);
+    /* optional (RTL shims): up to n edges with the inputs `in` held, ending
+     * after the first at which the 8-bit output field at byte offset `watch`
+     * of the output struct is nonzero; the outputs of the last edge run go
+     * to `out`. Returns the edges run (1..n). Only for an instance that
+     * writes no trace of its own. */
+    int64_t (*run)(void *self, const void *in, void *out, int64_t n, size_t watch);
 } block_impl_t;
 
 typedef struct {
@@ -111,6 +117,14 @@ int block_can_jump(const block_inst_t *b);
  * edge and none is offered after (0 unless the C model offers it). */
 int64_t block_quiet_taking(const block_inst_t *b, const void *in);
 void block_advance(block_inst_t *b, const void *in, int64_t n);
+/* Up to n edges with the inputs `in` held, ending after the first edge at
+ * which the output field of one byte at offset `watch` (a valid bit) is
+ * nonzero: the same as that many block_step calls with now_ps 0 (so for a
+ * block that does not want the time), whose last outputs are in `out`.
+ * Returns the edges run (1..n), or minus the edge count at a lockstep
+ * mismatch. An RTL block whose shim offers it runs the edges in one call,
+ * sampling its outputs only at the last. */
+int64_t block_run(block_inst_t *b, const void *in, void *out, int64_t n, size_t watch);
 /* Edges applied since creation (reset does not clear it). */
 uint64_t block_cycles(const block_inst_t *b);
 /* Lockstep mismatches found so far (0 or 1: lockstep stops comparing at the
@@ -152,11 +166,13 @@ int port_equal(const port_desc_t *p, const void *a, const void *b);
 #define BLOCK_STR(a) BLOCK_STR_(a)
 #define BLOCK_ID(suffix) BLOCK_CAT(BLOCK_NAME, suffix)
 
-/* The four functions of a block's RTL shim. */
+/* The five functions of a block's RTL shim. */
 #define BLOCK_RTL_DECL(b)                                                        \
     void *b##_rtl_create(const char *fst_path, uint64_t period_ps);             \
     void b##_rtl_reset(void *self);                                             \
     void b##_rtl_step(void *self, const void *in, void *out, uint64_t now_ps);  \
+    int64_t b##_rtl_run(void *self, const void *in, void *out, int64_t n,       \
+                        size_t watch);                                          \
     void b##_rtl_destroy(void *self);
 
 /* One port_desc_t per IN (resp. OUT) entry of a port list. */
@@ -229,7 +245,7 @@ int port_equal(const port_desc_t *p, const void *a, const void *b);
         .c = {BLOCK_ID(_c_create), BLOCK_ID(_c_reset), BLOCK_ID(_c_step),        \
               BLOCK_ID(_c_destroy), QUIET, ADVANCE, TAKING},                     \
         .rtl = {BLOCK_ID(_rtl_create), BLOCK_ID(_rtl_reset), BLOCK_ID(_rtl_step),\
-                BLOCK_ID(_rtl_destroy), NULL, NULL, NULL},                       \
+                BLOCK_ID(_rtl_destroy), NULL, NULL, NULL, BLOCK_ID(_rtl_run)},   \
     }
 
 #endif

@@ -16,6 +16,7 @@
  * its own (`run`). A request that never comes out (a block that lost it) is
  * given up on after STUCK_EDGES edges of inside-but-idle: the run then ends
  * short of its reads, which the caller reports. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -490,18 +491,24 @@ static int edge_tail(nic_port_t *p, tick_t now, int moved);
 
 /* The block's edge at now, on the inputs in p->bin: 0, or -1 after a
  * lockstep mismatch (the run fails). */
-static int step_block(nic_port_t *p, tick_t now)
+/* A lockstep mismatch at the edge at `now`: the run fails. */
+static int block_failed(nic_port_t *p, tick_t now)
 {
     kernel_t *k = p->c.k;
-    uint64_t now_ps = p->blk_time ? (uint64_t)(now / k->tb.per_ps) : 0;
-    if (!block_step(p->blk, &p->bin, &p->bout, now_ps))
-        return 0;
     kernel_fail(k,
                 "lockstep mismatch between the C model and the RTL of the %s NIC's %s at NIC "
                 "cycle %lld (%.3f ns; the block's own cycle count is in the report above)",
                 p->where, nic_block_name(p->use.kind), (long long)(now / p->c.clk->period),
                 (double)now / (double)k->tb.per_ps / 1000.0);
     return -1;
+}
+
+static int step_block(nic_port_t *p, tick_t now)
+{
+    uint64_t now_ps = p->blk_time ? (uint64_t)(now / p->c.k->tb.per_ps) : 0;
+    if (!block_step(p->blk, &p->bin, &p->bout, now_ps))
+        return 0;
+    return block_failed(p, now);
 }
 
 /* The consumer took the offer (the channel recorded the take): its request
@@ -772,15 +779,32 @@ static tick_t block_edges(nic_port_t *p, tick_t now, tick_t horizon, uint64_t *e
     if (out_valid(p, &id))
         return now; /* (an offer to make: a whole edge) */
     /* until the block offers a packet nothing else changes: its request
-     * inputs stay the idle ones, its pkt_ready follows the consumer's */
+     * inputs stay the idle ones, its pkt_ready follows the consumer's (which
+     * rises at most once). The edges with the same inputs are one
+     * block_run, which ends at the edge the packet comes out; a block that
+     * wants the time (lockstep, a trace) is stepped edge by edge. */
     block_inputs(p, p->out->ready_at <= now);
-    uint8_t *ready = p->use.kind == NIC_BLOCK_UB_SEND ? &p->bin.ub.pkt_ready : &p->bin.rc.pkt_ready;
+    int ub = p->use.kind == NIC_BLOCK_UB_SEND;
+    uint8_t *ready = ub ? &p->bin.ub.pkt_ready : &p->bin.rc.pkt_ready;
+    size_t watch = ub ? offsetof(ub_tx_out_t, pkt_valid) : offsetof(rc_send_pipeline_out_t, pkt_valid);
     do {
-        p->last_edge = now;
         *ready = (uint8_t)(p->out->ready_at <= now);
-        if (step_block(p, now))
+        int64_t n = (limit - now + period - 1) / period; /* edges now .. limit */
+        if (!*ready && (p->out->ready_at - now + period - 1) / period < n)
+            n = (p->out->ready_at - now + period - 1) / period;
+        if (STUCK_EDGES + 1 - p->stalled_edges < n)
+            n = STUCK_EDGES + 1 - p->stalled_edges; /* (the watch below trips at its last) */
+        int64_t r = 1;
+        if (p->blk_time || n == 1) {
+            if (step_block(p, now))
+                return TICK_NEVER;
+        } else if ((r = block_run(p->blk, &p->bin, &p->bout, n, watch)) < 0) {
+            block_failed(p, now + (-r - 1) * period);
             return TICK_NEVER;
-        (*edges)++;
+        }
+        now += (r - 1) * period; /* the last edge run */
+        p->last_edge = now;
+        *edges += (uint64_t)r;
         if (out_valid(p, &id)) {
             /* the rest of the edge: the offer (or the hold for its
              * contexts), after which a whole edge is due */
@@ -790,7 +814,8 @@ static tick_t block_edges(nic_port_t *p, tick_t now, tick_t horizon, uint64_t *e
         }
         /* (of the rest of the edge, only the watch for requests lost
          * inside has work) */
-        if (++p->stalled_edges > STUCK_EDGES) {
+        p->stalled_edges += r;
+        if (p->stalled_edges > STUCK_EDGES) {
             p->lost = 1;
             return now + period;
         }

@@ -9,7 +9,7 @@
 //     #define BLOCK_NAME ub_send_pipeline
 //     BLOCK_RTL(UB_SEND_PIPELINE_PORTS)
 //
-// which defines the C functions <block>_rtl_create / _reset / _step /
+// which defines the C functions <block>_rtl_create / _reset / _step / _run /
 // _destroy that BLOCK_RTL_DECL declares and BLOCK_CLASS points to.
 //
 // One VerilatedContext per instance. step(): drive the inputs from the
@@ -253,6 +253,42 @@ void step(void *self, const void *in, void *out, uint64_t now_ps)
     s->dump(now_ps + s->period_ps / 2);
 }
 
+// Up to n edges with the inputs held (block_impl_t.run): the outputs are
+// sampled once, after the last edge, which is the first at which the watched
+// 8-bit output port is nonzero (or the n-th). Never used with a trace.
+template <class Ports>
+int64_t run(void *self, const void *in, void *out, int64_t n, std::size_t watch)
+{
+    Inst<Ports> *s = static_cast<Inst<Ports> *>(self);
+    typename Ports::Model *t = s->top;
+    const CData *w = Ports::watched(t, watch);
+    if (std::memcmp(in, &s->last_in, sizeof s->last_in) != 0) {
+        Ports::drive(t, static_cast<const typename Ports::In *>(in));
+        std::memcpy(static_cast<void *>(&s->last_in), in, sizeof s->last_in);
+    }
+    int64_t i = 0;
+    for (;;) {
+        t->clk_i = 1;
+        t->eval();
+        if (++i >= n || (w && *w))
+            break;
+        lower_clock(t, false);
+    }
+    Ports::sample(t, static_cast<typename Ports::Out *>(out));
+    lower_clock(t, false);
+    return i;
+}
+
+// The Verilated port behind an output field of one byte, or nullptr.
+template <class P>
+inline const CData *byte_port(const P &port)
+{
+    if constexpr (std::is_same<P, CData>::value)
+        return &port;
+    else
+        return nullptr;
+}
+
 template <class Ports>
 void destroy(void *self)
 {
@@ -278,6 +314,11 @@ void destroy(void *self)
 #define BLOCK_RTL_SAMPLE(dir, name, width, ctype) BLOCK_RTL_SAMPLE_##dir(name, width)
 #define BLOCK_RTL_SAMPLE_IN(name, width)
 #define BLOCK_RTL_SAMPLE_OUT(name, width) ::block_rtl::get<width>(top->name##_o, out->name);
+#define BLOCK_RTL_WATCH(dir, name, width, ctype) BLOCK_RTL_WATCH_##dir(name, width)
+#define BLOCK_RTL_WATCH_IN(name, width)
+#define BLOCK_RTL_WATCH_OUT(name, width) \
+    if (off == offsetof(Out, name))      \
+        return ::block_rtl::byte_port(top->name##_o);
 
 // The RTL shim of the block BLOCK_NAME (Verilated class V<BLOCK_NAME>) from
 // its port list.
@@ -299,6 +340,13 @@ void destroy(void *self)
             (void)out;                                                                     \
             PORTS(BLOCK_RTL_SAMPLE)                                                        \
         }                                                                                  \
+        static const CData *watched(Model *top, std::size_t off)                           \
+        {                                                                                  \
+            (void)top;                                                                     \
+            (void)off;                                                                     \
+            PORTS(BLOCK_RTL_WATCH)                                                         \
+            return nullptr;                                                                \
+        }                                                                                  \
     };                                                                                     \
     }                                                                                      \
     extern "C" void *BLOCK_ID(_rtl_create)(const char *fst_path, uint64_t period_ps)      \
@@ -313,6 +361,11 @@ void destroy(void *self)
                                         uint64_t now_ps)                                   \
     {                                                                                      \
         ::block_rtl::step<BLOCK_ID(_rtl_ports)>(self, in, out, now_ps);                    \
+    }                                                                                      \
+    extern "C" int64_t BLOCK_ID(_rtl_run)(void *self, const void *in, void *out,          \
+                                          int64_t n, size_t watch)                         \
+    {                                                                                      \
+        return ::block_rtl::run<BLOCK_ID(_rtl_ports)>(self, in, out, n, watch);            \
     }                                                                                      \
     extern "C" void BLOCK_ID(_rtl_destroy)(void *self)                                     \
     {                                                                                      \
