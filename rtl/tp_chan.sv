@@ -30,8 +30,8 @@ module tp_chan #(
   localparam int PsnW  = ub_pkg::UbPsnBits;
   localparam int MsnW  = ub_pkg::UbTpmsnBits;
 
-  logic [PsnW-1:0]        psn_mem_q   [NumChannels];
-  logic [MsnW-1:0]        tpmsn_mem_q [NumChannels];
+  // per channel {next TPMSN, next PSN}: one memory, written at once
+  logic [MsnW+PsnW-1:0]   seq_mem_q [NumChannels];
   logic [NumChannels-1:0] init_q;
 
   logic [CW-1:0]   ch;
@@ -43,8 +43,7 @@ module tp_chan #(
   /* verilator lint_on UNUSEDSIGNAL */
   assign rq_ch_unused = rq_ch_i;
   assign ch       = rq_ch_i[CW-1:0];
-  assign psn_rd   = init_q[ch] ? psn_mem_q[ch] : cfg_psn_init_i;
-  assign tpmsn_rd = init_q[ch] ? tpmsn_mem_q[ch] : cfg_psn_init_i;
+  assign {tpmsn_rd, psn_rd} = init_q[ch] ? seq_mem_q[ch] : {cfg_psn_init_i, cfg_psn_init_i};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -65,8 +64,7 @@ module tp_chan #(
   // The channel's numbers (no reset: read only after init_q is set).
   always_ff @(posedge clk_i) begin
     if (rq_valid_i) begin
-      psn_mem_q[ch]   <= psn_rd + rq_nseg_i + 1'b1;
-      tpmsn_mem_q[ch] <= tpmsn_rd + 1'b1;
+      seq_mem_q[ch] <= {tpmsn_rd + 1'b1, psn_rd + rq_nseg_i + 1'b1};
     end
   end
 

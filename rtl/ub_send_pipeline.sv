@@ -218,10 +218,9 @@ module ub_send_pipeline #(
   logic [ReqW-1:0]   slot_req_q   [NumSlots];  // written at S0
   logic [TassnW-1:0] slot_tassn_q [NumSlots];  // written at S9
   logic [TpnW-1:0]   slot_tpn_q   [NumSlots];  // written at S12
-  logic [PsnW-1:0]   slot_psn_q   [NumSlots];  // written at S15
-  logic [PsnW-1:0]   slot_tpmsn_q [NumSlots];  // written at S15
-  logic [PsnW-1:0] slot_nseg_q  [NumSlots];  // written at S0: packets - 1
-  logic            slot_rel_q   [NumSlots];  // written at S15: reliable
+  // written at S15: {reliable, TPMSN, first PSN}
+  logic [2*PsnW:0]   slot_seq_q   [NumSlots];
+  logic [PsnW-1:0]   slot_nseg_q  [NumSlots];  // written at S0: packets - 1
   logic [SW-1:0]   sl_wr_q;                  // next slot to allocate
   logic [SW-1:0]   sl_rd_q;                  // head of the output buffer
 
@@ -429,9 +428,7 @@ module ub_send_pipeline #(
     // S15: RTPH transport opcode (reliable or not), and the channel
     // table's answer: the message's first PSN and its TPMSN.
     if (be_en && sv_q[StRtph-1]) begin
-      slot_rel_q[id_sr_q[(StRtph-1)*SW +: SW]]   <= rtph_rel;
-      slot_psn_q[id_sr_q[(StRtph-1)*SW +: SW]]   <= seq_psn;
-      slot_tpmsn_q[id_sr_q[(StRtph-1)*SW +: SW]] <= seq_tpmsn;
+      slot_seq_q[id_sr_q[(StRtph-1)*SW +: SW]] <= {rtph_rel, seq_tpmsn, seq_psn};
     end
   end
 
@@ -440,19 +437,19 @@ module ub_send_pipeline #(
   // ---------------------------------------------------------------------
   req_t            pkt;
   logic            pkt_rel;
-  logic [PsnW-1:0] pkt_nseg, pkt_psn;
+  logic [PsnW-1:0] pkt_nseg, pkt_psn, pkt_psn0, pkt_tpmsn;
   assign pkt_valid_o      = (out_cnt_q != 2'd0);
   assign pkt              = pkt_valid_o ? slot_req_q[sl_rd_q] : '0;
-  assign pkt_rel          = pkt_valid_o && slot_rel_q[sl_rd_q];
+  assign {pkt_rel, pkt_tpmsn, pkt_psn0} = pkt_valid_o ? slot_seq_q[sl_rd_q] : '0;
   assign pkt_nseg         = pkt_valid_o ? slot_nseg_q[sl_rd_q] : '0;
   assign pkt_last         = (seg_q == pkt_nseg);
-  assign pkt_psn          = pkt_valid_o ? slot_psn_q[sl_rd_q] + seg_q : '0;
+  assign pkt_psn          = pkt_valid_o ? pkt_psn0 + seg_q : '0;
   assign pkt_tp_opcode_o  = pkt_rel ? ub_pkg::UbTpReliable : ub_pkg::UbTpUnreliable;
   assign pkt_last_o       = pkt_valid_o && pkt_last;
   assign pkt_src_tpn_o    = pkt_valid_o ? slot_tpn_q[sl_rd_q] : '0;
   assign pkt_dst_tpn_o    = pkt_src_tpn_o;
   assign pkt_psn_o        = pkt_psn;
-  assign pkt_tpmsn_o      = pkt_valid_o ? slot_tpmsn_q[sl_rd_q] : '0;
+  assign pkt_tpmsn_o      = pkt_tpmsn;
   // an acknowledgement every 16th PSN, and (ROL) at the end of each message
   assign pkt_ack_req_o    = pkt_rel && (((pkt.mode == ub_pkg::UrmaOl) && pkt_last) ||
                                         (pkt_psn[3:0] == 4'hf));
