@@ -789,11 +789,12 @@ static tick_t block_edges(nic_port_t *p, tick_t now, tick_t horizon, uint64_t *e
     size_t watch = ub ? offsetof(ub_tx_out_t, pkt_valid) : offsetof(rc_send_pipeline_out_t, pkt_valid);
     do {
         *ready = (uint8_t)(p->out->ready_at <= now);
-        int64_t n = (limit - now + period - 1) / period; /* edges now .. limit */
-        if (!*ready && (p->out->ready_at - now + period - 1) / period < n)
-            n = (p->out->ready_at - now + period - 1) / period;
-        if (STUCK_EDGES + 1 - p->stalled_edges < n)
-            n = STUCK_EDGES + 1 - p->stalled_edges; /* (the watch below trips at its last) */
+        /* the edges from now: before the limit, before the consumer's ready
+         * rises, and up to the one at which the watch below trips */
+        tick_t until = !*ready && p->out->ready_at < limit ? p->out->ready_at : limit;
+        int64_t n = STUCK_EDGES + 1 - p->stalled_edges;
+        if ((until - now - 1) / period + 1 < n)
+            n = (until - now - 1) / period + 1;
         int64_t r = 1;
         if (p->blk_time || n == 1) {
             if (step_block(p, now))
@@ -805,6 +806,7 @@ static tick_t block_edges(nic_port_t *p, tick_t now, tick_t horizon, uint64_t *e
         now += (r - 1) * period; /* the last edge run */
         p->last_edge = now;
         *edges += (uint64_t)r;
+        p->stalled_edges += r - 1; /* (the edges before it offered nothing) */
         if (out_valid(p, &id)) {
             /* the rest of the edge: the offer (or the hold for its
              * contexts), after which a whole edge is due */
@@ -814,8 +816,7 @@ static tick_t block_edges(nic_port_t *p, tick_t now, tick_t horizon, uint64_t *e
         }
         /* (of the rest of the edge, only the watch for requests lost
          * inside has work) */
-        p->stalled_edges += r;
-        if (p->stalled_edges > STUCK_EDGES) {
+        if (++p->stalled_edges > STUCK_EDGES) {
             p->lost = 1;
             return now + period;
         }
