@@ -241,6 +241,8 @@ TEST(Block, RunStopsAtTheWatchedOutput)
     EXPECT_EQ(block_run(b, &one, &out, 7, offsetof(CntOut, odd)), 1);  // odd at once
     EXPECT_EQ(out.count, 15u);
     EXPECT_EQ(block_cycles(b), 8u);
+    EXPECT_EQ(block_run(b, &one, &out, 0, offsetof(CntOut, odd)), 0);  // no edge asked
+    EXPECT_EQ(block_cycles(b), 8u);
     block_free(b);
 
     // A "RTL" that flips `odd` at edge 5: the lockstep run ends there.

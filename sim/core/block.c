@@ -532,6 +532,8 @@ int block_step(block_inst_t *b, const void *in, void *out, uint64_t now_ps)
 
 int64_t block_run(block_inst_t *b, const void *in, void *out, int64_t n, size_t watch)
 {
+    if (n <= 0)
+        return 0;
     if (b->kind == BACKEND_RTL && b->cls->rtl.run && !b->rtl_traced && !b->tw && !b->vec) {
         int64_t r = b->cls->rtl.run(b->rtl_self, in, out, n, watch);
         b->cycles += (uint64_t)r;

@@ -121,9 +121,10 @@ void block_advance(block_inst_t *b, const void *in, int64_t n);
  * which the output field of one byte at offset `watch` (a valid bit) is
  * nonzero: the same as that many block_step calls with now_ps 0 (so for a
  * block that does not want the time), whose last outputs are in `out`.
- * Returns the edges run (1..n), or minus the edge count at a lockstep
- * mismatch. An RTL block whose shim offers it runs the edges in one call,
- * sampling its outputs only at the last. */
+ * Returns the edges run (1..n; 0 for n <= 0), or minus the edge count at a
+ * lockstep mismatch. An RTL block whose shim offers it runs the edges in one
+ * call, sampling its outputs only at the last (at every edge when `watch` is
+ * not a one-byte output port). */
 int64_t block_run(block_inst_t *b, const void *in, void *out, int64_t n, size_t watch);
 /* Edges applied since creation (reset does not clear it). */
 uint64_t block_cycles(const block_inst_t *b);

@@ -255,12 +255,17 @@ void step(void *self, const void *in, void *out, uint64_t now_ps)
 
 // Up to n edges with the inputs held (block_impl_t.run): the outputs are
 // sampled once, after the last edge, which is the first at which the watched
-// 8-bit output port is nonzero (or the n-th). Never used with a trace.
+// 8-bit output port is nonzero (or the n-th). A `watch` that is no such port
+// (by its offset in the output struct) is read from the outputs sampled at
+// every edge. Never used with a trace.
 template <class Ports>
 int64_t run(void *self, const void *in, void *out, int64_t n, std::size_t watch)
 {
     Inst<Ports> *s = static_cast<Inst<Ports> *>(self);
     typename Ports::Model *t = s->top;
+    typename Ports::Out *o = static_cast<typename Ports::Out *>(out);
+    if (n <= 0)
+        return 0;
     const CData *w = Ports::watched(t, watch);
     if (std::memcmp(in, &s->last_in, sizeof s->last_in) != 0) {
         Ports::drive(t, static_cast<const typename Ports::In *>(in));
@@ -270,11 +275,17 @@ int64_t run(void *self, const void *in, void *out, int64_t n, std::size_t watch)
     for (;;) {
         t->clk_i = 1;
         t->eval();
-        if (++i >= n || (w && *w))
+        ++i;
+        if (!w) {
+            Ports::sample(t, o);
+            if (i >= n || reinterpret_cast<const unsigned char *>(o)[watch])
+                break;
+        } else if (i >= n || *w) {
+            Ports::sample(t, o);
             break;
+        }
         lower_clock(t, false);
     }
-    Ports::sample(t, static_cast<typename Ports::Out *>(out));
     lower_clock(t, false);
     return i;
 }
