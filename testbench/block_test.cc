@@ -138,6 +138,37 @@ block_class_t make_cls(const char *name, block_impl_t rtl)
     return c;
 }
 
+// A lockstep toy counter whose "RTL" flips `odd` at edge 5, its report in a
+// temporary file and its mismatch wave in a file named after `tag`.
+struct BuggyLockstep {
+    block_class_t cls;
+    FILE *rep;
+    std::string wave;
+    block_inst_t *b;
+    explicit BuggyLockstep(const char *tag)
+        : cls(harness::with_bug(make_cls("toy_counter", kCntImpl), "toy_counter", "odd", 0, 5,
+                                harness::RTL)),
+          rep(std::tmpfile()),
+          wave("/tmp/ubsim_" + std::string(tag) + "_" + std::to_string(getpid()) + ".vcd")
+    {
+        char err[256] = "";
+        block_opts_t o = {};
+        o.kind = BACKEND_LOCKSTEP;
+        o.period_ps = 3106;
+        o.report = rep;
+        o.mismatch_wave = wave.c_str();
+        b = rep ? block_new(&cls, &o, err, sizeof err) : nullptr;
+        EXPECT_NE(b, nullptr) << err;
+    }
+    ~BuggyLockstep()
+    {
+        block_free(b);
+        if (rep)
+            std::fclose(rep);
+        std::remove(wave.c_str());
+    }
+};
+
 TEST(Block, RtlBackendWithoutRtlFailsCleanly)
 {
     block_class_t cls = make_cls("toy_counter", kNoImpl);
@@ -187,14 +218,9 @@ TEST(Block, LockstepAgreesAndReportsFirstDifference)
     block_free(b);
 
     // A "RTL" that flips `odd` at edge 5.
-    block_class_t bad = harness::with_bug(good, "toy_counter", "odd", 0, 5, harness::RTL);
-    FILE *rep = std::tmpfile();
-    ASSERT_NE(rep, nullptr);
-    std::string wave = "/tmp/ubsim_block_test_" + std::to_string(getpid()) + ".vcd";
-    o.report = rep;
-    o.mismatch_wave = wave.c_str();
-    b = block_new(&bad, &o, err, sizeof err);
-    ASSERT_NE(b, nullptr) << err;
+    BuggyLockstep bad("block_test");
+    ASSERT_NE(bad.b, nullptr);
+    b = bad.b;
     int first_bad = -1;
     for (int i = 0; i < 20; i++) {
         int rc = block_step(b, &in, &out, (uint64_t)i * 3106);
@@ -208,19 +234,20 @@ TEST(Block, LockstepAgreesAndReportsFirstDifference)
     }
     EXPECT_EQ(first_bad, 5);
     EXPECT_EQ(block_mismatches(b), 1u);
-    block_free(b);
-    std::string r = testutil::slurp(rep);
+    block_free(bad.b);
+    bad.b = nullptr;
+    std::string r = testutil::slurp(bad.rep);  // (closes it)
+    bad.rep = nullptr;
     EXPECT_NE(r.find("lockstep mismatch: cycle 5, block toy_counter, port odd_o: C=0x0 RTL=0x1"),
               std::string::npos)
         << r;
-    EXPECT_NE(r.find(wave), std::string::npos) << r;
-    FILE *w = std::fopen(wave.c_str(), "r");
+    EXPECT_NE(r.find(bad.wave), std::string::npos) << r;
+    FILE *w = std::fopen(bad.wave.c_str(), "r");
     ASSERT_NE(w, nullptr);
     std::string vcd = testutil::slurp(w);
     EXPECT_NE(vcd.find("inc_i"), std::string::npos);
     EXPECT_NE(vcd.find("odd_o"), std::string::npos);
     EXPECT_NE(vcd.find("rtl"), std::string::npos);
-    std::remove(wave.c_str());
 }
 
 // block_run: edges with the inputs held, ending at the first at which the
@@ -246,20 +273,10 @@ TEST(Block, RunStopsAtTheWatchedOutput)
     block_free(b);
 
     // A "RTL" that flips `odd` at edge 5: the lockstep run ends there.
-    block_class_t bad = harness::with_bug(good, "toy_counter", "odd", 0, 5, harness::RTL);
-    FILE *rep = std::tmpfile();
-    ASSERT_NE(rep, nullptr);
-    std::string wave = "/tmp/ubsim_block_run_test_" + std::to_string(getpid()) + ".vcd";
-    o.kind = BACKEND_LOCKSTEP;
-    o.report = rep;
-    o.mismatch_wave = wave.c_str();
-    b = block_new(&bad, &o, err, sizeof err);
-    ASSERT_NE(b, nullptr) << err;
-    EXPECT_EQ(block_run(b, &two, &out, 20, offsetof(CntOut, odd)), -6);
-    EXPECT_EQ(block_mismatches(b), 1u);
-    block_free(b);
-    std::fclose(rep);
-    std::remove(wave.c_str());
+    BuggyLockstep bad("block_run_test");
+    ASSERT_NE(bad.b, nullptr);
+    EXPECT_EQ(block_run(bad.b, &two, &out, 20, offsetof(CntOut, odd)), -6);
+    EXPECT_EQ(block_mismatches(bad.b), 1u);
 }
 
 TEST(Block, TraceWritesEveryStep)
