@@ -52,14 +52,14 @@ int ub_tx_quiet(const ub_tx_state_t *s, const ub_tx_in_t *in)
     return ub_send_pipeline_quiet_served(&s->sp, in->wr_valid, in->cmp_valid);
 }
 
-/* The table's answer to a lone request's S13 request, inside a jump (see
- * ub_send_pipeline_advance_answered): its edge with the request, and the
- * edge after (the answer falls) when the jump covers it. */
 int ub_tx_quiet_taking(const ub_tx_state_t *s, const ub_tx_in_t *in)
 {
     return s->tc_o.rs_valid ? 0 : ub_send_pipeline_quiet_taking(&s->sp, &in->sp);
 }
 
+/* The table's answer to a lone request's S13 request, inside a jump (see
+ * ub_send_pipeline_advance_answered): its edge with the request, and the
+ * edge after (the answer falls) when the jump covers it. */
 struct answer_ctx {
     ub_tx_state_t *s;
     uint32_t psn_init;

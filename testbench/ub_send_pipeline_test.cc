@@ -749,6 +749,21 @@ TEST(UbSendPipeline, LockstepCatchesInjectedBug)
 
 namespace {
 
+// A 64 B read of `jetty` to `dst`, offered on the idle inputs `idle`.
+ub_tx_in_t read_request(const ub_tx_in_t &idle, uint8_t mode, uint32_t jetty, uint32_t dst,
+                        uint32_t tag)
+{
+    ub_tx_in_t in = idle;
+    in.wr_valid = 1;
+    in.wr_opcode = UB_TA_READ;
+    in.wr_mode = mode;
+    in.wr_jetty = jetty;
+    in.wr_dst = dst;
+    in.wr_len = 64;
+    in.wr_tag = tag;
+    return in;
+}
+
 // The C model's fast-forward: from every state with one request inside
 // (intake, queue or back end), advance(n) for every n <= quiet() leaves the
 // model exactly where n idle steps do, and the outputs stay put meanwhile.
@@ -764,14 +779,7 @@ TEST(UbSendPipeline, FastForwardEqualsIdleSteps)
         ub_tx_out_t out;
         // a few requests through first, so the contexts hold state
         for (int r = 0; r < 3; r++) {
-            ub_tx_in_t in = idle;
-            in.wr_valid = 1;
-            in.wr_opcode = UB_TA_READ;
-            in.wr_mode = URMA_OL;
-            in.wr_jetty = jetty;
-            in.wr_dst = 3;
-            in.wr_len = 64;
-            in.wr_tag = 100 + r;
+            ub_tx_in_t in = read_request(idle, URMA_OL, jetty, 3, 100 + r);
             ub_tx_step(&s, &in, &out);
             for (int k = 0; k < 30; k++)
                 ub_tx_step(&s, &idle, &out);
@@ -838,13 +846,7 @@ TEST(UbSendPipeline, TakingJumpEqualsSteps)
             ub_tx_state_t s;
             ub_tx_reset(&s);
             ub_tx_out_t out;
-            ub_tx_in_t in = idle;
-            in.wr_valid = 1;
-            in.wr_opcode = UB_TA_READ;
-            in.wr_mode = URMA_OT;
-            in.wr_jetty = jetty;
-            in.wr_dst = 2;
-            in.wr_len = 64;
+            ub_tx_in_t in = read_request(idle, URMA_OT, jetty, 2, 0);
             // some requests through first, `unanswered` of them without a
             // completion
             for (int r = 0; r < 3 + c.unanswered; r++) {
@@ -923,14 +925,7 @@ TEST(UbTx, RtlRunEqualsSteps)
                 ASSERT_NE(a, nullptr) << err;
                 ASSERT_NE(b, nullptr) << err;
                 idle.pkt_ready = ready;
-                ub_tx_in_t in = idle;
-                in.wr_valid = 1;
-                in.wr_opcode = UB_TA_READ;
-                in.wr_mode = URMA_OT;
-                in.wr_jetty = 5;
-                in.wr_dst = 2;
-                in.wr_len = 64;
-                in.wr_tag = 77;
+                ub_tx_in_t in = read_request(idle, URMA_OT, 5, 2, 77);
                 ub_tx_out_t oa, ob;
                 std::memset(&oa, 0, sizeof oa);
                 std::memset(&ob, 0, sizeof ob);

@@ -489,8 +489,6 @@ int nic_port_contexts(nic_port_t *p, int kind, ctx_cache_t *cc, tick_t after)
 
 static int edge_tail(nic_port_t *p, tick_t now, int moved);
 
-/* The block's edge at now, on the inputs in p->bin: 0, or -1 after a
- * lockstep mismatch (the run fails). */
 /* A lockstep mismatch at the edge at `now`: the run fails. */
 static int block_failed(nic_port_t *p, tick_t now)
 {
@@ -503,6 +501,8 @@ static int block_failed(nic_port_t *p, tick_t now)
     return -1;
 }
 
+/* The block's edge at now, on the inputs in p->bin: 0, or -1 after a
+ * lockstep mismatch (the run fails). */
 static int step_block(nic_port_t *p, tick_t now)
 {
     uint64_t now_ps = p->blk_time ? (uint64_t)(now / p->c.k->tb.per_ps) : 0;
@@ -796,7 +796,7 @@ static tick_t block_edges(nic_port_t *p, tick_t now, tick_t horizon, uint64_t *e
         if ((until - now - 1) / period + 1 < n)
             n = (until - now - 1) / period + 1;
         int64_t r = 1;
-        if (p->blk_time || n == 1) {
+        if (p->blk_time) {
             if (step_block(p, now))
                 return TICK_NEVER;
         } else if ((r = block_run(p->blk, &p->bin, &p->bout, n, watch)) < 0) {
