@@ -4,6 +4,8 @@
 #   make run       build ubsim and print the 64 B read latency breakdown
 #   make test      build everything and run the GoogleTest suite
 #   make test-asan the test suite built with AddressSanitizer + UBSan
+#   make test-tsan the simulations a command runs side by side (--jobs), under
+#                  ThreadSanitizer
 #   make lint      Verilator -Wall and Icarus lint, yosys synthesis of every RTL block
 #   make cmodel-alone  build the C models with nothing but cmodel/ and run them
 #   make bench     simulation speed figures
@@ -30,7 +32,13 @@ DEB_PKGS := build-essential pkg-config verilator yosys iverilog gtkwave xvfb \
             libgtest-dev libinih-dev libcjson-dev zlib1g-dev imagemagick \
             clang-14 libclang-rt-14-dev libfuzzer-14-dev python3-matplotlib libsystemc-dev
 
-ifeq ($(SAN),1)
+ifeq ($(SAN),thread)
+  # ThreadSanitizer: the simulations a command runs side by side (--jobs)
+  OPT      := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+  COPT     := $(OPT)
+  LDSAN    := -fsanitize=thread
+  VLRT_OPT := $(OPT)
+else ifeq ($(SAN),1)
   OPT      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
   COPT     := $(OPT)
   LDSAN    := -fsanitize=address,undefined
@@ -55,7 +63,7 @@ endif
 # less time for the read scenarios. PGO=0 builds once, without either (the
 # sanitizer build never uses them).
 PGO ?= 1
-ifeq ($(SAN),1)
+ifneq ($(SAN),0)
   override PGO := 0
 endif
 PGO_DIR   := $(abspath $(BUILD))/pgo
@@ -112,7 +120,7 @@ EXAMPLE   := $(BUILD)/verbs_example
 
 LINK_LIBS  = $(LIB) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
 
-.PHONY: all deps run test test-asan lint bench waves clean help cmodel-alone example fuzz plots replay-tb systemc
+.PHONY: all deps run test test-asan test-tsan lint bench waves clean help cmodel-alone example fuzz plots replay-tb systemc
 .DEFAULT_GOAL := all
 
 all: $(UBSIM) $(TESTS) $(EXAMPLE) $(CMODEL_ALONE).ok
@@ -140,7 +148,9 @@ $(BUILD)/obj/%.o: %.c $(PGO_DEP)
 
 # --- the profile the C code is optimised with (PGO=1) ------------------------
 # The same sources instrumented, linked with the same blocks, run on the
-# training set; the use build above reads $(PGO_DIR)/data.
+# training set, one simulation at a time (--jobs 1: the counters of an
+# instrumented build are not shared between threads); the use build above
+# reads $(PGO_DIR)/data.
 PGO_TRAIN := latency --ops 20000 --quiet; \
              latency --path ub_async --ops 100000 --quiet; \
              rate --burst 20000 --slots 256 --quiet; \
@@ -159,7 +169,7 @@ $(PGO_DIR)/ubsim: $(patsubst %.c,$(BUILD)/pgo/obj/%.o,$(C_SRCS) sim/app/main.c) 
 $(PGO_STAMP): $(PGO_DIR)/ubsim
 	@rm -rf $(PGO_DIR)/data
 	@echo "profile: training the C code on $$(echo '$(PGO_TRAIN)' | tr ';' '\n' | wc -l) runs"
-	@echo '$(PGO_TRAIN)' | tr ';' '\n' | while read -r r; do $(PGO_DIR)/ubsim $$r >/dev/null || \
+	@echo '$(PGO_TRAIN)' | tr ';' '\n' | while read -r r; do $(PGO_DIR)/ubsim $$r --jobs 1 >/dev/null || \
 	  { echo "profile: training run failed: ubsim $$r"; exit 1; }; done
 	@touch $@
 
@@ -177,7 +187,7 @@ define verilate
 	$(PORTCHECK) $(1) $(BUILD)/vl/$(1)/V$(1).h $(3)
 	rm -f $(BUILD)/vl/$(1)/*.o $(BUILD)/vl/$(1)/*.a
 	+$(MAKE) -s -C $(BUILD)/vl/$(1) -f V$(1).mk OPT_FAST="-O2" OPT_SLOW="-O1" \
-	  CXX="$(CXX)" CXXFLAGS="$(if $(filter 1,$(SAN)),$(LDSAN) -fno-sanitize=alignment -g -fno-omit-frame-pointer)" \
+	  CXX="$(CXX)" CXXFLAGS="$(if $(filter-out 0,$(SAN)),$(LDSAN) -fno-sanitize=alignment -g -fno-omit-frame-pointer)" \
 	  V$(1)__ALL.a >/dev/null
 	cp $(BUILD)/vl/$(1)/V$(1)__ALL.a $@
 endef
@@ -278,6 +288,12 @@ test-asan: deps
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/ubsim_tests
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/sc_block_test
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/sc_endpoint_test
+
+# The simulations a command runs side by side (--jobs, sim/core/jobs.h) under
+# ThreadSanitizer: ubsim itself, on every backend and engine that threads.
+test-tsan: deps
+	@$(MAKE) --no-print-directory BUILD=build/tsan SAN=thread build/tsan/ubsim build/tsan/ubsim_tests
+	TSAN_OPTIONS=halt_on_error=1 UBSIM_TEST_SHORT=1 build/tsan/ubsim_tests --gtest_filter='*SideBySide*'
 
 # --- SystemC models of the blocks (sim/systemc/, docs/systemc.md) ------------
 SC_TEST := $(BUILD)/sc_block_test

@@ -382,6 +382,23 @@ TEST(LatencyCli, SameConfigGivesByteIdenticalOutput)
     }
 }
 
+// Every path is a simulation of its own, run side by side (--jobs): the
+// report is the same, byte for byte, on one thread and on several.
+TEST(LatencyCli, PathsSideBySideReportWhatOneAfterTheOtherDoes)
+{
+    for (const char *args : {"--ops 300 --format json", "--ops 300 --format csv",
+                             "--ops 40 --backend lockstep", "--ops 40 --backend rtl --engine nodes",
+                             "--ops 200 --transport on --fault loss=1e-2,seed=5 --format json"}) {
+        std::string one, two, four;
+        std::string cmd = testutil::ubsim() + " latency --quiet " + args;
+        ASSERT_EQ(testutil::run(cmd + " --jobs 1", &one), 0) << args;
+        ASSERT_EQ(testutil::run(cmd + " --jobs 2", &two), 0) << args;
+        ASSERT_EQ(testutil::run(cmd + " --jobs=4", &four), 0) << args;
+        EXPECT_EQ(one, two) << args;
+        EXPECT_EQ(one, four) << args;
+    }
+}
+
 TEST(LatencyCli, JsonHasTheDocumentedShape)
 {
     std::string out;
@@ -472,6 +489,7 @@ TEST(LatencyCli, BadCommandLinesFailClearly)
         {"--link-ns abc", "--link-ns:1: [wire] one_way_ns: expected a number of ns"},
         {"--wave /tmp/x.txt", "expected a .fst or .vcd"},
         {"--bogus", "unknown option '--bogus'"},
+        {"--jobs 65", "--jobs: expected a whole number 1..64, got '65'"},
     };
     for (auto &c : cases) {
         std::string out;
@@ -498,7 +516,7 @@ TEST(LatencyCli, HelpIsComplete)
     std::string out;
     ASSERT_EQ(testutil::run(testutil::ubsim() + " latency --help", &out), 0);
     for (const char *o : {"--config", "--path", "--set", "--link-ns", "--ops", "--format", "--wave",
-                          "--step-all", "--seed", "--progress", "--quiet"})
+                          "--step-all", "--seed", "--progress", "--quiet", "--jobs"})
         EXPECT_NE(out.find(o), std::string::npos) << o;
 }
 

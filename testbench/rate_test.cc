@@ -152,6 +152,29 @@ TEST(RateCli, JsonHasTheDocumentedShapeAndRunsAreByteIdentical)
         EXPECT_NE(a.find(k), std::string::npos) << k;
 }
 
+// The stacks and bursts run side by side (--jobs): each is a simulation of
+// its own, so the report is the same, byte for byte and in the same order,
+// on one thread and on several, in every format and on every backend.
+TEST(RateCli, SimulationsSideBySideReportWhatOneAfterTheOtherDoes)
+{
+    for (const char *args : {"--burst 16,300,1000 --slots 64 --format json",
+                             "--burst 16,300,1000 --slots 64",
+                             "--burst 200,16 --format csv --backend rtl",
+                             "--burst 64,128 --backend lockstep --stack ub --format json",
+                             "--burst 100,40 --engine nodes --format json"}) {
+        std::string one, two, many;
+        std::string cmd = testutil::ubsim() + " rate --quiet " + args;
+        ASSERT_EQ(testutil::run(cmd + " --jobs 1", &one), 0) << args;
+        ASSERT_EQ(testutil::run(cmd + " --jobs 2", &two), 0) << args;
+        ASSERT_EQ(testutil::run(cmd + " --jobs 7", &many), 0) << args;
+        EXPECT_EQ(one, two) << args;
+        EXPECT_EQ(one, many) << args;
+    }
+    std::string help;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " rate --help", &help), 0);
+    EXPECT_NE(help.find("--jobs N"), std::string::npos);
+}
+
 TEST(RateCli, BadInputFailsClearly)
 {
     struct {
@@ -167,6 +190,9 @@ TEST(RateCli, BadInputFailsClearly)
         {"--wave /tmp/x.vcd", "--wave: expected a single --burst and a single --stack"},
         {"--ub-path nosuch", "unknown path 'nosuch'"},
         {"--frobnicate", "unknown option '--frobnicate'"},
+        {"--jobs 0", "--jobs: expected a whole number 1..64, got '0'"},
+        {"--jobs two", "--jobs: expected a whole number 1..64, got 'two'"},
+        {"--jobs", "--jobs"},
     };
     for (auto &c : cases) {
         std::string out;

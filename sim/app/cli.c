@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "block.h"
+#include "jobs.h"
+#include "vectors.h"
 #include "report.h"
 #include "sc_engine.h"
 
@@ -124,6 +126,27 @@ int cli_engine_option(cli_args_t *A, const sim_engine_t **e, const char **name, 
     else if (!*bad)
         *name = v;
     return 1;
+}
+
+int cli_jobs_option(cli_args_t *A, int *jobs, int *bad)
+{
+    const char *v = NULL;
+    if (!cli_opt_value(A, "--jobs", &v, bad))
+        return 0;
+    long long n;
+    if (!*bad && (cli_parse_int(v, 1, &n) || n > 64))
+        *bad = cli_usage_error(A->cmd, "--jobs: expected a whole number 1..64, got '%s'", v);
+    else if (!*bad)
+        *jobs = (int)n;
+    return 1;
+}
+
+int cli_jobs(int jobs, int n, int shared_wave, const char *engine_name)
+{
+    if (shared_wave || block_vectors_dir() || (engine_name && strcmp(engine_name, "systemc") == 0))
+        return 1;
+    int t = jobs > 0 ? jobs : jobs_default();
+    return t < n ? t : n > 0 ? n : 1;
 }
 
 int cli_transport_option(cli_args_t *A, cli_tp_opts_t *t, int *bad)

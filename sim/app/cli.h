@@ -79,6 +79,20 @@ int cli_engine_option(cli_args_t *A, const struct sim_engine **e, const char **n
     "                       TLM-2.0 sockets, a link module between them;\n"                \
     "                       docs/systemc.md); same figures on every engine\n"
 
+/* --jobs N (latency, rate): how many of the command's simulations run side
+ * by side (sim/core/jobs.h); *jobs stays 0 (the processors online) unless
+ * given. Returns 1 if argv[i] was it. */
+int cli_jobs_option(cli_args_t *A, int *jobs, int *bad);
+/* The threads a command runs its n simulations on: --jobs (or the
+ * processors online), and 1 where they share something: a waveform, test
+ * vectors, or SystemC's one simulation kernel. */
+int cli_jobs(int jobs, int n, int shared_wave, const char *engine_name);
+#define CLI_JOBS_HELP                                                                        \
+    "  --jobs N             run up to N of its simulations side by side, one per\n"          \
+    "                       thread (default: the processors online; 1 with --wave,\n"       \
+    "                       --vectors or --engine systemc); the figures and their\n"        \
+    "                       order are the same for every N\n"
+
 /* FILE.fst -> FILE<suffix>: where a run's second waveform goes. Returns 0, or
  * -1 if it does not fit in len bytes (never with a --wave name, a buffer of
  * CLI_WAVE_LEN and a suffix of up to 64 characters). */

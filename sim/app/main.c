@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "jobs.h"
 #include "incast.h"
 #include "loss.h"
 #include "state.h"
@@ -114,6 +115,7 @@ static const char *const usage_latency =
     CLI_TRANSPORT_HELP
     CLI_VECTORS_HELP
     CLI_ENGINE_HELP
+    CLI_JOBS_HELP
     "  -h, --help           this text\n"
     "\n"
     "The config directory is $UBSIM_CONFIG_DIR, else " UBSIM_CONFIG_DIR ".\n";
@@ -121,8 +123,31 @@ static const char *const usage_latency =
 static void progress(void *ctx, const char *path, int64_t done, int64_t total)
 {
     (void)ctx;
+    jobs_lock();
     fprintf(stderr, "\rubsim: %s: %lld / %lld ops", path, (long long)done, (long long)total);
     fflush(stderr);
+    jobs_unlock();
+}
+
+/* The paths of a command, each simulated by latency_job on a worker thread. */
+typedef struct {
+    latency_sim_t **sims;
+    latency_result_t *res;
+    const path_cfg_t *const *sel;
+    long long ops;
+    int progress;
+    int *rc;
+} latency_jobs_t;
+
+static void latency_job(void *ctx, int i)
+{
+    latency_jobs_t *J = ctx;
+    J->rc[i] = latency_simulate(J->sims[i]) ? 1 : 0;
+    if (J->rc[i] == 0 && J->progress && J->ops >= 65536) {
+        jobs_lock();
+        fprintf(stderr, "\rubsim: %s: %lld / %lld ops, done\n", J->sel[i]->name, J->ops, J->ops);
+        jobs_unlock();
+    }
 }
 
 static int cmd_latency(int argc, char **argv)
@@ -137,6 +162,7 @@ static int cmd_latency(int argc, char **argv)
     const sim_engine_t *engine = NULL;
     const char *engine_name = "native";
     cli_tp_opts_t tpo = {0};
+    int jobs = 0;
 
     for (; A.i < argc; A.i++) {
         const char *v = NULL;
@@ -146,7 +172,7 @@ static int cmd_latency(int argc, char **argv)
             fputs(usage_latency, stdout);
             return 0;
         } else if (cli_config_option(&A, &co, &bad) || cli_run_option(&A, &ro, &bad) ||
-                   cli_engine_option(&A, &engine, &engine_name, &bad) ||
+                   cli_engine_option(&A, &engine, &engine_name, &bad) || cli_jobs_option(&A, &jobs, &bad) ||
                    cli_transport_option(&A, &tpo, &bad)) {
         } else if (cli_opt_value(&A, "--path", &v, &bad)) {
             if (!bad && n_paths == CLI_MAX_LIST)
@@ -218,6 +244,7 @@ static int cmd_latency(int argc, char **argv)
     latency_opts_t *o = calloc((size_t)n_sel, sizeof(*o));
     static char rtl_waves[CFG_MAX_PATHS][CLI_WAVE_LEN];
     static tp_cfg_t tpc[CFG_MAX_PATHS];
+    static char errs[CFG_MAX_PATHS][512]; /* each simulation's message */
     latency_sim_t **sims = calloc((size_t)n_sel, sizeof(*sims));
     rc = (o && sims) ? 0 : 1;
     if (rc)
@@ -250,16 +277,30 @@ static int cmd_latency(int argc, char **argv)
             }
             o[i].rtl_wave = rtl_waves[i];
         }
-        sims[i] = latency_create(sel[i], &o[i], &res[i], err, sizeof(err));
-        rc = sims[i] ? 0 : 1;
+        sims[i] = latency_create(sel[i], &o[i], &res[i], errs[i], sizeof(errs[i]));
+        if (!sims[i])
+            snprintf(err, sizeof(err), "%s", errs[i]), rc = 1;
     }
-    uint64_t offset_ps = 0;
-    for (int i = 0; i < n_sel && rc == 0; i++) {
-        o[i].wave_offset_ps = offset_ps;
-        rc = latency_simulate(sims[i]) ? 1 : 0;
-        if (rc == 0 && ro.show_progress && ops >= 65536)
-            fprintf(stderr, "\rubsim: %s: %lld / %lld ops, done\n", sel[i]->name, ops, ops);
-        offset_ps += (uint64_t)(res[i].end_time / sel[i]->nic_mhz) + 100000;
+    if (rc == 0 && w) {
+        /* one waveform: the paths one after the other */
+        uint64_t offset_ps = 0;
+        for (int i = 0; i < n_sel && rc == 0; i++) {
+            o[i].wave_offset_ps = offset_ps;
+            if (latency_simulate(sims[i]))
+                snprintf(err, sizeof(err), "%s", errs[i]), rc = 1;
+            if (rc == 0 && ro.show_progress && ops >= 65536)
+                fprintf(stderr, "\rubsim: %s: %lld / %lld ops, done\n", sel[i]->name, ops, ops);
+            offset_ps += (uint64_t)(res[i].end_time / sel[i]->nic_mhz) + 100000;
+        }
+    } else if (rc == 0) {
+        /* each path a simulation of its own, side by side (--jobs); the
+         * first that fails, in the order of the paths, is reported */
+        int rcs[CFG_MAX_PATHS] = {0};
+        latency_jobs_t J = {sims, res, sel, ops, ro.show_progress, rcs};
+        jobs_run(cli_jobs(jobs, n_sel, 0, engine_name), n_sel, latency_job, &J);
+        for (int i = 0; i < n_sel && rc == 0; i++)
+            if (rcs[i])
+                snprintf(err, sizeof(err), "%s", errs[i]), rc = 1;
     }
     for (int i = 0; sims && i < n_sel; i++)
         latency_destroy(sims[i]);

@@ -40,16 +40,13 @@ int engine_result(const engine_run_t *r)
 
 /* ---- the plain engine ---- */
 
-typedef struct {
-    const engine_run_t *r;
-} nodes_ctx_t;
-
-static nodes_ctx_t g_nodes;
+/* the run of this thread (simulations may run side by side: jobs.h) */
+static _Thread_local const engine_run_t *t_run;
 
 static void nodes_send(void *ctx, int link, const msg_t *m)
 {
-    nodes_ctx_t *c = ctx;
-    const engine_run_t *r = c->r;
+    (void)ctx;
+    const engine_run_t *r = t_run;
     if (r->deliver(r->net, link, m))
         kernel_fail(r->k[r->far_node[link]], "out of memory for a packet on a link");
     /* the sender may not run its own edges past the far end's new instant */
@@ -59,8 +56,8 @@ static void nodes_send(void *ctx, int link, const msg_t *m)
 
 static int nodes_run(void *ctx, const engine_run_t *r)
 {
-    nodes_ctx_t *c = ctx;
-    c->r = r;
+    (void)ctx;
+    t_run = r;
     for (;;) {
         if (engine_done(r))
             break;
@@ -81,13 +78,13 @@ static int nodes_run(void *ctx, const engine_run_t *r)
             kernel_run_until(r->k[i], t);
         }
     }
-    c->r = NULL;
+    t_run = NULL;
     return engine_result(r);
 }
 
 static const sim_engine_t nodes_engine = {
     .name = "nodes",
-    .ctx = &g_nodes,
+    .ctx = NULL,
     .send = nodes_send,
     .run = nodes_run,
 };

@@ -12,7 +12,9 @@
 // which defines the C functions <block>_rtl_create / _reset / _step / _run /
 // _destroy that BLOCK_RTL_DECL declares and BLOCK_CLASS points to.
 //
-// One VerilatedContext per instance. step(): drive the inputs from the
+// One VerilatedContext per instance, of one thread (no worker pool): an
+// instance is stepped by the thread that runs its simulation, and several
+// simulations may run side by side (sim/core/jobs.h). step(): drive the inputs from the
 // struct, raise the clock and evaluate (the edge), read the outputs, lower
 // the clock. Verilator only detects the next rising edge if it has seen the
 // clock low. Every output is a register and nothing reads the falling edge
@@ -45,6 +47,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -186,14 +189,28 @@ void reset(void *self)
     t->eval();
 }
 
+// Verilator's runtime notes the last context made, and the FST writer's
+// signal handler list is shared: instances are made and unmade one at a time
+// (their steps need no lock).
+inline std::mutex &lifecycle_lock()
+{
+    static std::mutex m;
+    return m;
+}
+
 template <class Ports>
 void *create(const char *fst_path, uint64_t period_ps)
 {
+    std::lock_guard<std::mutex> hold(lifecycle_lock());
     Inst<Ports> *s = new (std::nothrow) Inst<Ports>;
     if (!s)
         return nullptr;
     s->period_ps = period_ps ? period_ps : 1;
     s->ctx.timeprecision(-12);  // trace time unit: 1 ps
+    // The models are Verilated without --threads: a context's pool of
+    // worker threads (by default one per processor, started with the first
+    // model) would only sit idle, one per instance.
+    s->ctx.threads(1);
     if (fst_path)
         s->ctx.traceEverOn(true);
     s->top = new typename Ports::Model(&s->ctx, "TOP");
@@ -306,6 +323,7 @@ void destroy(void *self)
     Inst<Ports> *s = static_cast<Inst<Ports> *>(self);
     if (!s)
         return;
+    std::lock_guard<std::mutex> hold(lifecycle_lock());
     if (s->fst) {
         s->fst->close();
         wave_fst_unwatch(s->fst_watch);

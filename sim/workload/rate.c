@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "jobs.h"
 #include "latency.h"
 #include "report.h"
 
@@ -66,6 +67,7 @@ static const char *const usage_rate =
     CLI_VECTORS_HELP
     CLI_TRANSPORT_HELP
     CLI_ENGINE_HELP
+    CLI_JOBS_HELP
     "  -h, --help           this text\n";
 
 /* Histogram (may be NULL) and median of the intervals between departures, in
@@ -221,7 +223,38 @@ typedef struct {
     const char *stack;
     const path_cfg_t *path;
     rate_result_t r;
+    int failed; /* (then err says why) */
+    char err[512];
 } rate_row_t;
+
+/* The rows of a command, each run by rate_job on one of the worker threads. */
+typedef struct {
+    rate_row_t *rows;
+    const rate_opts_t *opts;
+    int n;
+    int progress;
+    int stop; /* a row failed: the rows not yet started are not run (under jobs_lock) */
+} rate_jobs_t;
+
+static void rate_job(void *ctx, int i)
+{
+    rate_jobs_t *J = ctx;
+    rate_row_t *row = &J->rows[i];
+    jobs_lock();
+    int skip = J->stop;
+    if (!skip && J->progress)
+        fprintf(stderr, "\rubsim rate: %s, burst %lld ...        ", row->stack,
+                (long long)J->opts[i].burst);
+    jobs_unlock();
+    if (skip)
+        return;
+    if (rate_run(row->path, &J->opts[i], &row->r, row->err, sizeof row->err)) {
+        row->failed = 1;
+        jobs_lock();
+        J->stop = 1;
+        jobs_unlock();
+    }
+}
 
 static void print_table(const rate_row_t *rows, int n, const char *backend, int64_t slots_opt,
                         int64_t payload)
@@ -407,6 +440,7 @@ int cmd_rate(int argc, char **argv)
     const char *engine_name = "native";
     const char *ub_path = "ub_async", *roce_path = "pcie_nic";
     cli_tp_opts_t tpo = {0};
+    int jobs = 0;
 
     for (; A.i < argc; A.i++) {
         const char *v = NULL;
@@ -417,7 +451,7 @@ int cmd_rate(int argc, char **argv)
             return 0;
         } else if (cli_config_option(&A, &co, &bad) || cli_run_option(&A, &ro, &bad) ||
                    cli_engine_option(&A, &engine, &engine_name, &bad) ||
-                   cli_transport_option(&A, &tpo, &bad)) {
+                   cli_transport_option(&A, &tpo, &bad) || cli_jobs_option(&A, &jobs, &bad)) {
         } else if (cli_opt_value(&A, "--stack", &v, &bad)) {
             if (bad) {
             } else if (strcmp(v, "ub") == 0) {
@@ -522,14 +556,18 @@ int cmd_rate(int argc, char **argv)
             cli_wave_sibling(ro.wave, "-rtl.fst", rtl_wave, sizeof(rtl_wave));
     }
 
-    rate_row_t rows[2 * CLI_MAX_LIST];
-    int n = 0, failed = 0;
+    /* every stack and burst is a simulation of its own: they run side by
+     * side (--jobs), and the first that fails, in the order of the rows, is
+     * the one reported */
+    static rate_row_t rows[2 * CLI_MAX_LIST];
+    static rate_opts_t opts[2 * CLI_MAX_LIST];
     static tp_cfg_t tpc[2];
-    for (int s = 0; s < 2 && !failed; s++) {
+    int n = 0;
+    for (int s = 0; s < 2; s++) {
         if (!paths[s])
             continue;
-        for (int b = 0; b < n_bursts && !failed; b++) {
-            rate_opts_t o = {
+        for (int b = 0; b < n_bursts; b++, n++) {
+            opts[n] = (rate_opts_t){
                 .burst = bursts[b],
                 .slots = slots,
                 .payload = payload,
@@ -544,18 +582,18 @@ int cmd_rate(int argc, char **argv)
                 .rtl_wave = rtl_wave[0] ? rtl_wave : NULL,
                 .transport = cli_transport_cfg(&tpo, paths[s], &tpc[s]),
             };
-            if (ro.show_progress)
-                fprintf(stderr, "\rubsim rate: %s, burst %lld ...        ", stack_names[s], bursts[b]);
             rows[n].stack = stack_names[s];
             rows[n].path = paths[s];
-            if (rate_run(paths[s], &o, &rows[n].r, err, sizeof(err))) {
-                fprintf(stderr, "%subsim rate: %s\n", ro.show_progress ? "\n" : "", err);
-                failed = 1;
-                break;
-            }
-            n++;
         }
     }
+    rate_jobs_t J = {rows, opts, n, ro.show_progress, 0};
+    jobs_run(cli_jobs(jobs, n, w != NULL, engine_name), n, rate_job, &J);
+    int failed = 0;
+    for (int i = 0; i < n && !failed; i++)
+        if (rows[i].failed) {
+            fprintf(stderr, "%subsim rate: %s\n", ro.show_progress ? "\n" : "", rows[i].err);
+            failed = 1;
+        }
     if (ro.show_progress)
         fprintf(stderr, "\r%60s\r", "");
     if (w && wave_close(w) && !failed) {
