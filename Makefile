@@ -293,7 +293,7 @@ test-asan: deps
 # ThreadSanitizer: ubsim itself, on every backend and engine that threads.
 test-tsan: deps
 	@$(MAKE) --no-print-directory BUILD=build/tsan SAN=thread build/tsan/ubsim build/tsan/ubsim_tests
-	TSAN_OPTIONS=halt_on_error=1 UBSIM_TEST_SHORT=1 build/tsan/ubsim_tests --gtest_filter='*SideBySide*'
+	TSAN_OPTIONS=halt_on_error=1 UBSIM_TEST_SHORT=1 build/tsan/ubsim_tests --gtest_filter='*SideBySide*:Jobs.*'
 
 # --- SystemC models of the blocks (sim/systemc/, docs/systemc.md) ------------
 SC_TEST := $(BUILD)/sc_block_test

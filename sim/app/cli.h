@@ -90,8 +90,10 @@ int cli_jobs(int jobs, int n, int shared_wave, const char *engine_name);
 #define CLI_JOBS_HELP                                                                        \
     "  --jobs N             run up to N of its simulations side by side, one per\n"          \
     "                       thread (default: the processors online; 1 with --wave,\n"       \
-    "                       --vectors or --engine systemc); the figures and their\n"        \
-    "                       order are the same for every N\n"
+    "                       --vectors or --engine systemc; a simulation with a\n"           \
+    "                       million requests or more in flight runs alone, to keep\n"       \
+    "                       the memory of one); the figures and their order are the\n"      \
+    "                       same for every N\n"
 
 /* FILE.fst -> FILE<suffix>: where a run's second waveform goes. Returns 0, or
  * -1 if it does not fit in len bytes (never with a --wave name, a buffer of

@@ -20,30 +20,54 @@ typedef struct {
     void (*fn)(void *ctx, int i);
     void *ctx;
     int n;
-    int next; /* the next item to run (under `lock`) */
+    const uint64_t *bytes; /* each item's memory, or NULL */
+    uint64_t budget;
+    /* under `lock`: the next item to start, the items running and their
+     * memory */
+    int next, running;
+    uint64_t in_use;
     pthread_mutex_t lock;
+    pthread_cond_t done;
 } pool_t;
 
 static void *worker(void *arg)
 {
     pool_t *p = arg;
+    pthread_mutex_lock(&p->lock);
     for (;;) {
-        pthread_mutex_lock(&p->lock);
-        int i = p->next < p->n ? p->next++ : -1;
+        if (p->next >= p->n)
+            break;
+        uint64_t b = p->bytes ? p->bytes[p->next] : 0;
+        /* the items start in order; one that does not fit beside those
+         * running waits for them (alone, it always starts) */
+        if (p->running > 0 && p->in_use + b > p->budget) {
+            pthread_cond_wait(&p->done, &p->lock);
+            continue;
+        }
+        int i = p->next++;
+        p->running++;
+        p->in_use += b;
         pthread_mutex_unlock(&p->lock);
-        if (i < 0)
-            return NULL;
         p->fn(p->ctx, i);
+        pthread_mutex_lock(&p->lock);
+        p->running--;
+        p->in_use -= b;
+        pthread_cond_broadcast(&p->done);
     }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
 }
 
-void jobs_run(int threads, int n, void (*fn)(void *ctx, int i), void *ctx)
+void jobs_run_within(int threads, int n, const uint64_t *bytes, uint64_t budget,
+                     void (*fn)(void *ctx, int i), void *ctx)
 {
     if (threads > n)
         threads = n;
     if (threads > JOBS_MAX_THREADS)
         threads = JOBS_MAX_THREADS;
-    pool_t p = {fn, ctx, n, 0, PTHREAD_MUTEX_INITIALIZER};
+    pool_t p = {.fn = fn, .ctx = ctx, .n = n, .bytes = bytes, .budget = budget};
+    pthread_mutex_init(&p.lock, NULL);
+    pthread_cond_init(&p.done, NULL);
     pthread_t t[JOBS_MAX_THREADS];
     int started = 0;
     /* the caller's thread is one of the workers; a thread that cannot be
@@ -54,4 +78,11 @@ void jobs_run(int threads, int n, void (*fn)(void *ctx, int i), void *ctx)
     worker(&p);
     for (int k = 0; k < started; k++)
         pthread_join(t[k], NULL);
+    pthread_cond_destroy(&p.done);
+    pthread_mutex_destroy(&p.lock);
+}
+
+void jobs_run(int threads, int n, void (*fn)(void *ctx, int i), void *ctx)
+{
+    jobs_run_within(threads, n, NULL, 0, fn, ctx);
 }

@@ -10,14 +10,25 @@
  *   [0, n), on min(threads, n) threads (1: in order, on the caller's
  *   thread), and returns when all are done. fn may call jobs_lock() /
  *   jobs_unlock() around what it shares (progress output on stderr).
+ *
+ *   jobs_run_within(threads, n, bytes, budget, fn, ctx) is the same for
+ *   items that need memory in proportion to their size (bytes[i], an
+ *   estimate): items start in order, and one starts beside others only
+ *   while the memory of those running and its own stays within `budget`
+ *   (an item that does not fit runs alone), so that running side by side
+ *   costs no more memory than the largest item alone when items are large.
  */
 #ifndef UB_JOBS_H
 #define UB_JOBS_H
+
+#include <stdint.h>
 
 /* The processors online: the default number of threads. */
 int jobs_default(void);
 
 void jobs_run(int threads, int n, void (*fn)(void *ctx, int i), void *ctx);
+void jobs_run_within(int threads, int n, const uint64_t *bytes, uint64_t budget,
+                     void (*fn)(void *ctx, int i), void *ctx);
 
 void jobs_lock(void);
 void jobs_unlock(void);

@@ -227,6 +227,14 @@ typedef struct {
     char err[512];
 } rate_row_t;
 
+/* The memory a simulation keeps per request in flight (the host's record of
+ * 32 B and the workload's time of its last probe, 8 B, with room to spare),
+ * and what the simulations running side by side may keep together: a burst
+ * of a million reads or more in flight runs alone, so that side by side
+ * costs no more memory than the largest alone. */
+#define RATE_BYTES_PER_SLOT 48
+#define RATE_SIDE_BY_SIDE_BYTES (48ull << 20)
+
 /* The rows of a command, each run by rate_job on one of the worker threads. */
 typedef struct {
     rate_row_t *rows;
@@ -587,7 +595,12 @@ int cmd_rate(int argc, char **argv)
         }
     }
     rate_jobs_t J = {rows, opts, n, ro.show_progress, 0};
-    jobs_run(cli_jobs(jobs, n, w != NULL, engine_name), n, rate_job, &J);
+    uint64_t bytes[2 * CLI_MAX_LIST];
+    for (int i = 0; i < n; i++)
+        bytes[i] = (uint64_t)(slots > 0 && slots < opts[i].burst ? slots : opts[i].burst) *
+                   RATE_BYTES_PER_SLOT;
+    jobs_run_within(cli_jobs(jobs, n, w != NULL, engine_name), n, bytes, RATE_SIDE_BY_SIDE_BYTES,
+                    rate_job, &J);
     int failed = 0;
     for (int i = 0; i < n && !failed; i++)
         if (rows[i].failed) {
