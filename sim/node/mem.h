@@ -41,6 +41,9 @@ typedef struct {
 
 /* size bytes, all zero. Returns 0, or -1 when they cannot be had. */
 int node_mem_init(node_mem_t *m, uint64_t size);
+/* Gives its bytes back (the memory now lives elsewhere: the caller puts
+ * the new bytes in m->bytes); size and segments stay. */
+void node_mem_drop_bytes(node_mem_t *m);
 void node_mem_free(node_mem_t *m);
 /* Registers [base, base + len) with `token` and `access` (seg_access_t
  * bits). Returns the segment's index, or -1 with a message (outside the

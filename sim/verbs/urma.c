@@ -1092,7 +1092,7 @@ int urma_host_use_memory(urma_host_t *h, int node, uint8_t *bytes, uint64_t size
         return -1;
     memcpy(bytes, x->mem.bytes, (size_t)x->mem.size);
     if (!x->mem_lent)
-        free(x->mem.bytes);
+        node_mem_drop_bytes(&x->mem);
     x->mem.bytes = bytes;
     x->mem_lent = 1;
     return 0;

@@ -175,7 +175,11 @@ static int start(void *arg, urma_context_t *const *nodes, int n_nodes)
     }
     uint8_t *tb = urma_node_memory(s->tgt, NULL);
     uint64_t x = 0x2545f4914f6cdd1dull;
-    for (uint64_t i = 0; i < s->seg_len; i += 8) {
+    /* (the reads cycle through the segment: only the bytes they reach are
+     * filled, from its start, the rest of it stays zero) */
+    uint64_t reads = (uint64_t)s->opts->ops, span = s->seg_len / s->stride;
+    uint64_t fill = (reads < span ? reads : span) * s->stride;
+    for (uint64_t i = 0; i < fill; i += 8) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
