@@ -173,6 +173,14 @@ TEST(RateCli, SimulationsSideBySideReportWhatOneAfterTheOtherDoes)
     std::string help;
     ASSERT_EQ(testutil::run(testutil::ubsim() + " rate --help", &help), 0);
     EXPECT_NE(help.find("--jobs N"), std::string::npos);
+    /* the progress lines say which started and how many are done */
+    std::string err;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " rate --burst 16,64 --progress --format json --jobs 2",
+                            &err, true),
+              0);
+    for (const char *k : {"ub, burst 16 ...", "ub, burst 64 done", "roce, burst 16 done",
+                          "roce, burst 64 ...", "(4 of 4 done)"})
+        EXPECT_NE(err.find(k), std::string::npos) << k << ": " << err;
 }
 
 TEST(RateCli, BadInputFailsClearly)

@@ -242,6 +242,7 @@ typedef struct {
     int n;
     int progress;
     int stop; /* a row failed: the rows not yet started are not run (under jobs_lock) */
+    int done; /* rows finished (under jobs_lock) */
 } rate_jobs_t;
 
 static void rate_job(void *ctx, int i)
@@ -251,17 +252,20 @@ static void rate_job(void *ctx, int i)
     jobs_lock();
     int skip = J->stop;
     if (!skip && J->progress)
-        fprintf(stderr, "\rubsim rate: %s, burst %lld ...        ", row->stack,
-                (long long)J->opts[i].burst);
+        fprintf(stderr, "\rubsim rate: %s, burst %lld ... (%d of %d done)        ", row->stack,
+                (long long)J->opts[i].burst, J->done, J->n);
     jobs_unlock();
     if (skip)
         return;
-    if (rate_run(row->path, &J->opts[i], &row->r, row->err, sizeof row->err)) {
-        row->failed = 1;
-        jobs_lock();
-        J->stop = 1;
-        jobs_unlock();
-    }
+    int rc = rate_run(row->path, &J->opts[i], &row->r, row->err, sizeof row->err);
+    jobs_lock();
+    row->failed = rc != 0;
+    J->stop |= row->failed;
+    J->done++;
+    if (J->progress && !row->failed)
+        fprintf(stderr, "\rubsim rate: %s, burst %lld done (%d of %d done)        ", row->stack,
+                (long long)J->opts[i].burst, J->done, J->n);
+    jobs_unlock();
 }
 
 static void print_table(const rate_row_t *rows, int n, const char *backend, int64_t slots_opt,
@@ -594,7 +598,7 @@ int cmd_rate(int argc, char **argv)
             rows[n].path = paths[s];
         }
     }
-    rate_jobs_t J = {rows, opts, n, ro.show_progress, 0};
+    rate_jobs_t J = {rows, opts, n, ro.show_progress, 0, 0};
     uint64_t bytes[2 * CLI_MAX_LIST];
     for (int i = 0; i < n; i++)
         bytes[i] = (uint64_t)(slots > 0 && slots < opts[i].burst ? slots : opts[i].burst) *
