@@ -4,8 +4,7 @@
 #   make run       build ubsim and print the 64 B read latency breakdown
 #   make test      build everything and run the GoogleTest suite
 #   make test-asan the test suite built with AddressSanitizer + UBSan
-#   make test-tsan the simulations a command runs side by side (--jobs), under
-#                  ThreadSanitizer
+#   make test-tsan the simulations run side by side (--jobs) under ThreadSanitizer
 #   make lint      Verilator -Wall and Icarus lint, yosys synthesis of every RTL block
 #   make cmodel-alone  build the C models with nothing but cmodel/ and run them
 #   make bench     simulation speed figures
@@ -18,8 +17,8 @@
 #   make waves     example waveform dumps under waves/
 #   make clean
 #
-# Everything is built under $(BUILD) (default build/); a sanitizer build lives
-# in build/asan so both can coexist.
+# Everything is built under $(BUILD) (default build/); the sanitizer builds
+# live in build/asan and build/tsan so they can coexist.
 
 SHELL     := /bin/bash
 BUILD     ?= build
@@ -126,7 +125,7 @@ LINK_LIBS  = $(LIB) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
 all: $(UBSIM) $(TESTS) $(EXAMPLE) $(CMODEL_ALONE).ok
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^#   make clean/p' Makefile | sed 's/^# \{0,1\}//'
 
 # --- dependencies (Debian 12) ----------------------------------------------
 deps:

@@ -154,7 +154,8 @@ def main():
         if base:
             sb = cyc / m[base][0]
             line += (f"   (before: {sb / 1e6:6.2f} M; {speed / sb:4.2f}x, one at a time "
-                     f"{speed1 / sb:4.2f}x)   goal >= 2x: {verdict(speed / sb >= 2)}")
+                     f"{speed1 / sb:4.2f}x)   goal >= 2x: {verdict(speed / sb >= 2)} as the "
+                     f"command runs, {verdict(speed1 / sb >= 2)} one at a time")
         log(line)
         # the same burst without the context caches' lookups (the engine
         # before did not model them: this is the like-for-like figure)

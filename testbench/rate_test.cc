@@ -2,6 +2,8 @@
 // conservation, and the three regimes of the concurrency limit.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 extern "C" {
@@ -350,3 +352,71 @@ TEST(RateFaults, ARepeatedPacketIsCaughtWhereItAppears)
 }
 
 }  // namespace
+
+// ---- a lockstep mismatch inside a simulation of a command ---------------------
+
+namespace {
+
+// The UB transmit path whose C model misnumbers the 3rd packet's PSN: in
+// lockstep the RTL disagrees.
+void *mis_create(const char *, uint64_t)
+{
+    Faulty *f = new Faulty();
+    ub_tx_reset(&f->st);
+    return f;
+}
+void mis_step(void *self, const void *in_, void *out_, uint64_t)
+{
+    Faulty *f = static_cast<Faulty *>(self);
+    const auto *in = static_cast<const ub_tx_in_t *>(in_);
+    auto *out = static_cast<ub_tx_out_t *>(out_);
+    if (f->last.pkt_valid && in->pkt_ready)
+        f->replay++;  // (packets taken)
+    ub_tx_step(&f->st, in, out);
+    if (out->pkt_valid && f->replay == 2)
+        out->pkt_psn ^= 1;
+    f->last = *out;
+}
+
+}  // namespace
+
+// Its report goes where the simulation's options say (a command running
+// simulations side by side keeps each apart and prints them in order), and
+// its waveform is named after the path, the simulation's tag, the node and
+// the block, so two simulations never write one file.
+TEST(RateFaults, ALockstepMismatchIsReportedWhereTheSimulationSays)
+{
+    Cfg C;
+    block_class_t cls = ub_tx_class;
+    cls.name = "misnumbering_ub_tx";
+    cls.c = block_impl_t{mis_create, faulty_reset, mis_step, faulty_destroy,
+                         nullptr,    nullptr,      nullptr,  nullptr};
+    char *buf = nullptr;
+    size_t len = 0;
+    FILE *rep = open_memstream(&buf, &len);
+    ASSERT_NE(rep, nullptr);
+    latency_opts_t o{};
+    o.ops = 8;
+    o.slots = 8;
+    o.backend = BACKEND_LOCKSTEP;
+    o.tx_class = &cls;
+    o.report = rep;
+    o.sim_tag = "burst8";
+    latency_result_t r;
+    char err[512] = "";
+    const char *vcd = "ub_async_burst8_nodeA_misnumbering_ub_tx_mismatch.vcd";
+    std::remove(vcd);
+    EXPECT_EQ(latency_run(C.ub(), &o, &r, err, sizeof err), -1);
+    fclose(rep);
+    std::string report = buf ? buf : "";
+    free(buf);
+    EXPECT_NE(std::string(err).find("lockstep mismatch"), std::string::npos) << err;
+    EXPECT_NE(report.find("lockstep mismatch: cycle"), std::string::npos) << report;
+    EXPECT_NE(report.find("port pkt_psn_o"), std::string::npos) << report;
+    FILE *f = std::fopen(vcd, "r");
+    EXPECT_NE(f, nullptr) << vcd;
+    if (f)
+        std::fclose(f);
+    std::remove(vcd);
+    latency_result_free(&r);
+}

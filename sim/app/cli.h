@@ -84,16 +84,19 @@ int cli_engine_option(cli_args_t *A, const struct sim_engine **e, const char **n
  * given. Returns 1 if argv[i] was it. */
 int cli_jobs_option(cli_args_t *A, int *jobs, int *bad);
 /* The threads a command runs its n simulations on: --jobs (or the
- * processors online), and 1 where they share something: a waveform, test
+ * processors this process may run on, jobs_default), and 1 where they share something: a waveform, test
  * vectors, or SystemC's one simulation kernel. */
 int cli_jobs(int jobs, int n, int shared_wave, const char *engine_name);
 #define CLI_JOBS_HELP                                                                        \
     "  --jobs N             run up to N of its simulations side by side, one per\n"          \
-    "                       thread (default: the processors online; 1 with --wave,\n"       \
-    "                       --vectors or --engine systemc; a simulation with a\n"           \
-    "                       million requests or more in flight runs alone, to keep\n"       \
-    "                       the memory of one); the figures and their order are the\n"      \
-    "                       same for every N\n"
+    "                       thread (default: the processors this process may run\n"         \
+    "                       on; 1 with --wave, --vectors or --engine systemc); the\n"        \
+    "                       figures and their order are the same for every N\n"
+/* (rate adds that a simulation following a million requests or more runs
+ * alone) */
+#define CLI_JOBS_RATE_HELP                                                                   \
+    "                       (a simulation that follows a million requests or more\n"        \
+    "                       runs alone, keeping the memory of one)\n"
 
 /* FILE.fst -> FILE<suffix>: where a run's second waveform goes. Returns 0, or
  * -1 if it does not fit in len bytes (never with a --wave name, a buffer of

@@ -137,17 +137,25 @@ typedef struct {
     long long ops;
     int progress;
     int *rc;
+    int first_failed; /* the first path (in order) that failed, or -1: a
+                         path after it is not run (under jobs_lock) */
 } latency_jobs_t;
 
 static void latency_job(void *ctx, int i)
 {
     latency_jobs_t *J = ctx;
+    jobs_lock();
+    int skip = J->first_failed >= 0 && i > J->first_failed;
+    jobs_unlock();
+    if (skip)
+        return;
     J->rc[i] = latency_simulate(J->sims[i]) ? 1 : 0;
-    if (J->rc[i] == 0 && J->progress && J->ops >= 65536) {
-        jobs_lock();
+    jobs_lock();
+    if (J->rc[i] && (J->first_failed < 0 || i < J->first_failed))
+        J->first_failed = i;
+    if (J->rc[i] == 0 && J->progress && J->ops >= 65536)
         fprintf(stderr, "\rubsim: %s: %lld / %lld ops, done\n", J->sel[i]->name, J->ops, J->ops);
-        jobs_unlock();
-    }
+    jobs_unlock();
 }
 
 static int cmd_latency(int argc, char **argv)
@@ -245,6 +253,10 @@ static int cmd_latency(int argc, char **argv)
     static char rtl_waves[CFG_MAX_PATHS][CLI_WAVE_LEN];
     static tp_cfg_t tpc[CFG_MAX_PATHS];
     static char errs[CFG_MAX_PATHS][512]; /* each simulation's message */
+    /* each simulation's lockstep mismatch report, when they run side by side */
+    static FILE *reports[CFG_MAX_PATHS];
+    static char *report_bufs[CFG_MAX_PATHS];
+    static size_t report_lens[CFG_MAX_PATHS];
     latency_sim_t **sims = calloc((size_t)n_sel, sizeof(*sims));
     rc = (o && sims) ? 0 : 1;
     if (rc)
@@ -263,6 +275,10 @@ static int cmd_latency(int argc, char **argv)
             .wave = w,
             .progress = ro.show_progress ? progress : NULL,
         };
+        if (!w) {
+            reports[i] = open_memstream(&report_bufs[i], &report_lens[i]);
+            o[i].report = reports[i];
+        }
         if (tpo.mode != CLI_TP_OFF && !o[i].transport)
             fprintf(stderr, "ubsim latency: --transport: path '%s' has no send pipeline block to "
                             "number its packets: it runs without a transport\n", sel[i]->name);
@@ -293,17 +309,31 @@ static int cmd_latency(int argc, char **argv)
             offset_ps += (uint64_t)(res[i].end_time / sel[i]->nic_mhz) + 100000;
         }
     } else if (rc == 0) {
-        /* each path a simulation of its own, side by side (--jobs); the
-         * first that fails, in the order of the paths, is reported */
+        /* each path a simulation of its own, side by side (--jobs); as one
+         * after the other, the paths up to the first that failed print their
+         * lockstep mismatch reports (kept apart) in order, then its error */
         int rcs[CFG_MAX_PATHS] = {0};
-        latency_jobs_t J = {sims, res, sel, ops, ro.show_progress, rcs};
+        latency_jobs_t J = {sims, res, sel, ops, ro.show_progress, rcs, -1};
         jobs_run(cli_jobs(jobs, n_sel, 0, engine_name), n_sel, latency_job, &J);
-        for (int i = 0; i < n_sel && rc == 0; i++)
-            if (rcs[i])
+        for (int i = 0; i < n_sel; i++) {
+            if (reports[i])
+                fclose(reports[i]);
+            if (rc == 0 && report_bufs[i])
+                fputs(report_bufs[i], stderr);
+            free(report_bufs[i]);
+            reports[i] = NULL;
+            report_bufs[i] = NULL;
+            if (rc == 0 && rcs[i])
                 snprintf(err, sizeof(err), "%s", errs[i]), rc = 1;
+        }
     }
     for (int i = 0; sims && i < n_sel; i++)
         latency_destroy(sims[i]);
+    for (int i = 0; i < n_sel; i++) { /* (not run: a set-up failed) */
+        if (reports[i])
+            fclose(reports[i]);
+        free(report_bufs[i]);
+    }
     /* the RTL's own FST files are finished now; the FST writer does not check
      * its writes, so see that each is whole (a full disk) */
     for (int i = 0; o && i < n_sel && rc == 0; i++) {

@@ -1,6 +1,8 @@
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "jobs.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 
 #define JOBS_MAX_THREADS 64
@@ -12,7 +14,11 @@ void jobs_unlock(void) { pthread_mutex_unlock(&shared); }
 
 int jobs_default(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    /* the processors this process may run on (taskset, a container's
+     * cpuset), else those online */
+    cpu_set_t set;
+    long n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                         : sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > JOBS_MAX_THREADS ? JOBS_MAX_THREADS : (int)n;
 }
 

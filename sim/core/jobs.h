@@ -23,7 +23,8 @@
 
 #include <stdint.h>
 
-/* The processors online: the default number of threads. */
+/* The processors this process may run on (its affinity; else those
+ * online): the default number of threads. */
 int jobs_default(void);
 
 void jobs_run(int threads, int n, void (*fn)(void *ctx, int i), void *ctx);

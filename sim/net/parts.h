@@ -475,10 +475,11 @@ typedef struct tp_port {
     uint8_t failed;                /* channels that reached the retry limit */
 } tp_port_t;
 
-/* A node's transport on kernel k at clock clk, its block on backend `be`.
- * Returns 0, or -1 with a message. */
+/* A node's transport on kernel k at clock clk, its block made with `opts`
+ * (the backend, and in lockstep where a mismatch goes; the period is
+ * clk's). Returns 0, or -1 with a message. */
 int tp_port_init(tp_port_t *t, const char *name, kernel_t *k, const clockdom_t *clk,
-                 const tp_cfg_t *cfg, int ub, backend_kind_t be, char *err, int errlen);
+                 const tp_cfg_t *cfg, int ub, const block_opts_t *opts, char *err, int errlen);
 /* Its lanes (the ports set the channels' ends to it). */
 void tp_port_lanes(tp_port_t *t, chan_t *tx_in, chan_t *tx_out, chan_t *rx_in, chan_t *rx_out,
                    tp_port_t *peer);

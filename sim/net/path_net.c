@@ -76,6 +76,15 @@ static int tp_check(const path_cfg_t *p, const tp_cfg_t *cfg, char *err, int err
 /* Each node's transport, and each run of wires' channels to and from the
  * NICs at its ends (kept by its first wire; the ends are joined in
  * tp_connect, once the NICs and the wires exist). */
+/* Where a lockstep block of path p writes the last cycles before a
+ * mismatch: <path>[_<tag>]_<node>_<what>_mismatch.vcd. */
+static void mismatch_name(char *buf, size_t len, const path_cfg_t *p, const path_net_opts_t *o,
+                          const char *node, const char *what)
+{
+    snprintf(buf, len, "%s%s%s_%s_%s_mismatch.vcd", p->name, o->sim_tag ? "_" : "",
+             o->sim_tag ? o->sim_tag : "", node, what);
+}
+
 static int tp_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const path_net_opts_t *o,
                     const clockdom_t *nclk, int64_t deep, char *err, int errlen)
 {
@@ -115,7 +124,10 @@ static int tp_build(path_net_t *net, kernel_t *k, const path_cfg_t *p, const pat
             snprintf(err, (size_t)errlen, "out of memory");
             return -1;
         }
-        if (tp_port_init(net->tp[node], name, nk, nclk, cfg, ub, o->backend, err, errlen)) {
+        char mis[224];
+        mismatch_name(mis, sizeof mis, p, o, node_name(node), "transport");
+        block_opts_t bo = {.kind = o->backend, .mismatch_wave = mis, .report = o->report};
+        if (tp_port_init(net->tp[node], name, nk, nclk, cfg, ub, &bo, err, errlen)) {
             free(net->tp[node]);
             net->tp[node] = NULL;
             return -1;
@@ -410,14 +422,14 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
                                                                            : &rc_send_pipeline_class;
                 if (o->tx_class)
                     cls = o->tx_class;
-                char mismatch[160];
-                snprintf(mismatch, sizeof(mismatch), "%s_%s_%s_mismatch.vcd", p->name,
-                         node_name(st->node), cls->name);
+                char mismatch[224];
+                mismatch_name(mismatch, sizeof mismatch, p, o, node_name(st->node), cls->name);
                 block_opts_t bo = {
                     .kind = o->backend,
                     .period_ps = (uint64_t)(nclk->period / k->tb.per_ps),
                     .rtl_fst_path = st->node == NODE_INITIATOR ? o->rtl_wave : NULL,
                     .mismatch_wave = mismatch,
+                    .report = o->report,
                 };
                 char berr[256];
                 block_inst_t *b = block_new(cls, &bo, berr, sizeof(berr));
@@ -535,14 +547,15 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
             int after = depth > p->ctx.need_cycle ? depth - p->ctx.need_cycle : 0;
             int kept = 1;
             for (int j = 0; j < nk; j++) {
-                char mis[160], where[64], berr[256];
-                snprintf(mis, sizeof mis, "%s_%s_%s_cache_mismatch.vcd", p->name, node_name(st->node),
-                         kname[kinds[j]]);
+                char mis[224], where[64], berr[256], what[32];
+                snprintf(what, sizeof what, "%s_cache", kname[kinds[j]]);
+                mismatch_name(mis, sizeof mis, p, o, node_name(st->node), what);
                 snprintf(where, sizeof where, "%s %s", ini_tx ? "initiator's" : "target's",
                          kname[kinds[j]]);
                 block_opts_t bo = {.kind = p->ctx.backend < 0 ? o->backend : (backend_kind_t)p->ctx.backend,
                                    .period_ps = (uint64_t)(nclk->period / k0->tb.per_ps),
-                                   .mismatch_wave = mis};
+                                   .mismatch_wave = mis,
+                                   .report = o->report};
                 block_inst_t *b = block_new(&context_cache_class, &bo, berr, sizeof berr);
                 ctx_cache_t *cc = calloc(1, sizeof *cc);
                 if (!b || !cc ||

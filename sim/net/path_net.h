@@ -74,6 +74,10 @@ typedef struct {
      * from one node's NIC pipeline to the other's. */
     const tp_cfg_t *transport;
     int tp_tx_point[CFG_MAX_STAGES], tp_rx_point[CFG_MAX_STAGES];
+    /* lockstep: where the blocks report a mismatch (NULL: stderr), and a
+     * tag in the names of their mismatch waveforms (NULL: none) */
+    FILE *report;
+    const char *sim_tag;
 } path_net_opts_t;
 
 /* A run of wires' channels to and from the transports' NIC sides. */

@@ -414,7 +414,7 @@ static tick_t tp_commit(comp_t *c, tick_t now)
 static const comp_ops_t tp_ops = {.eval = tp_eval, .commit = tp_commit};
 
 int tp_port_init(tp_port_t *t, const char *name, kernel_t *k, const clockdom_t *clk,
-                 const tp_cfg_t *cfg, int ub, backend_kind_t be, char *err, int errlen)
+                 const tp_cfg_t *cfg, int ub, const block_opts_t *opts, char *err, int errlen)
 {
     memset(t, 0, sizeof(*t));
     snprintf(t->c.name, sizeof(t->c.name), "%s", name);
@@ -424,7 +424,8 @@ int tp_port_init(tp_port_t *t, const char *name, kernel_t *k, const clockdom_t *
     t->ub = ub;
     t->last_edge = -1;
     char berr[256];
-    block_opts_t bo = {.kind = be, .period_ps = (uint64_t)(clk->period / k->tb.per_ps)};
+    block_opts_t bo = *opts;
+    bo.period_ps = (uint64_t)(clk->period / k->tb.per_ps);
     t->blk = block_new(&transport_class, &bo, berr, sizeof berr);
     if (!t->blk) {
         snprintf(err, (size_t)errlen, "%s: %s", name, berr);

@@ -598,6 +598,8 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
             .rtl_wave = opts->rtl_wave,
             .block_scope = opts->block_scope,
             .fault = opts->fault,
+            .report = opts->report,
+            .sim_tag = opts->sim_tag,
             .transport = opts->transport,
         },
     };

@@ -19,6 +19,7 @@
 #define UB_LATENCY_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "block.h"
 #include "config.h"
@@ -72,6 +73,11 @@ typedef struct {
     /* called now and then on long runs (may be NULL) */
     void (*progress)(void *ctx, const char *path, int64_t done, int64_t total);
     void *progress_ctx;
+    /* lockstep: where a mismatch is reported (NULL: stderr), and a name that
+     * sets this simulation's mismatch waveforms apart from those of the
+     * others of the same path (NULL: none; <path>_<tag>_..._mismatch.vcd) */
+    FILE *report;
+    const char *sim_tag;
 } latency_opts_t;
 
 #define LAT_MAX_ROWS (CFG_MAX_STAGES * 4)

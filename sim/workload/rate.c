@@ -68,6 +68,7 @@ static const char *const usage_rate =
     CLI_TRANSPORT_HELP
     CLI_ENGINE_HELP
     CLI_JOBS_HELP
+    CLI_JOBS_RATE_HELP
     "  -h, --help           this text\n";
 
 /* Histogram (may be NULL) and median of the intervals between departures, in
@@ -101,7 +102,14 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
                  path->name);
         return -1;
     }
+    /* (the names of its lockstep mismatch waveforms say which burst: the
+     * simulations of a command may run side by side) */
+    char tag[48], dtag[56];
+    snprintf(tag, sizeof tag, "burst%lld", (long long)o->burst);
+    snprintf(dtag, sizeof dtag, "%s_delta", tag);
     latency_opts_t lo = {
+        .report = o->report,
+        .sim_tag = tag,
         .ops = o->burst,
         .slots = o->slots > 0 && o->slots < o->burst ? o->slots : o->burst, /* in use */
         .payload = o->payload,
@@ -193,7 +201,8 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     r->slots_gbps = (double)r->slots * m / r->idle_time_ns;
     /* delta: the steady interval of an unthrottled burst of the same reads */
     latency_opts_t burst = {.ops = 64, .slots = 64, .payload = o->payload, .backend = o->backend,
-                            .jetties = o->jetties, .seed = o->seed, .engine = o->engine};
+                            .jetties = o->jetties, .seed = o->seed, .engine = o->engine,
+                            .report = o->report, .sim_tag = dtag};
     latency_result_t lb;
     if (latency_run(path, &burst, &lb, err, errlen)) {
         latency_result_free(&lb);
@@ -225,15 +234,21 @@ typedef struct {
     rate_result_t r;
     int failed; /* (then err says why) */
     char err[512];
+    FILE *report; /* its lockstep mismatch report (a memory stream), or NULL */
+    char *report_buf;
+    size_t report_len;
 } rate_row_t;
 
-/* The memory a simulation keeps per request in flight (the host's record of
- * 32 B and the workload's time of its last probe, 8 B, with room to spare),
- * and what the simulations running side by side may keep together: a burst
- * of a million reads or more in flight runs alone, so that side by side
- * costs no more memory than the largest alone. */
+/* The memory a simulation keeps per request it follows - each in flight
+ * (the host's record of 32 B, the workload's time of its last probe, 8 B,
+ * with room to spare), or with faults or switches each of the burst (which
+ * also keeps its post time and deadline) - and what the simulations running
+ * side by side may keep together: one that follows a million requests or
+ * more runs alone, so that side by side costs no more memory than the
+ * largest alone. */
 #define RATE_BYTES_PER_SLOT 48
-#define RATE_SIDE_BY_SIDE_BYTES (48ull << 20)
+#define RATE_BYTES_PER_LOSSY_READ 64
+#define RATE_SIDE_BY_SIDE_BYTES (1000000ull * RATE_BYTES_PER_SLOT)
 
 /* The rows of a command, each run by rate_job on one of the worker threads. */
 typedef struct {
@@ -241,8 +256,11 @@ typedef struct {
     const rate_opts_t *opts;
     int n;
     int progress;
-    int stop; /* a row failed: the rows not yet started are not run (under jobs_lock) */
-    int done; /* rows finished (under jobs_lock) */
+    /* under jobs_lock: the first row (in order) that failed, or -1 (a row
+     * after it is not run: one after the other it would not have been),
+     * and the rows finished */
+    int first_failed;
+    int done;
 } rate_jobs_t;
 
 static void rate_job(void *ctx, int i)
@@ -250,7 +268,7 @@ static void rate_job(void *ctx, int i)
     rate_jobs_t *J = ctx;
     rate_row_t *row = &J->rows[i];
     jobs_lock();
-    int skip = J->stop;
+    int skip = J->first_failed >= 0 && i > J->first_failed;
     if (!skip && J->progress)
         fprintf(stderr, "\rubsim rate: %s, burst %lld ... (%d of %d done)        ", row->stack,
                 (long long)J->opts[i].burst, J->done, J->n);
@@ -260,7 +278,8 @@ static void rate_job(void *ctx, int i)
     int rc = rate_run(row->path, &J->opts[i], &row->r, row->err, sizeof row->err);
     jobs_lock();
     row->failed = rc != 0;
-    J->stop |= row->failed;
+    if (row->failed && (J->first_failed < 0 || i < J->first_failed))
+        J->first_failed = i;
     J->done++;
     if (J->progress && !row->failed)
         fprintf(stderr, "\rubsim rate: %s, burst %lld done (%d of %d done)        ", row->stack,
@@ -596,23 +615,37 @@ int cmd_rate(int argc, char **argv)
             };
             rows[n].stack = stack_names[s];
             rows[n].path = paths[s];
+            rows[n].failed = 0;
+            /* (a mismatch report of its own, printed in the order of the rows) */
+            rows[n].report = open_memstream(&rows[n].report_buf, &rows[n].report_len);
+            opts[n].report = rows[n].report;
         }
     }
-    rate_jobs_t J = {rows, opts, n, ro.show_progress, 0, 0};
+    rate_jobs_t J = {rows, opts, n, ro.show_progress, -1, 0};
     uint64_t bytes[2 * CLI_MAX_LIST];
     for (int i = 0; i < n; i++)
-        bytes[i] = (uint64_t)(slots > 0 && slots < opts[i].burst ? slots : opts[i].burst) *
-                   RATE_BYTES_PER_SLOT;
+        bytes[i] = ro.have_fault || co.topology
+                       ? (uint64_t)opts[i].burst * RATE_BYTES_PER_LOSSY_READ
+                       : (uint64_t)(slots > 0 && slots < opts[i].burst ? slots : opts[i].burst) *
+                             RATE_BYTES_PER_SLOT;
     jobs_run_within(cli_jobs(jobs, n, w != NULL, engine_name), n, bytes, RATE_SIDE_BY_SIDE_BYTES,
                     rate_job, &J);
+    /* the rows up to the first that failed, as one after the other: their
+     * mismatch reports, then its error */
     int failed = 0;
-    for (int i = 0; i < n && !failed; i++)
-        if (rows[i].failed) {
+    for (int i = 0; i < n; i++) {
+        if (rows[i].report)
+            fclose(rows[i].report);
+        if (!failed && rows[i].report_buf)
+            fputs(rows[i].report_buf, stderr);
+        free(rows[i].report_buf);
+        if (!failed && rows[i].failed) {
             fprintf(stderr, "%subsim rate: %s\n", ro.show_progress ? "\n" : "", rows[i].err);
             failed = 1;
         }
+    }
     if (ro.show_progress)
-        fprintf(stderr, "\r%60s\r", "");
+        fprintf(stderr, "\r%79s\r", "");
     if (w && wave_close(w) && !failed) {
         fprintf(stderr, "ubsim rate: --wave: could not finish writing '%s'\n", ro.wave);
         failed = 1;

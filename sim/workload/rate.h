@@ -8,6 +8,7 @@
 #define UB_RATE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "block.h"
 #include "config.h"
@@ -31,6 +32,7 @@ typedef struct {
     int64_t timeout_ps;      /* with faults: when a read fails (0: the default) */
     const sim_engine_t *engine; /* split in nodes and run by it, or NULL */
     const tp_cfg_t *transport; /* the NICs' transport (latency.h), or NULL */
+    FILE *report;            /* lockstep: where a mismatch is reported (NULL: stderr) */
 } rate_opts_t;
 
 typedef struct {
