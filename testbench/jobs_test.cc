@@ -17,12 +17,14 @@ namespace {
 struct Record {
     std::vector<std::atomic<int>> runs;
     const uint64_t *bytes = nullptr;
+    std::vector<int> fail; /* the items that fail (at once) */
+    int ms = 2;            /* how long the others take */
     std::atomic<int> running{0}, most{0};
     std::atomic<uint64_t> in_use{0}, most_bytes_beside{0};
     explicit Record(int n) : runs(n) {}
 };
 
-void item(void *ctx, int i)
+int item(void *ctx, int i)
 {
     Record *r = static_cast<Record *>(ctx);
     r->runs[i]++;
@@ -37,9 +39,14 @@ void item(void *ctx, int i)
         while (use > mb && !r->most_bytes_beside.compare_exchange_weak(mb, use)) {
         }
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    bool fails = false;
+    for (int f : r->fail)
+        fails |= f == i;
+    if (!fails)
+        std::this_thread::sleep_for(std::chrono::milliseconds(r->ms));
     r->in_use -= b;
     r->running--;
+    return fails;
 }
 
 }
@@ -48,7 +55,7 @@ TEST(Jobs, EveryItemRunsOnceOnAsManyThreadsAsAsked)
 {
     for (int threads : {1, 2, 3, 8}) {
         Record r(25);
-        jobs_run(threads, 25, item, &r);
+        EXPECT_EQ(jobs_run(threads, 25, item, &r), -1);
         for (int i = 0; i < 25; i++)
             EXPECT_EQ(r.runs[i], 1) << threads << " threads, item " << i;
         EXPECT_LE(r.most, threads);
@@ -57,7 +64,27 @@ TEST(Jobs, EveryItemRunsOnceOnAsManyThreadsAsAsked)
         }
     }
     Record none(0);
-    jobs_run(4, 0, item, &none); /* nothing to run */
+    EXPECT_EQ(jobs_run(4, 0, item, &none), -1); /* nothing to run */
+}
+
+// As one after the other: every item up to the first that fails runs, and
+// none after it starts once it has failed; the first failed one is named.
+TEST(Jobs, NothingAfterTheFirstFailureStartsOnceItFailed)
+{
+    for (int threads : {1, 2, 4}) {
+        Record r(40);
+        r.fail = {30, 12};
+        r.ms = 20;
+        EXPECT_EQ(jobs_run(threads, 40, item, &r), 12) << threads;
+        for (int i = 0; i <= 12; i++)
+            EXPECT_EQ(r.runs[i], 1) << threads << " threads, item " << i;
+        int after = 0;
+        for (int i = 13; i < 40; i++)
+            after += r.runs[i];
+        /* (only those already started when item 12 failed at once: the
+         * others were still in their 20 ms) */
+        EXPECT_LT(after, threads) << threads;
+    }
 }
 
 TEST(Jobs, ItemsBesideEachOtherStayWithinTheirMemoryBudget)

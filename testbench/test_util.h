@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 
@@ -27,6 +28,24 @@ inline int run(const std::string &cmd, std::string *out, bool with_stderr = fals
 }
 
 inline std::string ubsim() { return UBSIM_BIN; }
+
+// Runs cmd with each of the options in `variants` (--jobs values): "" when
+// every run exits 0 and prints what the first prints, else what differed.
+inline std::string same_output(const std::string &cmd, std::initializer_list<const char *> variants)
+{
+    std::string first, out;
+    bool have = false;
+    for (const char *v : variants) {
+        int rc = run(cmd + " " + v, &out);
+        if (rc != 0)
+            return std::string(v) + ": exit " + std::to_string(rc);
+        if (!have)
+            first = out, have = true;
+        else if (out != first)
+            return std::string(v) + ": output differs from " + *variants.begin();
+    }
+    return "";
+}
 
 // A command's output without the lines of what the run cost
 // (nic_edges_simulated, which differs between engines and backends that

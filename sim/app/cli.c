@@ -141,12 +141,28 @@ int cli_jobs_option(cli_args_t *A, int *jobs, int *bad)
     return 1;
 }
 
-int cli_jobs(int jobs, int n, int shared_wave, const char *engine_name)
+int cli_jobs(int jobs, int shared_wave, const char *engine_name)
 {
     if (shared_wave || block_vectors_dir() || (engine_name && strcmp(engine_name, "systemc") == 0))
         return 1;
-    int t = jobs > 0 ? jobs : jobs_default();
-    return t < n ? t : n > 0 ? n : 1;
+    return jobs > 0 ? jobs : jobs_default();
+}
+
+FILE *cli_report_open(cli_report_t *r)
+{
+    *r = (cli_report_t){NULL, NULL, 0};
+    r->f = open_memstream(&r->buf, &r->len);
+    return r->f;
+}
+
+void cli_report_close(cli_report_t *r, int print)
+{
+    if (r->f)
+        fclose(r->f);
+    if (print && r->buf)
+        fputs(r->buf, stderr);
+    free(r->buf);
+    *r = (cli_report_t){NULL, NULL, 0};
 }
 
 int cli_transport_option(cli_args_t *A, cli_tp_opts_t *t, int *bad)

@@ -3,6 +3,7 @@
 #define UB_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "config.h"
 #include "fault.h"
@@ -83,10 +84,11 @@ int cli_engine_option(cli_args_t *A, const struct sim_engine **e, const char **n
  * by side (sim/core/jobs.h); *jobs stays 0 (the processors online) unless
  * given. Returns 1 if argv[i] was it. */
 int cli_jobs_option(cli_args_t *A, int *jobs, int *bad);
-/* The threads a command runs its n simulations on: --jobs (or the
- * processors this process may run on, jobs_default), and 1 where they share something: a waveform, test
- * vectors, or SystemC's one simulation kernel. */
-int cli_jobs(int jobs, int n, int shared_wave, const char *engine_name);
+/* The threads a command runs its simulations on: --jobs (or the
+ * processors this process may run on, jobs_default), and 1 where they
+ * share something: a waveform, test vectors, or SystemC's one simulation
+ * kernel. */
+int cli_jobs(int jobs, int shared_wave, const char *engine_name);
 #define CLI_JOBS_HELP                                                                        \
     "  --jobs N             run up to N of its simulations side by side, one per\n"          \
     "                       thread (default: the processors this process may run\n"         \
@@ -97,6 +99,19 @@ int cli_jobs(int jobs, int n, int shared_wave, const char *engine_name);
 #define CLI_JOBS_RATE_HELP                                                                   \
     "                       (a simulation that follows a million requests or more\n"        \
     "                       runs alone, keeping the memory of one)\n"
+
+/* A simulation's lockstep mismatch report, kept apart while simulations
+ * run side by side (a memory stream) and printed on stderr in the order of
+ * the command line. cli_report_open returns the stream for the
+ * simulation's options (NULL when none can be made: it then reports on
+ * stderr at once); cli_report_close prints what it holds if `print`. */
+typedef struct {
+    FILE *f;
+    char *buf;
+    size_t len;
+} cli_report_t;
+FILE *cli_report_open(cli_report_t *r);
+void cli_report_close(cli_report_t *r, int print);
 
 /* FILE.fst -> FILE<suffix>: where a run's second waveform goes. Returns 0, or
  * -1 if it does not fit in len bytes (never with a --wave name, a buffer of

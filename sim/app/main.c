@@ -129,33 +129,30 @@ static void progress(void *ctx, const char *path, int64_t done, int64_t total)
     jobs_unlock();
 }
 
-/* The paths of a command, each simulated by latency_job on a worker thread. */
+/* The paths of a command, each simulated by latency_job on a worker thread
+ * (with a waveform, one thread: the paths one after the other, each 100 ns
+ * after the previous one ends). */
 typedef struct {
     latency_sim_t **sims;
-    latency_result_t *res;
+    latency_opts_t *o;
+    const latency_result_t *res;
     const path_cfg_t *const *sel;
     long long ops;
     int progress;
-    int *rc;
-    int first_failed; /* the first path (in order) that failed, or -1: a
-                         path after it is not run (under jobs_lock) */
+    uint64_t wave_at_ps; /* where the next path starts in the waveform */
 } latency_jobs_t;
 
-static void latency_job(void *ctx, int i)
+static int latency_job(void *ctx, int i)
 {
     latency_jobs_t *J = ctx;
+    J->o[i].wave_offset_ps = J->wave_at_ps;
+    int rc = latency_simulate(J->sims[i]);
+    J->wave_at_ps += (uint64_t)(J->res[i].end_time / J->sel[i]->nic_mhz) + 100000;
     jobs_lock();
-    int skip = J->first_failed >= 0 && i > J->first_failed;
-    jobs_unlock();
-    if (skip)
-        return;
-    J->rc[i] = latency_simulate(J->sims[i]) ? 1 : 0;
-    jobs_lock();
-    if (J->rc[i] && (J->first_failed < 0 || i < J->first_failed))
-        J->first_failed = i;
-    if (J->rc[i] == 0 && J->progress && J->ops >= 65536)
+    if (rc == 0 && J->progress && J->ops >= 65536)
         fprintf(stderr, "\rubsim: %s: %lld / %lld ops, done\n", J->sel[i]->name, J->ops, J->ops);
     jobs_unlock();
+    return rc != 0;
 }
 
 static int cmd_latency(int argc, char **argv)
@@ -253,10 +250,7 @@ static int cmd_latency(int argc, char **argv)
     static char rtl_waves[CFG_MAX_PATHS][CLI_WAVE_LEN];
     static tp_cfg_t tpc[CFG_MAX_PATHS];
     static char errs[CFG_MAX_PATHS][512]; /* each simulation's message */
-    /* each simulation's lockstep mismatch report, when they run side by side */
-    static FILE *reports[CFG_MAX_PATHS];
-    static char *report_bufs[CFG_MAX_PATHS];
-    static size_t report_lens[CFG_MAX_PATHS];
+    static cli_report_t reports[CFG_MAX_PATHS]; /* and lockstep mismatch report */
     latency_sim_t **sims = calloc((size_t)n_sel, sizeof(*sims));
     rc = (o && sims) ? 0 : 1;
     if (rc)
@@ -275,10 +269,7 @@ static int cmd_latency(int argc, char **argv)
             .wave = w,
             .progress = ro.show_progress ? progress : NULL,
         };
-        if (!w) {
-            reports[i] = open_memstream(&report_bufs[i], &report_lens[i]);
-            o[i].report = reports[i];
-        }
+        o[i].report = cli_report_open(&reports[i]);
         if (tpo.mode != CLI_TP_OFF && !o[i].transport)
             fprintf(stderr, "ubsim latency: --transport: path '%s' has no send pipeline block to "
                             "number its packets: it runs without a transport\n", sel[i]->name);
@@ -297,43 +288,20 @@ static int cmd_latency(int argc, char **argv)
         if (!sims[i])
             snprintf(err, sizeof(err), "%s", errs[i]), rc = 1;
     }
-    if (rc == 0 && w) {
-        /* one waveform: the paths one after the other */
-        uint64_t offset_ps = 0;
-        for (int i = 0; i < n_sel && rc == 0; i++) {
-            o[i].wave_offset_ps = offset_ps;
-            if (latency_simulate(sims[i]))
-                snprintf(err, sizeof(err), "%s", errs[i]), rc = 1;
-            if (rc == 0 && ro.show_progress && ops >= 65536)
-                fprintf(stderr, "\rubsim: %s: %lld / %lld ops, done\n", sel[i]->name, ops, ops);
-            offset_ps += (uint64_t)(res[i].end_time / sel[i]->nic_mhz) + 100000;
-        }
-    } else if (rc == 0) {
-        /* each path a simulation of its own, side by side (--jobs); as one
-         * after the other, the paths up to the first that failed print their
-         * lockstep mismatch reports (kept apart) in order, then its error */
-        int rcs[CFG_MAX_PATHS] = {0};
-        latency_jobs_t J = {sims, res, sel, ops, ro.show_progress, rcs, -1};
-        jobs_run(cli_jobs(jobs, n_sel, 0, engine_name), n_sel, latency_job, &J);
-        for (int i = 0; i < n_sel; i++) {
-            if (reports[i])
-                fclose(reports[i]);
-            if (rc == 0 && report_bufs[i])
-                fputs(report_bufs[i], stderr);
-            free(report_bufs[i]);
-            reports[i] = NULL;
-            report_bufs[i] = NULL;
-            if (rc == 0 && rcs[i])
-                snprintf(err, sizeof(err), "%s", errs[i]), rc = 1;
-        }
+    int first_failed = -1;
+    if (rc == 0) {
+        /* each path a simulation of its own, side by side (--jobs) */
+        latency_jobs_t J = {sims, o, res, sel, ops, ro.show_progress, 0};
+        first_failed = jobs_run(cli_jobs(jobs, w != NULL, engine_name), n_sel, latency_job, &J);
+        if (first_failed >= 0)
+            snprintf(err, sizeof(err), "%s", errs[first_failed]), rc = 1;
     }
+    /* as one after the other: the mismatch reports of the paths up to the
+     * first that failed (then its error, below) */
+    for (int i = 0; i < n_sel; i++)
+        cli_report_close(&reports[i], first_failed < 0 || i <= first_failed);
     for (int i = 0; sims && i < n_sel; i++)
         latency_destroy(sims[i]);
-    for (int i = 0; i < n_sel; i++) { /* (not run: a set-up failed) */
-        if (reports[i])
-            fclose(reports[i]);
-        free(report_bufs[i]);
-    }
     /* the RTL's own FST files are finished now; the FST writer does not check
      * its writes, so see that each is whole (a full disk) */
     for (int i = 0; o && i < n_sel && rc == 0; i++) {

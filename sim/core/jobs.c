@@ -23,14 +23,14 @@ int jobs_default(void)
 }
 
 typedef struct {
-    void (*fn)(void *ctx, int i);
+    jobs_fn fn;
     void *ctx;
     int n;
     const uint64_t *bytes; /* each item's memory, or NULL */
     uint64_t budget;
-    /* under `lock`: the next item to start, the items running and their
-     * memory */
-    int next, running;
+    /* under `lock`: the next item to start, the first that failed (-1:
+     * none), the items running and their memory */
+    int next, failed, running;
     uint64_t in_use;
     pthread_mutex_t lock;
     pthread_cond_t done;
@@ -41,8 +41,8 @@ static void *worker(void *arg)
     pool_t *p = arg;
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        if (p->next >= p->n)
-            break;
+        if (p->next >= p->n || (p->failed >= 0 && p->next > p->failed))
+            break; /* (the items left come after one that failed) */
         uint64_t b = p->bytes ? p->bytes[p->next] : 0;
         /* the items start in order; one that does not fit beside those
          * running waits for them (alone, it always starts) */
@@ -54,8 +54,10 @@ static void *worker(void *arg)
         p->running++;
         p->in_use += b;
         pthread_mutex_unlock(&p->lock);
-        p->fn(p->ctx, i);
+        int rc = p->fn(p->ctx, i);
         pthread_mutex_lock(&p->lock);
+        if (rc && (p->failed < 0 || i < p->failed))
+            p->failed = i;
         p->running--;
         p->in_use -= b;
         pthread_cond_broadcast(&p->done);
@@ -64,14 +66,14 @@ static void *worker(void *arg)
     return NULL;
 }
 
-void jobs_run_within(int threads, int n, const uint64_t *bytes, uint64_t budget,
-                     void (*fn)(void *ctx, int i), void *ctx)
+int jobs_run_within(int threads, int n, const uint64_t *bytes, uint64_t budget, jobs_fn fn,
+                    void *ctx)
 {
     if (threads > n)
         threads = n;
     if (threads > JOBS_MAX_THREADS)
         threads = JOBS_MAX_THREADS;
-    pool_t p = {.fn = fn, .ctx = ctx, .n = n, .bytes = bytes, .budget = budget};
+    pool_t p = {.fn = fn, .ctx = ctx, .n = n, .bytes = bytes, .budget = budget, .failed = -1};
     pthread_mutex_init(&p.lock, NULL);
     pthread_cond_init(&p.done, NULL);
     pthread_t t[JOBS_MAX_THREADS];
@@ -86,9 +88,10 @@ void jobs_run_within(int threads, int n, const uint64_t *bytes, uint64_t budget,
         pthread_join(t[k], NULL);
     pthread_cond_destroy(&p.done);
     pthread_mutex_destroy(&p.lock);
+    return p.failed;
 }
 
-void jobs_run(int threads, int n, void (*fn)(void *ctx, int i), void *ctx)
+int jobs_run(int threads, int n, jobs_fn fn, void *ctx)
 {
-    jobs_run_within(threads, n, NULL, 0, fn, ctx);
+    return jobs_run_within(threads, n, NULL, 0, fn, ctx);
 }

@@ -92,6 +92,12 @@ static int64_t departure_intervals(const latency_result_t *lr, int64_t *hist)
     return lr->dep_longest; /* beyond the histogram: at least LAT_DEP_HIST */
 }
 
+/* The request slots a burst uses: --slots, or one per request. */
+static int64_t slots_in_use(const rate_opts_t *o)
+{
+    return o->slots > 0 && o->slots < o->burst ? o->slots : o->burst;
+}
+
 int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, char *err,
              int errlen)
 {
@@ -111,7 +117,7 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
         .report = o->report,
         .sim_tag = tag,
         .ops = o->burst,
-        .slots = o->slots > 0 && o->slots < o->burst ? o->slots : o->burst, /* in use */
+        .slots = slots_in_use(o),
         .payload = o->payload,
         .jetties = o->jetties,
         .seed = o->seed,
@@ -232,11 +238,8 @@ typedef struct {
     const char *stack;
     const path_cfg_t *path;
     rate_result_t r;
-    int failed; /* (then err says why) */
-    char err[512];
-    FILE *report; /* its lockstep mismatch report (a memory stream), or NULL */
-    char *report_buf;
-    size_t report_len;
+    char err[512]; /* why it failed */
+    cli_report_t report; /* its lockstep mismatch report */
 } rate_row_t;
 
 /* The memory a simulation keeps per request it follows - each in flight
@@ -256,35 +259,26 @@ typedef struct {
     const rate_opts_t *opts;
     int n;
     int progress;
-    /* under jobs_lock: the first row (in order) that failed, or -1 (a row
-     * after it is not run: one after the other it would not have been),
-     * and the rows finished */
-    int first_failed;
-    int done;
+    int done; /* rows finished (under jobs_lock) */
 } rate_jobs_t;
 
-static void rate_job(void *ctx, int i)
+static int rate_job(void *ctx, int i)
 {
     rate_jobs_t *J = ctx;
     rate_row_t *row = &J->rows[i];
     jobs_lock();
-    int skip = J->first_failed >= 0 && i > J->first_failed;
-    if (!skip && J->progress)
+    if (J->progress)
         fprintf(stderr, "\rubsim rate: %s, burst %lld ... (%d of %d done)        ", row->stack,
                 (long long)J->opts[i].burst, J->done, J->n);
     jobs_unlock();
-    if (skip)
-        return;
     int rc = rate_run(row->path, &J->opts[i], &row->r, row->err, sizeof row->err);
     jobs_lock();
-    row->failed = rc != 0;
-    if (row->failed && (J->first_failed < 0 || i < J->first_failed))
-        J->first_failed = i;
     J->done++;
-    if (J->progress && !row->failed)
+    if (J->progress && !rc)
         fprintf(stderr, "\rubsim rate: %s, burst %lld done (%d of %d done)        ", row->stack,
                 (long long)J->opts[i].burst, J->done, J->n);
     jobs_unlock();
+    return rc;
 }
 
 static void print_table(const rate_row_t *rows, int n, const char *backend, int64_t slots_opt,
@@ -615,35 +609,24 @@ int cmd_rate(int argc, char **argv)
             };
             rows[n].stack = stack_names[s];
             rows[n].path = paths[s];
-            rows[n].failed = 0;
-            /* (a mismatch report of its own, printed in the order of the rows) */
-            rows[n].report = open_memstream(&rows[n].report_buf, &rows[n].report_len);
-            opts[n].report = rows[n].report;
+            opts[n].report = cli_report_open(&rows[n].report);
         }
     }
-    rate_jobs_t J = {rows, opts, n, ro.show_progress, -1, 0};
+    rate_jobs_t J = {rows, opts, n, ro.show_progress, 0};
     uint64_t bytes[2 * CLI_MAX_LIST];
     for (int i = 0; i < n; i++)
         bytes[i] = ro.have_fault || co.topology
                        ? (uint64_t)opts[i].burst * RATE_BYTES_PER_LOSSY_READ
-                       : (uint64_t)(slots > 0 && slots < opts[i].burst ? slots : opts[i].burst) *
-                             RATE_BYTES_PER_SLOT;
-    jobs_run_within(cli_jobs(jobs, n, w != NULL, engine_name), n, bytes, RATE_SIDE_BY_SIDE_BYTES,
-                    rate_job, &J);
-    /* the rows up to the first that failed, as one after the other: their
-     * mismatch reports, then its error */
-    int failed = 0;
-    for (int i = 0; i < n; i++) {
-        if (rows[i].report)
-            fclose(rows[i].report);
-        if (!failed && rows[i].report_buf)
-            fputs(rows[i].report_buf, stderr);
-        free(rows[i].report_buf);
-        if (!failed && rows[i].failed) {
-            fprintf(stderr, "%subsim rate: %s\n", ro.show_progress ? "\n" : "", rows[i].err);
-            failed = 1;
-        }
-    }
+                       : (uint64_t)slots_in_use(&opts[i]) * RATE_BYTES_PER_SLOT;
+    int first_failed = jobs_run_within(cli_jobs(jobs, w != NULL, engine_name), n, bytes,
+                                       RATE_SIDE_BY_SIDE_BYTES, rate_job, &J);
+    /* as one after the other: the mismatch reports of the rows up to the
+     * first that failed, then its error */
+    int failed = first_failed >= 0;
+    for (int i = 0; i < n; i++)
+        cli_report_close(&rows[i].report, !failed || i <= first_failed);
+    if (failed)
+        fprintf(stderr, "%subsim rate: %s\n", ro.show_progress ? "\n" : "", rows[first_failed].err);
     if (ro.show_progress)
         fprintf(stderr, "\r%79s\r", "");
     if (w && wave_close(w) && !failed) {
