@@ -145,9 +145,12 @@ typedef struct {
 static int latency_job(void *ctx, int i)
 {
     latency_jobs_t *J = ctx;
-    J->o[i].wave_offset_ps = J->wave_at_ps;
+    int wave = J->o[i].wave != NULL; /* (then on one thread, in order) */
+    if (wave)
+        J->o[i].wave_offset_ps = J->wave_at_ps;
     int rc = latency_simulate(J->sims[i]);
-    J->wave_at_ps += (uint64_t)(J->res[i].end_time / J->sel[i]->nic_mhz) + 100000;
+    if (wave)
+        J->wave_at_ps += (uint64_t)(J->res[i].end_time / J->sel[i]->nic_mhz) + 100000;
     jobs_lock();
     if (rc == 0 && J->progress && J->ops >= 65536)
         fprintf(stderr, "\rubsim: %s: %lld / %lld ops, done\n", J->sel[i]->name, J->ops, J->ops);
