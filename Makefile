@@ -54,7 +54,8 @@ else
   LDSAN    :=
 endif
 
-# The simulator's C code is built twice: first instrumented (build/pgo/), run
+# The simulator's C code (and the C++ of the blocks' Verilated models and
+# their shims) is built twice: first instrumented (build/pgo/), run
 # on a short training set of the scenarios below, then again with what that
 # run counted (-fprofile-use) and link-time optimisation for ubsim. Branches
 # and code layout follow the measured paths; the arithmetic is the same (no
@@ -155,6 +156,7 @@ PGO_TRAIN := latency --ops 20000 --quiet; \
              rate --burst 20000 --slots 256 --quiet; \
              rate --burst 2000 --quiet --payload 9000; \
              latency --path ub_async --ops 2000 --backend rtl --quiet; \
+             rate --burst 5000 --slots 256 --backend rtl --quiet; \
              rate --burst 1000 --slots 256 --backend lockstep --quiet; \
              latency --path ub_async --ops 20000 --set context.cache_bytes=0 --quiet; \
              latency --topology configs/topo/line4.ini --path ub_async --ops 300 --transport on \
@@ -163,8 +165,14 @@ $(BUILD)/pgo/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -fprofile-generate=$(PGO_DIR)/data -dumpbase $< \
 	  -fprofile-update=single $(LTO) -I$(VL_INC)/gtkwave -MMD -MP -c $< -o $@
-$(PGO_DIR)/ubsim: $(patsubst %.c,$(BUILD)/pgo/obj/%.o,$(C_SRCS) sim/app/main.c) $(SHIM_OBJS) $(SC_OBJS) $(VL_LIBS) $(VL_RT)
-	$(CXX) -fprofile-generate $(filter %.o,$^) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(SC_LIBS) -o $@
+$(BUILD)/pgo/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/%.gen $(BUILD)/vl/%/ports.ok
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -fprofile-generate=$(PGO_DIR)/data -dumpbase $< -fprofile-update=single \
+	  -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
+PGO_VL_LIBS := $(patsubst %,$(PGO_DIR)/vl/lib%.a,$(RTL_TOPS))
+$(PGO_DIR)/ubsim: $(patsubst %.c,$(BUILD)/pgo/obj/%.o,$(C_SRCS) sim/app/main.c) \
+                  $(patsubst %.cc,$(BUILD)/pgo/obj/%.o,$(SHIM_SRCS)) $(SC_OBJS) $(PGO_VL_LIBS) $(VL_RT)
+	$(CXX) -fprofile-generate $(filter %.o,$^) $(PGO_VL_LIBS) $(VL_RT) $(PKG_LIBS) $(SC_LIBS) -o $@
 $(PGO_STAMP): $(PGO_DIR)/ubsim
 	@rm -rf $(PGO_DIR)/data
 	@echo "profile: training the C code on $$(echo '$(PGO_TRAIN)' | tr ';' '\n' | wc -l) runs"
@@ -174,40 +182,72 @@ $(PGO_STAMP): $(PGO_DIR)/ubsim
 
 # Verilated model of one top-level block: build/vl/lib<block>.a.
 # $(call verilate,<block>,<SystemVerilog files>,<port list header>): Verilator
-# (-Wall), then the port check (scripts/portcheck.py: the model's ports must
-# be the port list's, in name, direction and width; the build stops here
-# otherwise), then the C++ compile. In the sanitizer build the model's trace
-# code (Verilator's, with packed 64-bit loads) is not alignment-checked.
+# (-Wall) into build/vl/<block>/, then the port check (scripts/portcheck.py:
+# the model's ports must be the port list's, in name, direction and width;
+# the build stops here otherwise).
 PORTCHECK = /usr/bin/python3 scripts/portcheck.py --cpp "$(CC) -E"
 define verilate
 	@mkdir -p $(BUILD)/vl/$(1)
 	$(VERILATOR) --cc --trace-fst --trace-structs -Wall -O3 -y rtl --prefix V$(1) --top-module $(1) \
 	  -Mdir $(BUILD)/vl/$(1) $(2)
 	$(PORTCHECK) $(1) $(BUILD)/vl/$(1)/V$(1).h $(3)
-	rm -f $(BUILD)/vl/$(1)/*.o $(BUILD)/vl/$(1)/*.a
-	+$(MAKE) -s -C $(BUILD)/vl/$(1) -f V$(1).mk OPT_FAST="-O2" OPT_SLOW="-O1" \
-	  CXX="$(CXX)" CXXFLAGS="$(if $(filter-out 0,$(SAN)),$(LDSAN) -fno-sanitize=alignment -g -fno-omit-frame-pointer)" \
-	  V$(1)__ALL.a >/dev/null
-	cp $(BUILD)/vl/$(1)/V$(1)__ALL.a $@
 endef
 
-$(BUILD)/vl/lib%.a: rtl/%.sv $(RTL_SRCS) Makefile
+# $(call vl_compile,<block>,<directory>,<compiler options>): the C++ compile
+# of the Verilated model in <directory> (build/vl/<block>/, or a copy of it;
+# build/vl/<block>.gen stands for Verilator's output being there),
+# into $@. In the sanitizer build the model's trace code (Verilator's, with
+# packed 64-bit loads) is not alignment-checked.
+define vl_compile
+	rm -f $(2)/*.o $(2)/*.a
+	+$(MAKE) -s -C $(2) -f V$(1).mk OPT_FAST="$(3)" OPT_SLOW="-O1" \
+	  CXX="$(CXX)" CXXFLAGS="$(if $(filter-out 0,$(SAN)),$(LDSAN) -fno-sanitize=alignment -g -fno-omit-frame-pointer)" \
+	  V$(1)__ALL.a >/dev/null
+	cp $(2)/V$(1)__ALL.a $@
+endef
+
+# The models of the blocks the simulator runs are optimised like its C code
+# (PGO=1): compiled once instrumented, in a copy under build/pgo/vl/, for the
+# training runs, then with what those counted and link-time optimisation (the
+# profile's file names relative to the build directory, so the two meet).
+ifeq ($(PGO),1)
+  VL_OPT = -O2 -fprofile-use=$(PGO_DIR)/data -fprofile-prefix-path=$(abspath $(BUILD)) \
+           -fprofile-partial-training -Wno-missing-profile $(LTO)
+  SHIM_PGO = -fprofile-use=$(PGO_DIR)/data -dumpbase $< -fprofile-partial-training -Wno-missing-profile $(LTO)
+else
+  VL_OPT = -O2
+endif
+
+VL_GEN := $(patsubst %,$(BUILD)/vl/%.gen,$(RTL_TOPS))
+.SECONDARY: $(VL_GEN)
+$(BUILD)/vl/%.gen: rtl/%.sv $(RTL_SRCS) Makefile
 	$(call verilate,$*,$(RTL_PKG) rtl/$*.sv,cmodel/$*_ports.h)
+	@touch $@
+
+$(BUILD)/vl/lib%.a: $(BUILD)/vl/%.gen $(PGO_DEP)
+	$(call vl_compile,$*,$(BUILD)/vl/$*,$(VL_OPT))
+
+$(PGO_DIR)/vl/lib%.a: $(BUILD)/vl/%.gen
+	rm -rf $(PGO_DIR)/vl/$* && mkdir -p $(PGO_DIR)/vl/$*
+	cp $(BUILD)/vl/$*/*.cpp $(BUILD)/vl/$*/*.h $(BUILD)/vl/$*/*.mk $(PGO_DIR)/vl/$*/
+	$(call vl_compile,$*,$(PGO_DIR)/vl/$*,-O2 -fprofile-generate=$(PGO_DIR)/data \
+	  -fprofile-prefix-path=$(PGO_DIR) -fprofile-update=single)
 
 $(TB_VL_LIBS): $(BUILD)/vl/lib%.a: testbench/rtl/%.sv testbench/%_ports.h Makefile
 	$(call verilate,$*,testbench/rtl/$*.sv,testbench/$*_ports.h)
+	$(call vl_compile,$*,$(BUILD)/vl/$*,-O2)
 
 # The port check again when only the port list (or the check) changed.
 PORTS_OK := $(patsubst %,$(BUILD)/vl/%/ports.ok,$(RTL_TOPS))
-$(PORTS_OK): $(BUILD)/vl/%/ports.ok: $(BUILD)/vl/lib%.a cmodel/%_ports.h scripts/portcheck.py
+$(PORTS_OK): $(BUILD)/vl/%/ports.ok: $(BUILD)/vl/%.gen cmodel/%_ports.h scripts/portcheck.py
 	$(PORTCHECK) $* $(BUILD)/vl/$*/V$*.h cmodel/$*_ports.h
 	@touch $@
 
 # Shim C++ objects see their block's generated headers (and instantiate
 # Verilator's trace templates: not alignment-checked, as above).
-$(BUILD)/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/lib%.a $(BUILD)/vl/%/ports.ok
+$(BUILD)/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/%.gen $(BUILD)/vl/%/ports.ok $(PGO_DEP)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(SHIM_PGO) $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
 
 VL_RT_SRCS := verilated verilated_fst_c verilated_vcd_c verilated_threads
 $(VL_RT): Makefile
