@@ -171,8 +171,8 @@ $(BUILD)/pgo/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/%.gen $(BUILD)/vl
 	  -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
 PGO_VL_LIBS := $(patsubst %,$(PGO_DIR)/vl/lib%.a,$(RTL_TOPS))
 $(PGO_DIR)/ubsim: $(patsubst %.c,$(BUILD)/pgo/obj/%.o,$(C_SRCS) sim/app/main.c) \
-                  $(patsubst %.cc,$(BUILD)/pgo/obj/%.o,$(SHIM_SRCS)) $(SC_OBJS) $(PGO_VL_LIBS) $(VL_RT)
-	$(CXX) -fprofile-generate $(filter %.o,$^) $(PGO_VL_LIBS) $(VL_RT) $(PKG_LIBS) $(SC_LIBS) -o $@
+                  $(patsubst %.cc,$(BUILD)/pgo/obj/%.o,$(SHIM_SRCS)) $(PGO_VL_LIBS) $(VL_RT)
+	$(CXX) -fprofile-generate $(filter %.o,$^) $(PGO_VL_LIBS) $(VL_RT) $(PKG_LIBS) -o $@
 $(PGO_STAMP): $(PGO_DIR)/ubsim
 	@rm -rf $(PGO_DIR)/data
 	@echo "profile: training the C code on $$(echo '$(PGO_TRAIN)' | tr ';' '\n' | wc -l) runs"
@@ -257,12 +257,28 @@ $(VL_RT): Makefile
 	done
 	ar rcs $@ $(patsubst %,$(BUILD)/vl/rt/%.o,$(VL_RT_SRCS))
 
-# The SystemC engine (sim/systemc/, docs/systemc.md).
+# The SystemC engine (sim/systemc/, docs/systemc.md): linked into the
+# programs built on SystemC; for ubsim, a plugin (build/ubsim_systemc.so)
+# loaded the first time --engine systemc asks for it (sim/app/engine_load.c),
+# so that no other run loads and starts the SystemC library. The plugin calls
+# into the simulator in ubsim, which exports exactly those functions: the
+# list is worked out from the objects (what they use that the library
+# defines).
 $(BUILD)/obj/sim/systemc/%.o: sim/systemc/%.cc
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) -MMD -MP -c $< -o $@
+	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
-$(LIB): $(C_OBJS) $(SHIM_OBJS) $(SC_OBJS)
+SC_PLUGIN := $(BUILD)/ubsim_systemc.so
+SC_SYMS   := $(BUILD)/ubsim_systemc.syms
+$(SC_PLUGIN): $(SC_OBJS)
+	$(CXX) -shared $(SC_OBJS) $(SC_LIBS) $(LDSAN) -o $@
+$(SC_SYMS): $(SC_OBJS) $(LIB)
+	nm -u $(SC_OBJS) | awk 'NF == 2 {print $$2}' | sort -u > $@.used
+	nm -g --defined-only $(LIB) 2>/dev/null | awk 'NF == 3 {print $$3}' | sort -u > $@.defined
+	{ echo '{'; comm -12 $@.used $@.defined | sed 's/.*/  &;/'; echo '};'; } > $@
+	@rm -f $@.used $@.defined
+
+$(LIB): $(C_OBJS) $(SHIM_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -270,8 +286,8 @@ $(BUILD)/obj/sim/app/main.o: sim/app/main.c $(PGO_DEP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(PGO_USE) -MMD -MP -c $< -o $@
 
-$(UBSIM): $(BUILD)/obj/sim/app/main.o $(LIB) $(VL_LIBS) $(VL_RT)
-	$(CXX) $(LTO_LINK) $< $(LINK_LIBS) $(SC_LIBS) -o $@
+$(UBSIM): $(BUILD)/obj/sim/app/main.o $(LIB) $(VL_LIBS) $(VL_RT) $(SC_SYMS) | $(SC_PLUGIN)
+	$(CXX) $(LTO_LINK) $< $(LINK_LIBS) -Wl,--dynamic-list=$(SC_SYMS) -o $@
 
 # The example workload of docs/verbs.md, a program of its own on the library.
 $(EXAMPLE): $(BUILD)/obj/docs/examples/verbs_example.o $(LIB) $(VL_LIBS) $(VL_RT)
@@ -310,7 +326,7 @@ $(BUILD)/obj/testbench/%.o: testbench/%.cc
 	  -DUBSIM_BIN='"$(abspath $(UBSIM))"' -DUBSIM_BUILD_DIR='"$(abspath $(BUILD))"' -MMD -MP -c $< -o $@
 
 $(TESTS): $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT)
-	$(CXX) $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT) $(PKG_LIBS) $(SC_LIBS) $(LDSAN) \
+	$(CXX) $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN) \
 	  $(shell pkg-config --libs gtest 2>/dev/null) -o $@
 
 test: deps
@@ -340,16 +356,16 @@ SC_EP_TEST := $(BUILD)/sc_endpoint_test
 SC_EXAMPLE := $(BUILD)/sc_cpu_example
 systemc: deps
 	@$(MAKE) --no-print-directory $(SC_TEST) $(SC_EP_TEST) $(SC_EXAMPLE)
-$(SC_EXAMPLE): docs/examples/sc_cpu_example.cc sim/systemc/ub_endpoint.h $(LIB) $(VL_LIBS) $(VL_RT)
+$(SC_EXAMPLE): docs/examples/sc_cpu_example.cc sim/systemc/ub_endpoint.h $(SC_OBJS) $(LIB) $(VL_LIBS) $(VL_RT)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(LINK_LIBS) $(SC_LIBS) -o $@
-$(SC_EP_TEST): testbench/systemc/sc_endpoint_test.cc testbench/systemc/sc_check.h sim/systemc/ub_endpoint.h $(LIB) $(VL_LIBS) $(VL_RT)
+	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(SC_OBJS) $(LINK_LIBS) $(SC_LIBS) -o $@
+$(SC_EP_TEST): testbench/systemc/sc_endpoint_test.cc testbench/systemc/sc_check.h sim/systemc/ub_endpoint.h $(SC_OBJS) $(LIB) $(VL_LIBS) $(VL_RT)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(LINK_LIBS) $(SC_LIBS) -o $@
-$(SC_TEST): testbench/systemc/sc_block_test.cc testbench/systemc/sc_check.h sim/systemc/sc_block.h $(LIB) $(VL_LIBS) $(VL_RT)
+	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(SC_OBJS) $(LINK_LIBS) $(SC_LIBS) -o $@
+$(SC_TEST): testbench/systemc/sc_block_test.cc testbench/systemc/sc_check.h sim/systemc/sc_block.h $(SC_OBJS) $(LIB) $(VL_LIBS) $(VL_RT)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) -Isim/systemc $(CXXFLAGS) $(shell pkg-config --cflags systemc) $< \
-	  $(LINK_LIBS) $(SC_LIBS) -o $@
+	  $(SC_OBJS) $(LINK_LIBS) $(SC_LIBS) -o $@
 
 # --- replay testbenches (docs/vectors.md) -------------------------------------
 REPLAY_TBS := $(patsubst %,$(BUILD)/replay/%_replay.sv,$(RTL_TOPS))

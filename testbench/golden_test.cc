@@ -6,6 +6,7 @@
 // the comparison.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -75,6 +76,30 @@ TEST(Golden, SystemcEngineC) { check("c", false, " --engine systemc"); }
 TEST(Golden, SystemcEngineRtl) { check("rtl", false, " --engine systemc"); }
 TEST(Golden, SystemcEngineLockstep) { check("lockstep", false, " --engine systemc"); }
 TEST(Golden, SystemcEngineSteppingEveryCycle) { check("c", true, " --engine systemc"); }
+
+// The SystemC engine is a plugin beside ubsim (ubsim_systemc.so), loaded
+// only for --engine systemc: ubsim does not link the SystemC library, and a
+// copy of ubsim with no plugin beside it runs on the other engines and says
+// what it could not load when asked for that one.
+TEST(Engines, SystemcIsLoadedOnlyWhenAskedFor)
+{
+    std::string out;
+    ASSERT_EQ(testutil::run("ldd " + testutil::ubsim(), &out), 0);
+    EXPECT_EQ(out.find("libsystemc"), std::string::npos) << out;
+    char tmpl[] = "/tmp/ubsim_alone_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    std::string dir = tmpl, copy = dir + "/ubsim";
+    ASSERT_EQ(testutil::run("cp " + testutil::ubsim() + " " + copy, &out), 0);
+    EXPECT_EQ(testutil::run(copy + " latency --path ub_async --ops 10 --engine nodes --quiet", &out, true), 0)
+        << out;
+    EXPECT_EQ(testutil::run(copy + " latency --path ub_async --ops 10 --engine systemc --quiet", &out, true), 1)
+        << out;
+    EXPECT_NE(out.find("ubsim latency: --engine systemc: cannot load the SystemC engine: " + dir +
+                       "/ubsim_systemc.so"),
+              std::string::npos)
+        << out;
+    testutil::run("rm -rf " + dir, &out);
+}
 
 // A path over a topology (switches) is one kernel: another engine is a usage
 // error, said before anything runs.

@@ -12,6 +12,7 @@
 #include "sc_engine.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,10 +122,18 @@ int cli_engine_option(cli_args_t *A, const sim_engine_t **e, const char **name, 
     const char *v = NULL;
     if (!cli_opt_value(A, "--engine", &v, bad))
         return 0;
-    if (!*bad && engine_by_name(v, e))
-        *bad = cli_usage_error(A->cmd, "--engine: expected native, nodes or systemc, got '%s'", v);
-    else if (!*bad)
+    if (*bad)
+        return 1;
+    char err[PATH_MAX + 256];
+    int rc = engine_by_name(v, e, err, sizeof err);
+    if (rc == -1) {
+        *bad = cli_usage_error(A->cmd, "--engine: %s", err);
+    } else if (rc) {
+        fprintf(stderr, "ubsim %s: --engine %s: %s\n", A->cmd, v, err);
+        *bad = 1;
+    } else {
         *name = v;
+    }
     return 1;
 }
 

@@ -15,8 +15,10 @@ extern "C" {
 const sim_engine_t *engine_systemc(void);
 
 /* An engine by name: "native" (NULL: one kernel), "nodes" or "systemc";
- * returns 0, or -1 for another name. */
-int engine_by_name(const char *name, const sim_engine_t **e);
+ * returns 0, -1 for another name, or -2 when the SystemC engine cannot be
+ * loaded (ubsim loads it on demand: sim/app/engine_load.c), with what went
+ * wrong in err. */
+int engine_by_name(const char *name, const sim_engine_t **e, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }
