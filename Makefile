@@ -272,9 +272,9 @@ SC_PLUGIN := $(BUILD)/ubsim_systemc.so
 SC_SYMS   := $(BUILD)/ubsim_systemc.syms
 $(SC_PLUGIN): $(SC_OBJS)
 	$(CXX) -shared $(SC_OBJS) $(SC_LIBS) $(LDSAN) -o $@
-$(SC_SYMS): $(SC_OBJS) $(LIB)
+$(SC_SYMS): $(SC_OBJS) $(LIB) $(VL_LIBS)
 	nm -u $(SC_OBJS) | awk 'NF == 2 {print $$2}' | sort -u > $@.used
-	nm -g --defined-only $(LIB) 2>/dev/null | awk 'NF == 3 {print $$3}' | sort -u > $@.defined
+	nm -g --defined-only $(LIB) $(VL_LIBS) 2>/dev/null | awk 'NF == 3 {print $$3}' | sort -u > $@.defined
 	{ echo '{'; comm -12 $@.used $@.defined | sed 's/.*/  &;/'; echo '};'; } > $@
 	@rm -f $@.used $@.defined
 
@@ -286,8 +286,15 @@ $(BUILD)/obj/sim/app/main.o: sim/app/main.c $(PGO_DEP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(PGO_USE) -MMD -MP -c $< -o $@
 
+# (each exported function is also linked in when ubsim itself does not use
+# it, and the link fails if one is missing from the program)
 $(UBSIM): $(BUILD)/obj/sim/app/main.o $(LIB) $(VL_LIBS) $(VL_RT) $(SC_SYMS) | $(SC_PLUGIN)
-	$(CXX) $(LTO_LINK) $< $(LINK_LIBS) -Wl,--dynamic-list=$(SC_SYMS) -o $@
+	$(CXX) $(LTO_LINK) $< $$(sed -n 's/^  \(.*\);$$/-Wl,--undefined=\1/p' $(SC_SYMS)) $(LINK_LIBS) \
+	  -Wl,--dynamic-list=$(SC_SYMS) -o $@
+	@sed -n 's/^  \(.*\);$$/\1/p' $(SC_SYMS) | sort > $@.exports
+	@nm -D --defined-only $@ | awk '{print $$NF}' | sort | comm -23 $@.exports - > $@.missing; \
+	if [ -s $@.missing ]; then echo "$@ does not export what the SystemC plugin calls:"; \
+	  cat $@.missing; rm -f $@ $@.exports $@.missing; exit 1; fi; rm -f $@.exports $@.missing
 
 # The example workload of docs/verbs.md, a program of its own on the library.
 $(EXAMPLE): $(BUILD)/obj/docs/examples/verbs_example.o $(LIB) $(VL_LIBS) $(VL_RT)

@@ -143,7 +143,7 @@ def main():
     # context caches' lookups, which the first engine did not model (the
     # like-for-like figures). The variants are run interleaved, one of each
     # in turn, so that a slow phase of the machine falls on all of them.
-    reps = max(REPS, 5)
+    reps = REPS if QUICK or "BENCH_REPS" in os.environ else max(REPS, 5)
     log(f"\n3. rate scenario (both stacks, 256 slots): simulated NIC cycles per second"
         f" ({os.cpu_count()} processors; medians of {reps})")
     no_ctx = ["--set", "context.cache_bytes=0"]
