@@ -167,8 +167,7 @@ $(BUILD)/pgo/obj/%.o: %.c
 	  -fprofile-update=single $(LTO) -I$(VL_INC)/gtkwave -MMD -MP -c $< -o $@
 $(BUILD)/pgo/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/%.gen $(BUILD)/vl/%/ports.ok
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -fprofile-generate=$(PGO_DIR)/data -dumpbase $< -fprofile-update=single \
-	  -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
+	$(SHIM_CXX) -fprofile-generate=$(PGO_DIR)/data -dumpbase $< -fprofile-update=single -c $< -o $@
 PGO_VL_LIBS := $(patsubst %,$(PGO_DIR)/vl/lib%.a,$(RTL_TOPS))
 $(PGO_DIR)/ubsim: $(patsubst %.c,$(BUILD)/pgo/obj/%.o,$(C_SRCS) sim/app/main.c) \
                   $(patsubst %.cc,$(BUILD)/pgo/obj/%.o,$(SHIM_SRCS)) $(PGO_VL_LIBS) $(VL_RT)
@@ -245,9 +244,11 @@ $(PORTS_OK): $(BUILD)/vl/%/ports.ok: $(BUILD)/vl/%.gen cmodel/%_ports.h scripts/
 
 # Shim C++ objects see their block's generated headers (and instantiate
 # Verilator's trace templates: not alignment-checked, as above).
+SHIM_CXX = $(CXX) $(CPPFLAGS) $(CXXFLAGS) -isystem $(BUILD)/vl/$* -isystem $(VL_INC) \
+           -isystem $(VL_INC)/vltstd -MMD -MP
 $(BUILD)/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/%.gen $(BUILD)/vl/%/ports.ok $(PGO_DEP)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(SHIM_PGO) $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
+	$(SHIM_CXX) $(SHIM_PGO) $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -c $< -o $@
 
 VL_RT_SRCS := verilated verilated_fst_c verilated_vcd_c verilated_threads
 $(VL_RT): Makefile

@@ -1,9 +1,8 @@
-/* The engines by name, for programs that do not link the SystemC engine
- * (ubsim): it is loaded the first time it is asked for, from
- * ubsim_systemc.so in the program's own directory, so that a run on the
- * native or nodes engine neither loads nor starts the SystemC library (a few
- * milliseconds at every start). A program that links sim/systemc/ itself
- * gets that file's engine_by_name instead. */
+/* The engines by name (ubsim's --engine). The SystemC engine is loaded the
+ * first time it is asked for, from ubsim_systemc.so in the program's own
+ * directory, so that a run on the native or nodes engine neither loads nor
+ * starts the SystemC library (a few milliseconds at every start). A program
+ * that links sim/systemc/ itself calls engine_systemc() instead. */
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>

@@ -16,8 +16,10 @@ const sim_engine_t *engine_systemc(void);
 
 /* An engine by name: "native" (NULL: one kernel), "nodes" or "systemc";
  * returns 0, -1 for another name, or -2 when the SystemC engine cannot be
- * loaded (ubsim loads it on demand: sim/app/engine_load.c), with what went
- * wrong in err. */
+ * loaded, with what went wrong in err. It is ubsim's: the SystemC engine is
+ * loaded on demand from the plugin beside the program
+ * (sim/app/engine_load.c); a program that links sim/systemc/ calls
+ * engine_systemc() itself. */
 int engine_by_name(const char *name, const sim_engine_t **e, char *err, size_t errlen);
 
 #ifdef __cplusplus

@@ -533,21 +533,6 @@ extern "C" const sim_engine_t *engine_systemc(void)
     return g_system->engine();
 }
 
-extern "C" int engine_by_name(const char *name, const sim_engine_t **e, char *err, size_t errlen)
-{
-    if (std::strcmp(name, "native") == 0) {
-        *e = nullptr;
-    } else if (std::strcmp(name, "nodes") == 0) {
-        *e = engine_nodes();
-    } else if (std::strcmp(name, "systemc") == 0) {
-        *e = engine_systemc();
-    } else {
-        std::snprintf(err, errlen, "expected native, nodes or systemc, got '%s'", name);
-        return -1;
-    }
-    return 0;
-}
-
 // A program that runs the engine from its own main() has no sc_main; one
 // that has one keeps its own.
 __attribute__((weak)) int sc_main(int, char **) { return 1; }
