@@ -300,3 +300,60 @@ void context_cache_advance(context_cache_state_t *s, const context_cache_in_t *i
         l = (uint16_t)((l >> 1) ^ (-(l & 1u) & 0xB400u));
     s->lfsr = l;
 }
+
+int context_cache_clean(const context_cache_state_t *s)
+{
+    const context_cache_out_t *o = &s->o;
+    return !s->m_used && !s->f_n && !o->mreq_valid && !o->wb_valid && o->rq_ready;
+}
+
+int context_cache_hit(context_cache_state_t *s, const context_cache_in_t *in, unsigned kind,
+                      uint32_t id, int write, uint32_t wdata, uint32_t at, uint32_t *data,
+                      context_cache_out_t *out)
+{
+    kind &= 3;
+    id &= 0xFFFFFF;
+    uint32_t st = context_cache_set(kind, id, sets_log2(in));
+    int w = find(s, st, ways_of(in), kind, id);
+    if (w < 0)
+        return 0;
+    /* (step (1), a hit; no miss register is in use) */
+    cc_entry_t *e = &s->e[st][w];
+    if (write) {
+        e->data = wdata;
+        e->dirty = 1;
+    }
+    e->stamp = at;
+    s->o.hits++;
+    out->hits = s->o.hits;
+    *data = e->data;
+    return 1;
+}
+
+void context_cache_resume(context_cache_state_t *s, uint32_t n,
+                          const context_cache_pending_t *pending, int n_pending, int answered,
+                          uint8_t tag, uint32_t data, int up, context_cache_out_t *out)
+{
+    context_cache_out_t *o = &s->o;
+    s->now += n;
+    /* (the generator's period is 2^16 - 1 from any state but 0) */
+    uint16_t l = s->lfsr;
+    for (uint32_t i = n % 65535u; i > 0; i--)
+        l = (uint16_t)((l >> 1) ^ (-(l & 1u) & 0xB400u));
+    s->lfsr = l;
+    s->f_head = 0;
+    s->f_n = (uint8_t)n_pending;
+    for (int i = 0; i < n_pending; i++) {
+        s->fifo[i].due = pending[i].due;
+        s->fifo[i].tag = pending[i].tag;
+        s->fifo[i].data = pending[i].data;
+    }
+    if (answered) {
+        o->rsp_tag = tag;
+        o->rsp_data = data;
+        o->rsp_hit = 1;
+    }
+    o->rsp_valid = (uint8_t)(answered && up);
+    o->busy = (uint8_t)(s->f_n || o->rsp_valid);
+    *out = *o;
+}

@@ -84,6 +84,40 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in,
 int64_t context_cache_quiet(const context_cache_state_t *s, const context_cache_in_t *in);
 void context_cache_advance(context_cache_state_t *s, const context_cache_in_t *in, int n);
 
+/* Hits answered without stepping. A harness that runs the cache only on the
+ * edges it has work at may take a lookup that hits, in a cache with nothing
+ * else under way, without stepping its edges: context_cache_hit applies
+ * what the step of its lookup edge does to the records and the counts, and
+ * context_cache_resume later puts the registers where the steps of those
+ * edges would have left them, before the cache is stepped again.
+ *
+ * clean: no miss register in use, no hit waiting for its answer edge, no
+ * fetch or write-back offered (an answer given at the last edge may be up). */
+int context_cache_clean(const context_cache_state_t *s);
+/* A lookup of (kind, id), or a write of wdata to it, at the edge at which
+ * the edge count is `at`, in a clean cache (or one that has only taken such
+ * hits since): when the record is held, its LRU stamp, its data on a write
+ * and the hit count as the step of that edge sets them (out->hits too), and
+ * 1 with the data its answer carries; 0 and no change when it would miss. */
+int context_cache_hit(context_cache_state_t *s, const context_cache_in_t *in, unsigned kind,
+                      uint32_t id, int write, uint32_t wdata, uint32_t at, uint32_t *data,
+                      context_cache_out_t *out);
+/* A hit whose answer is still to come: due is the edge count of its answer
+ * edge. */
+typedef struct {
+    uint32_t due;
+    uint8_t tag;
+    uint32_t data;
+} context_cache_pending_t;
+/* The registers after n edges run since the last step, in which only hits
+ * taken by context_cache_hit happened: the edge count and the random
+ * generator move on by n, the hits still to answer wait in order; when
+ * `answered`, the last answer given carried tag and data, and it is up
+ * (rsp_valid) when it was given at the n-th edge. *out: the outputs. */
+void context_cache_resume(context_cache_state_t *s, uint32_t n,
+                          const context_cache_pending_t *pending, int n_pending, int answered,
+                          uint8_t tag, uint32_t data, int up, context_cache_out_t *out);
+
 /* Kind k's record bytes from cfg_rec_bytes (0 read as 1). */
 static inline uint32_t context_cache_rec(const context_cache_in_t *in, unsigned k)
 {

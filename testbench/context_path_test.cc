@@ -297,6 +297,97 @@ TEST(ContextsInPath, APromiseOfAHitIsChecked)
     free(cc);
 }
 
+// A hit in a C model with nothing else under way is taken without stepping
+// the cache's edges (sim/net/ctx_cache.c); the RTL is stepped at every edge
+// it has work at. For random lookups - hits and misses, reads and writes,
+// one to six edges apart, hit latencies of 1 to 7 edges, records that fit
+// or are evicted - both give the same hits, the same answers at the same
+// times, and the same counts.
+namespace {
+struct Answers {
+    std::vector<std::pair<uint32_t, tick_t>> v;
+    static void add(void *ctx, uint32_t id, tick_t t)
+    {
+        static_cast<Answers *>(ctx)->v.emplace_back(id, t);
+    }
+};
+}  // namespace
+
+TEST(ContextsInPath, HitsTakenWithoutSteppingAreTheSteppedOnes)
+{
+    testutil::Paths def;
+    const tick_t P = 3;
+    for (int hc : {1, 2, 3, 7}) {
+        for (uint32_t bytes : {1500u, 262144u}) {
+            ctx_cfg_t cfg = def.get("ub_async")->ctx;
+            cfg.hit_cycles = hc;
+            cfg.cache_bytes = bytes;
+            ctx_cache_t *cc[2];
+            Answers ans[2];
+            for (int k = 0; k < 2; k++) {
+                block_opts_t bo{};
+                bo.kind = k ? BACKEND_RTL : BACKEND_C;
+                bo.period_ps = P;
+                char err[384];
+                block_inst_t *b = block_new(&context_cache_class, &bo, err, sizeof err);
+                ASSERT_NE(b, nullptr) << err;
+                cc[k] = static_cast<ctx_cache_t *>(calloc(1, sizeof(ctx_cache_t)));
+                ASSERT_EQ(ctx_cache_init(cc[k], b, &cfg, P, 5 * P, 1, "test"), 0);
+                for (uint32_t r = 0; r < 40; r++)
+                    ctx_cache_warm(cc[k], CTX_JETTY, r);
+                cc[k]->answer = Answers::add;
+                cc[k]->answer_ctx = &ans[k];
+            }
+            uint32_t seed = 7;
+            auto rnd = [&seed](uint32_t n) {
+                seed = seed * 1103515245u + 12345u;
+                return (seed >> 16) % n;
+            };
+            tick_t t = 100 * P;
+            for (uint32_t id = 0; id < 3000; id++) {
+                // mostly the warm records; some beyond them
+                uint32_t rec = rnd(30) ? rnd(40) : 40 + rnd(30);
+                int write = (int)rnd(2);
+                tick_t in[2] = {-1, -1};
+                int rc[2];
+                for (int k = 0; k < 2; k++) {
+                    char err[384];
+                    rc[k] = ctx_cache_present(cc[k], id, CTX_JETTY, rec, write, id, t, &in[k], err,
+                                              sizeof err);
+                    ASSERT_GE(rc[k], 0) << err;
+                    if (rnd(2) == 0 || k == 1) { // (the port runs them as it goes)
+                        ASSERT_EQ(ctx_cache_run(cc[k], t, err, sizeof err), 0) << err;
+                    }
+                }
+                ASSERT_EQ(rc[0], rc[1]) << "lookup " << id << " hc " << hc << " bytes " << bytes;
+                ASSERT_EQ(in[0], in[1]) << "lookup " << id << " hc " << hc << " bytes " << bytes;
+                t += P * (1 + rnd(rnd(4) ? 6 : 20));
+            }
+            for (int k = 0; k < 2; k++) {
+                char err[384];
+                ASSERT_EQ(ctx_cache_run(cc[k], t + 1000 * P, err, sizeof err), 0) << err;
+            }
+            EXPECT_EQ(ans[0].v, ans[1].v) << "hc " << hc << " bytes " << bytes;
+            uint64_t a[4], b[4];
+            ctx_cache_counts(cc[0], &a[0], &a[1], &a[2], &a[3]);
+            ctx_cache_counts(cc[1], &b[0], &b[1], &b[2], &b[3]);
+            for (int i = 0; i < 4; i++)
+                EXPECT_EQ(a[i], b[i]) << "count " << i << " hc " << hc << " bytes " << bytes;
+            EXPECT_EQ(cc[0]->writebacks, cc[1]->writebacks);
+            EXPECT_GT(a[0], 1000u);
+            EXPECT_GT(cc[0]->v_taken, 500u) << "hc " << hc << " bytes " << bytes;
+            EXPECT_EQ(cc[1]->v_taken, 0u);
+            if (bytes < 4096) {
+                EXPECT_GT(a[3], 50u); // (evictions)
+            }
+            for (int k = 0; k < 2; k++) {
+                ctx_cache_free(cc[k]);
+                free(cc[k]);
+            }
+        }
+    }
+}
+
 // The cliff bench jumps over quiet edges no further than they are quiet: a
 // hit due before the fill it waits for is answered (it hung with a hit
 // latency of 3 or more).

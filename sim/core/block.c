@@ -57,6 +57,11 @@ int block_can_jump(const block_inst_t *b)
     return b->kind == BACKEND_C && b->cls->c.quiet && !b->tw;
 }
 
+void *block_c_state(block_inst_t *b)
+{
+    return b->kind == BACKEND_C && !b->tw && !b->vec ? b->c_self : NULL;
+}
+
 int64_t block_quiet(const block_inst_t *b, const void *in)
 {
     if (!block_can_jump(b))

@@ -117,6 +117,11 @@ int block_can_jump(const block_inst_t *b);
  * edge and none is offered after (0 unless the C model offers it). */
 int64_t block_quiet_taking(const block_inst_t *b, const void *in);
 void block_advance(block_inst_t *b, const void *in, int64_t n);
+/* The C model's state (its <block>_state_t), for a caller that applies the
+ * model's own shortcuts to it (cmodel/<block>.h), or NULL unless the backend
+ * is the C model alone and nothing records its edges (no port trace, no
+ * vectors): such a shortcut skips edges. */
+void *block_c_state(block_inst_t *b);
 /* Up to n edges with the inputs `in` held, ending after the first edge at
  * which the output field of one byte at offset `watch` (a valid bit) is
  * nonzero: the same as that many block_step calls with now_ps 0 (so for a

@@ -59,6 +59,7 @@ int ctx_cache_init(ctx_cache_t *cc, block_inst_t *blk, const ctx_cfg_t *cfg, tic
     in->cfg_seed = 1;
     in->cfg_hit_cycles = (uint8_t)cfg->hit_cycles;
     cc->hit_edges = in->cfg_hit_cycles ? in->cfg_hit_cycles : 1;
+    cc->v_done.ans = -1;
     idle_inputs(cc);
     cc->can_jump = block_can_jump(blk);
     cc->wants_time = block_wants_time(blk);
@@ -68,9 +69,130 @@ int ctx_cache_init(ctx_cache_t *cc, block_inst_t *blk, const ctx_cfg_t *cfg, tic
     return 0;
 }
 
+/* ---- hits answered without stepping ------------------------------------------
+ *
+ * A lookup that hits in a C model with nothing else under way (no lookup
+ * queued or unanswered, no fetch, no miss register in use) changes, at its
+ * edge, only its record (LRU stamp, data) and the hit count; its answer
+ * comes hit_edges - 1 edges later whatever else happens, as no other answer
+ * can take that edge (lookups come one an edge, hits answer in order after
+ * the same number of edges, and misses are not under way). Such a hit is
+ * taken at once (context_cache_hit) and the edges its lookup and answer
+ * make the cache run are counted, not stepped: the cache runs from its
+ * lookup edge through its answer edge, and is gated from the edge after
+ * (lowering the answer is left to the next edge it runs, as when stepped).
+ * Before the model must step again (any other lookup) the registers are set
+ * as the steps would have left them (v_sync). */
+
+/* The hits answered before edge t leave the ring (the last of them is the
+ * last answer given before t). */
+static void v_prune(ctx_cache_t *cc, tick_t t)
+{
+    while (cc->v_n && cc->v_q[cc->v_head].ans < t) {
+        cc->v_done = cc->v_q[cc->v_head];
+        cc->v_head = (cc->v_head + 1) & 15;
+        cc->v_n--;
+    }
+}
+
+/* A lookup at edge t answered without stepping: 1 with its record in from
+ * *in, or 0 (nothing changed) when it must be stepped. */
+static int v_hit(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
+                 uint32_t wdata, tick_t t, tick_t *in)
+{
+    if (cc->q_n || cc->tags_used || cc->f_n)
+        return 0;
+    context_cache_state_t *s = block_c_state(cc->blk);
+    if (!s)
+        return 0;
+    const tick_t P = cc->period;
+    uint32_t at; /* the edge count at t */
+    if (!cc->v_on) {
+        if (t <= cc->last || !context_cache_clean(s))
+            return 0;
+        const context_cache_out_t *o = &cc->out;
+        /* the edges before t are gated (active() notes the miss count of an
+         * idle cache), and so is the one after the answer, as long as no
+         * lookup missed since it was last idle */
+        if (!o->busy && cc->last >= 0 && t > cc->last + P)
+            cc->misses_idle = o->misses;
+        if (o->misses != cc->misses_idle)
+            return 0;
+        at = s->now;
+    } else {
+        if (t <= cc->v_lookup)
+            return 0;
+        at = s->now + cc->v_edges;
+        if (t <= cc->last) /* (inside the run of the hits before it) */
+            at -= 1 + (uint32_t)((cc->last - t) / P);
+    }
+    if (cc->v_on)
+        v_prune(cc, t);
+    if (cc->v_on && cc->v_n == 16)
+        return 0; /* (not with at most 15 edges per hit) */
+    uint32_t data;
+    if (!context_cache_hit(s, &cc->in, kind, rec, write, wdata, at, &data, &cc->out))
+        return 0;
+    tick_t ans = t + (tick_t)(cc->hit_edges - 1) * P;
+    if (!cc->v_on) {
+        cc->v_on = 1;
+        cc->v_edges = 0;
+        cc->v_head = cc->v_n = 0;
+        cc->v_done.ans = -1;
+    }
+    cc->v_edges += t > cc->last ? (uint32_t)cc->hit_edges : (uint32_t)((ans - cc->last) / P);
+    /* its tag: the lowest one not held by a hit still to answer (as a
+     * stepped lookup would take it) */
+    unsigned held = 0;
+    for (int i = 0; i < cc->v_n; i++)
+        held |= 1u << cc->v_q[(cc->v_head + i) & 15].tag;
+    uint8_t tag = (uint8_t)__builtin_ctz(~held);
+    cc->v_q[(cc->v_head + cc->v_n++) & 15] = (struct ctx_vhit){ans, id, data, tag};
+    cc->v_lookup = t;
+    cc->v_taken++;
+    if (ans > cc->last)
+        cc->last = ans;
+    *in = ans + P;
+    return 1;
+}
+
+/* Before the model steps at edge e: the registers as the steps of the edges
+ * run since it last stepped would have left them, through the edge before e
+ * (or through the last answer, when that is earlier); the hits still to
+ * answer hold their tags, their answers promised. */
+static void v_sync(ctx_cache_t *cc, tick_t e)
+{
+    if (!cc->v_on)
+        return;
+    context_cache_state_t *s = block_c_state(cc->blk);
+    const tick_t P = cc->period;
+    tick_t through = e <= cc->last ? e - P : cc->last;
+    uint32_t n = cc->v_edges - (uint32_t)((cc->last - through) / P);
+    uint32_t after = s->now + n; /* the edge count after `through` */
+    v_prune(cc, through + P);
+    context_cache_pending_t pend[16];
+    for (int i = 0; i < cc->v_n; i++) {
+        const struct ctx_vhit *h = &cc->v_q[(cc->v_head + i) & 15];
+        pend[i] = (context_cache_pending_t){after + (uint32_t)((h->ans - through) / P) - 1,
+                                            h->tag, h->data};
+        cc->tag_id[h->tag] = h->id;
+        cc->promised[h->tag] = h->ans + P;
+        cc->last_tag = h->tag;
+    }
+    cc->tags_used = cc->v_n;
+    int answered = cc->v_done.ans >= 0;
+    context_cache_resume(s, n, pend, cc->v_n, answered, cc->v_done.tag, cc->v_done.data,
+                         answered && cc->v_done.ans == through, &cc->out);
+    cc->last = through;
+    cc->v_on = 0;
+    cc->v_n = 0;
+    cc->v_done.ans = -1;
+}
+
 int ctx_cache_lookup(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
                      uint32_t wdata, tick_t t)
 {
+    v_sync(cc, t);
     if (grow((void **)&cc->q, &cc->q_cap, sizeof(*cc->q), cc->q_n + 1))
         return -1;
     /* keep the ring contiguous from q_head: append at the end, compacting
@@ -197,6 +319,8 @@ static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
 
 int ctx_cache_run(ctx_cache_t *cc, tick_t t, char *err, int errlen)
 {
+    if (cc->v_on)
+        return 0; /* only hits, answered: gated after the last answer */
     if (!cc->q_n && !active(cc, t)) {
         cc->last = t; /* idle: gated through t */
         return 0;
@@ -307,6 +431,16 @@ int ctx_cache_keeps(const ctx_cfg_t *cfg, unsigned kind, uint32_t first, uint32_
 int ctx_cache_present(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
                       uint32_t wdata, tick_t t, tick_t *in, char *err, int errlen)
 {
+    if (!cc->v_on && (cc->tags_used || cc->f_n) && t - cc->period > cc->last &&
+        block_c_state(cc->blk)) {
+        /* (what is owed before this edge first, as the run below would: the
+         * lookup may then find nothing else under way) */
+        if (ctx_cache_run(cc, t - cc->period, err, errlen))
+            return -1;
+    }
+    if (v_hit(cc, id, kind, rec, write, wdata, t, in))
+        return 1;
+    v_sync(cc, t);
     uint32_t hits = cc->out.hits, misses = cc->out.misses;
     if (ctx_cache_lookup(cc, id, kind, rec, write, wdata, t)) {
         snprintf(err, (size_t)errlen, "out of memory");

@@ -197,6 +197,22 @@ typedef struct ctx_cache {
     tick_t present_in;    /* present_in (else -1) */
     int hit_edges;        /* a hit's answer comes this many edges after its
                              lookup (cfg_hit_cycles, 0 read as 1) */
+    /* Hits answered without stepping (a C model with nothing else under
+     * way; context_cache_hit): since v_on, the cache has run v_edges edges
+     * through `last` (the last one's answer edge) that the model has not
+     * stepped; the hits whose answers may yet be to come, and the last one
+     * answered before them, are kept for when it must step again
+     * (context_cache_resume). */
+    int v_on;
+    uint32_t v_edges;
+    tick_t v_lookup;      /* the edge of the last of them */
+    struct ctx_vhit {
+        tick_t ans;       /* its answer edge */
+        uint32_t id, data;
+        uint8_t tag;
+    } v_q[16], v_done;    /* (a ring from v_head; v_done: ans < 0 if none) */
+    int v_head, v_n;
+    uint64_t v_taken;     /* hits taken so (a count for tests) */
     char where[64];
 } ctx_cache_t;
 
