@@ -83,35 +83,66 @@ static inline __attribute__((always_inline)) void write_outputs(const ub_send_pi
     o->pkt_comp_order = it->comp_order;
 }
 
+/* The work of stages S9..S15 on the item entering them (S14 has none). */
+static inline void work_tassn(ub_send_pipeline_state_t *s, ubsp_item_t *it)
+{
+    /* TASSN read-modify-write in the Jetty context (1 cycle) */
+    uint16_t *t = &s->tassn[it->jetty & (UBSP_NUM_JETTY_CTX - 1)];
+    it->tassn = *t;
+    *t = (uint16_t)(*t + 1u);
+}
+static inline void work_tah(ubsp_item_t *it)
+{
+    /* transaction header: 3-bit wire order field */
+    it->wire_order = ub_wire_order(it->order, it->fence);
+}
+static inline void work_chan(ubsp_item_t *it)
+{
+    /* transport channel index */
+    it->ch = (uint8_t)(it->dst & (UBSP_NUM_CHANNELS - 1));
+}
+static inline void work_tpn(const ub_send_pipeline_in_t *in, ubsp_item_t *it)
+{
+    /* channel TPN */
+    it->tpn = (in->cfg_tpn_base + it->ch) & UB_TPN_MASK;
+}
+static inline void work_seq_ask(ub_send_pipeline_state_t *s, const ubsp_item_t *it)
+{
+    /* the channel table is asked for the message's numbers */
+    s->seq_rq = 1;
+    s->seq_ch = it->ch;
+    s->seq_nseg = it->nseg;
+}
+static inline void work_rtph(const ub_send_pipeline_state_t *s, ubsp_item_t *it)
+{
+    /* RTPH: transport opcode (the ack request is the output's, per packet);
+     * the table's answer (of this edge, or held) */
+    it->tp_opcode = ub_mode_reliable(it->mode) ? UB_TP_RELIABLE : UB_TP_UNRELIABLE;
+    it->psn = s->hold_psn;
+    it->tpmsn = s->hold_tpmsn;
+}
+
 static void stage_work(ub_send_pipeline_state_t *s, const ub_send_pipeline_in_t *in,
                        unsigned st, ubsp_item_t *it)
 {
     switch (st) {
-    case UBSP_ST_TASSN: { /* TASSN read-modify-write in the Jetty context (1 cycle) */
-        uint16_t *t = &s->tassn[it->jetty & (UBSP_NUM_JETTY_CTX - 1)];
-        it->tassn = *t;
-        *t = (uint16_t)(*t + 1u);
+    case UBSP_ST_TASSN:
+        work_tassn(s, it);
         break;
-    }
-    case UBSP_ST_TAH: /* transaction header: 3-bit wire order field */
-        it->wire_order = ub_wire_order(it->order, it->fence);
+    case UBSP_ST_TAH:
+        work_tah(it);
         break;
-    case UBSP_ST_CHAN: /* transport channel index */
-        it->ch = (uint8_t)(it->dst & (UBSP_NUM_CHANNELS - 1));
+    case UBSP_ST_CHAN:
+        work_chan(it);
         break;
-    case UBSP_ST_TPN: /* channel TPN */
-        it->tpn = (in->cfg_tpn_base + it->ch) & UB_TPN_MASK;
+    case UBSP_ST_TPN:
+        work_tpn(in, it);
         break;
-    case UBSP_ST_SEQ_ASK: /* the channel table is asked for the message's numbers */
-        s->seq_rq = 1;
-        s->seq_ch = it->ch;
-        s->seq_nseg = it->nseg;
+    case UBSP_ST_SEQ_ASK:
+        work_seq_ask(s, it);
         break;
-    case UBSP_ST_RTPH: /* RTPH: transport opcode (the ack request is the output's, per
-                        * packet); the table's answer (of this edge, or held) */
-        it->tp_opcode = ub_mode_reliable(it->mode) ? UB_TP_RELIABLE : UB_TP_UNRELIABLE;
-        it->psn = s->hold_psn;
-        it->tpmsn = s->hold_tpmsn;
+    case UBSP_ST_RTPH:
+        work_rtph(s, it);
         break;
     default:
         break;
@@ -139,13 +170,22 @@ static void backend_advance(ub_send_pipeline_state_t *s,
     turn(s);
     s->st_mask = (s->st_mask << 1) & ((1u << NS) - 1u); /* S0 is now empty */
 
-    /* the stages with work (S9..S15) that hold an item (S14 has none) */
-    uint32_t work = s->st_mask & (((1u << (UBSP_ST_RTPH + 1)) - 1u) & ~((1u << UBSP_ST_TASSN) - 1u));
-    while (work) {
-        unsigned st = (unsigned)__builtin_ctz(work);
-        work &= work - 1;
-        stage_work(s, in, st, &s->st[slot(s, st)]);
-    }
+    /* the stages with work (S9..S15) that hold an item (S14 has none), in
+     * order (each its own test: the stages that hold one change from edge
+     * to edge) */
+    const uint32_t m = s->st_mask;
+    if (m >> UBSP_ST_TASSN & 1u)
+        work_tassn(s, &s->st[slot(s, UBSP_ST_TASSN)]);
+    if (m >> UBSP_ST_TAH & 1u)
+        work_tah(&s->st[slot(s, UBSP_ST_TAH)]);
+    if (m >> UBSP_ST_CHAN & 1u)
+        work_chan(&s->st[slot(s, UBSP_ST_CHAN)]);
+    if (m >> UBSP_ST_TPN & 1u)
+        work_tpn(in, &s->st[slot(s, UBSP_ST_TPN)]);
+    if (m >> UBSP_ST_SEQ_ASK & 1u)
+        work_seq_ask(s, &s->st[slot(s, UBSP_ST_SEQ_ASK)]);
+    if (m >> UBSP_ST_RTPH & 1u)
+        work_rtph(s, &s->st[slot(s, UBSP_ST_RTPH)]);
 }
 
 /* The intake register into its Jetty's queue (it has room). */
