@@ -29,7 +29,8 @@ SAN       ?= 0
 
 DEB_PKGS := build-essential pkg-config verilator yosys iverilog gtkwave xvfb \
             libgtest-dev libinih-dev libcjson-dev zlib1g-dev imagemagick \
-            clang-14 libclang-rt-14-dev libfuzzer-14-dev python3-matplotlib libsystemc-dev
+            clang-14 libclang-rt-14-dev libfuzzer-14-dev python3-matplotlib libsystemc-dev \
+            valgrind
 
 ifeq ($(SAN),thread)
   # ThreadSanitizer: the simulations a command runs side by side (--jobs)

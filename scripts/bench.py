@@ -11,7 +11,7 @@ so that the ratios hold on a shared, noisy machine.
 Environment: BENCH_REPS, BENCH_OPS (dependent reads, default 1000000),
 BENCH_BASELINE (a git revision, or "none"), BENCH_QUICK=1 (fewer, shorter runs).
 """
-import json, os, statistics, subprocess, sys, tempfile, time
+import json, os, shutil, statistics, subprocess, sys, tempfile, time
 
 EXE = sys.argv[1] if len(sys.argv) > 1 else "build/ubsim"
 QUICK = os.environ.get("BENCH_QUICK") == "1"
@@ -178,6 +178,51 @@ def main():
                      f"{verdict(sp['now0'] / sb >= 2)} as the command runs, "
                      f"{verdict(sp['one0'] / sb >= 2)} one at a time")
         log(line)
+
+    # 3b. the same scenario counted in instructions (callgrind), which the
+    # machine's load does not move: per request of each stack, the
+    # difference between a burst of 2K and one of K (the start-up cancels).
+    # As the command runs, the slower stack sets the time (the two run side
+    # by side), against the first engine's two one after the other.
+    if shutil.which("valgrind"):
+        k = 2000 if QUICK else 10000
+        log(f"\n3b. the rate scenario in instructions per request (callgrind; bursts of {k} and "
+            f"{2 * k}, 256 slots, one simulation at a time)")
+
+        def instr(exe, backend, stack, burst):
+            with tempfile.TemporaryDirectory() as d:
+                out = os.path.join(d, "cg.out")
+                args = ["rate", "--burst", str(burst), "--slots", "256", "--backend", backend,
+                        "--stack", stack]
+                if exe == EXE:
+                    args += ["--jobs", "1"]
+                subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, exe]
+                               + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               check=True)
+                for line in open(out):
+                    if line.startswith("totals:") or line.startswith("summary:"):
+                        return int(line.split()[1])
+            raise RuntimeError("no instruction total in the callgrind output")
+
+        for backend in ("c", "rtl"):
+            per = {}
+            for who, exe in (("now", EXE), ("base", base)):
+                if not exe:
+                    continue
+                for stack in ("ub", "roce"):
+                    per[who, stack] = (instr(exe, backend, stack, 2 * k) -
+                                       instr(exe, backend, stack, k)) / k
+            line = (f"   {backend:3s}: UB {per['now', 'ub']:8,.0f}, RoCE {per['now', 'roce']:8,.0f} "
+                    f"instructions a request")
+            if base:
+                b_ub, b_ro = per["base", "ub"], per["base", "roce"]
+                both = b_ub + b_ro
+                line += (f"   (before: {b_ub:,.0f} and {b_ro:,.0f}; as the command runs "
+                         f"{both / max(per['now', 'ub'], per['now', 'roce']):4.2f}x, one at a time "
+                         f"{both / (per['now', 'ub'] + per['now', 'roce']):4.2f}x)")
+            log(line)
+    else:
+        log("\n3b. (valgrind is not installed: no instruction counts; make deps installs it)")
 
     # 4. idle skipping against stepping every cycle
     log("\n4. skipping idle cycles against stepping every cycle (C, 100000 reads)")
