@@ -17,6 +17,19 @@ void context_cache_reset(context_cache_state_t *s)
     s->o.rq_ready = 1;
 }
 
+/* The random generator one edge on, and n edges on (its period is
+ * 2^16 - 1 from any state but 0, which it never holds). */
+static inline uint16_t lfsr_next(uint16_t l)
+{
+    return (uint16_t)((l >> 1) ^ (-(l & 1u) & 0xB400u));
+}
+static uint16_t lfsr_after(uint16_t l, uint32_t n)
+{
+    for (uint32_t i = n % 65535u; i > 0; i--)
+        l = lfsr_next(l);
+    return l;
+}
+
 static uint32_t ways_of(const context_cache_in_t *in)
 {
     uint32_t w = in->cfg_ways;
@@ -271,7 +284,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
     o->rq_ready = (uint8_t)(free_m && room);
     o->busy = (uint8_t)(used_m || s->f_n || o->rsp_valid || o->mreq_valid || o->wb_valid);
     s->now++;
-    s->lfsr = (uint16_t)((lfsr >> 1) ^ (-(lfsr & 1u) & 0xB400u));
+    s->lfsr = lfsr_next(lfsr);
     *out = *o;
 }
 
@@ -295,10 +308,7 @@ void context_cache_advance(context_cache_state_t *s, const context_cache_in_t *i
 {
     (void)in;
     s->now += (uint32_t)n;
-    uint16_t l = s->lfsr;
-    for (int i = 0; i < n; i++)
-        l = (uint16_t)((l >> 1) ^ (-(l & 1u) & 0xB400u));
-    s->lfsr = l;
+    s->lfsr = lfsr_after(s->lfsr, (uint32_t)n);
 }
 
 int context_cache_clean(const context_cache_state_t *s)
@@ -336,11 +346,7 @@ void context_cache_resume(context_cache_state_t *s, uint32_t n,
 {
     context_cache_out_t *o = &s->o;
     s->now += n;
-    /* (the generator's period is 2^16 - 1 from any state but 0) */
-    uint16_t l = s->lfsr;
-    for (uint32_t i = n % 65535u; i > 0; i--)
-        l = (uint16_t)((l >> 1) ^ (-(l & 1u) & 0xB400u));
-    s->lfsr = l;
+    s->lfsr = lfsr_after(s->lfsr, n);
     s->f_head = 0;
     s->f_n = (uint8_t)n_pending;
     for (int i = 0; i < n_pending; i++) {

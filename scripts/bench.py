@@ -194,8 +194,6 @@ def main():
                 out = os.path.join(d, "cg.out")
                 args = ["rate", "--burst", str(burst), "--slots", "256", "--backend", backend,
                         "--stack", stack]
-                if exe == EXE:
-                    args += ["--jobs", "1"]
                 subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, exe]
                                + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                check=True)

@@ -440,7 +440,7 @@ int ctx_cache_present(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec,
     }
     if (v_hit(cc, id, kind, rec, write, wdata, t, in))
         return 1;
-    v_sync(cc, t);
+    /* (ctx_cache_lookup brings the model up to date first: v_sync) */
     uint32_t hits = cc->out.hits, misses = cc->out.misses;
     if (ctx_cache_lookup(cc, id, kind, rec, write, wdata, t)) {
         snprintf(err, (size_t)errlen, "out of memory");
