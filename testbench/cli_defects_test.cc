@@ -15,6 +15,7 @@ extern "C" {
 #include "cli.h"
 #include "config.h"
 #include "rate.h"
+#include "text.h"
 #include "wave.h"
 }
 
@@ -306,6 +307,70 @@ TEST(CliDefects, PathListsInMessagesEndInAnEllipsisWhenCut)
 }  // namespace
 
 namespace {
+
+TEST(CliDefects, ListsAreSplitAlikeAndRefuseEmptyItems)
+{
+    char buf[32], *item[4];
+    EXPECT_EQ(text_list_split("16", buf, sizeof buf, item, 4), 1);
+    EXPECT_STREQ(item[0], "16");
+    ASSERT_EQ(text_list_split("16,256,x", buf, sizeof buf, item, 4), 3);
+    EXPECT_STREQ(item[1], "256");
+    EXPECT_STREQ(item[2], "x");
+    for (const char *bad : {"", ",", "16,", ",16", "16,,256", "16,256,"})
+        EXPECT_EQ(text_list_split(bad, buf, sizeof buf, item, 4), TEXT_LIST_EMPTY) << bad;
+    EXPECT_EQ(text_list_split("1,2,3,4,5", buf, sizeof buf, item, 4), TEXT_LIST_TOO_MANY);
+    EXPECT_EQ(text_list_split(std::string(32, '1').c_str(), buf, sizeof buf, item, 4),
+              TEXT_LIST_TOO_LONG);
+    EXPECT_EQ(text_list_split(std::string(31, '1').c_str(), buf, sizeof buf, item, 4), 1);
+}
+
+TEST(CliDefects, EveryListOptionRefusesEmptyItems)
+{
+    // an empty list was taken as the default list, a doubled or trailing
+    // comma was skipped: each is now an error naming the option
+    struct {
+        std::string args, expect;
+    } cases[] = {
+        {"rate --burst ''", "--burst: expected whole numbers 1..2000000, comma-separated, got '': an empty item"},
+        {"rate --burst ,", "--burst: expected whole numbers 1..2000000, comma-separated, got ','"},
+        {"rate --burst 16,,256", "got '16,,256': an empty item"},
+        {"rate --burst 16,", "got '16,': an empty item"},
+        {"loss --loss 0.1,", "--loss: expected probabilities from 0 to 1, comma-separated, got '0.1,': an empty item"},
+        {"loss --mix ,4096", "--mix: expected whole numbers of bytes (1 to 4294967295), comma-separated, got ',4096': an empty item"},
+        {"cache --n ''", "--n: expected up to 64 values from 1 to 4096, comma-separated, got '': an empty item"},
+        {"cache --n 4,", "got '4,': an empty item"},
+        {"latency --fault ''", "--fault: '': expected KEY=VALUE[,KEY=VALUE...], got an empty item"},
+        {"rate --stack ub --fault drop=fwd:5,,", "--fault: 'drop=fwd:5,,': expected KEY=VALUE[,KEY=VALUE...], got an empty item"},
+    };
+    for (auto &c : cases) {
+        std::string out;
+        EXPECT_EQ(ubsim(c.args + " --quiet", &out), 2) << c.args << ": " << out;
+        EXPECT_TRUE(has(out, c.expect)) << c.args << ": " << out;
+    }
+}
+
+TEST(CliDefects, HexInfAndNanAreNotNumbersInListsAndOtherCommandsEither)
+{
+    struct {
+        std::string args, expect;
+    } cases[] = {
+        {"loss --loss 0x0.1", "--loss: expected probabilities from 0 to 1, comma-separated, got '0x0.1'"},
+        {"loss --loss 0.1,nan", "got '0.1,nan'"},
+        {"loss --mix 0x1000", "--mix: expected whole numbers of bytes (1 to 4294967295), comma-separated, got '0x1000'"},
+        {"loss --link-ns 0x10", "--link-ns: expected 0 to 1e9 ns, got '0x10'"},
+        {"loss --reread-ns inf", "--reread-ns: expected 0 to 1e9 ns, got 'inf'"},
+        {"loss --link-gbps 0x32", "--link-gbps: expected a rate above 0 GB/s, got '0x32'"},
+        {"cache --zipf 0x1", "--zipf: expected a number from 0 to 10, got '0x1'"},
+        {"cache --n 0x4", "--n: expected up to 64 values from 1 to 4096, comma-separated, got '0x4'"},
+        {"latency --fault loss=0x0.1", "--fault: loss=0x0.1: expected a probability from 0 to 1"},
+        {"latency --fault reorder_ns=0x10", "--fault: reorder_ns=0x10: expected a delay in ns from 0 to 1e12"},
+    };
+    for (auto &c : cases) {
+        std::string out;
+        EXPECT_EQ(ubsim(c.args + " --quiet", &out), 2) << c.args << ": " << out;
+        EXPECT_TRUE(has(out, c.expect)) << c.args << ": " << out;
+    }
+}
 
 TEST(CliDefects, RateOnAPathWithoutASendPipelineIsBadUsage)
 {

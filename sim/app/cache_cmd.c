@@ -10,6 +10,7 @@
 #include "latency.h"
 #include "report.h"
 #include "state.h"
+#include "text.h"
 
 static const char *const usage_cache =
     "usage: ubsim cache [options]\n"
@@ -56,9 +57,8 @@ static const char *const usage_cache =
 
 static int parse_double(const char *cmd, const char *opt, const char *v, double lo, double hi, double *out)
 {
-    char *end;
-    double d = strtod(v, &end);
-    if (end == v || *end || !(d >= lo) || d > hi)
+    double d;
+    if (text_parse_real(v, &d) || !(d >= lo) || d > hi)
         return cli_usage_error(cmd, "%s: expected a number from %g to %g, got '%s'", opt, lo, hi, v);
     *out = d;
     return 0;
@@ -136,16 +136,18 @@ int cmd_cache(int argc, char **argv)
                     bad = cli_usage_error(A.cmd, "--stack: expected ub, pcie_nic or both, got '%s'", v);
             }
         } else if (cli_opt_value(&A, "--n", &v, &bad)) {
-            const char *p = v;
+            char buf[512], *item[64];
+            int n = bad ? 0 : text_list_split(v, buf, sizeof buf, item, 64);
+            if (!bad && n < 0)
+                bad = cli_usage_error(A.cmd, "--n: expected up to 64 values from 1 to 4096, "
+                                      "comma-separated, got '%s': %s", v, text_list_error(n));
             n_list = 0;
-            while (!bad && *p) {
-                char *end;
-                unsigned long long u = strtoull(p, &end, 10);
-                if (end == p || u < 1 || u > 4096 || (*end && *end != ',') || n_list >= 64 || *p == '-')
+            for (int i = 0; i < n && !bad; i++) {
+                int64_t u;
+                if (text_parse_whole(item[i], &u) || u < 1 || u > 4096)
                     bad = cli_usage_error(A.cmd, "--n: expected up to 64 values from 1 to 4096, comma-separated, got '%s'", v);
                 else
-                    ns_list[n_list++] = u;
-                p = *end ? end + 1 : end;
+                    ns_list[n_list++] = (uint64_t)u;
             }
         } else if (cli_opt_value(&A, "--steps-per-octave", &v, &bad)) {
             if (!bad && (cli_parse_int(v, 1, &x) || x > 8))

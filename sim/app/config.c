@@ -2,11 +2,11 @@
 
 #include "block.h"
 #include "ini_lines.h"
+#include "text.h"
 
 #include "rc_send_pipeline.h"
 #include "ub_send_pipeline.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,65 +74,9 @@ path_cfg_t *config_find(config_t *c, const char *name)
 
 /* ---- value parsing ------------------------------------------------------ */
 
-/* The one number syntax of config files and command-line options: blanks
- * around it are ignored, then an optional sign and decimal digits; a real
- * number may add a fraction and an exponent (12, 12.5, .5, 1e3, 2.5E-1).
- * strtod alone would also take hexadecimal (0x10 = 16), inf, nan and
- * infinity; none of these is a number here. V starts at the number (leading
- * blanks skipped); returns its length, or 0 if V is not one. */
-static size_t decimal_length(const char *v, int real)
-{
-    const char *p = v;
-    if (*p == '+' || *p == '-')
-        p++;
-    size_t digits = strspn(p, "0123456789");
-    p += digits;
-    if (real && *p == '.') {
-        size_t frac = strspn(p + 1, "0123456789");
-        digits += frac;
-        p += 1 + frac;
-    }
-    if (digits == 0)
-        return 0;
-    if (real && (*p == 'e' || *p == 'E')) {
-        const char *e = p + 1;
-        if (*e == '+' || *e == '-')
-            e++;
-        size_t exp = strspn(e, "0123456789");
-        if (exp == 0)
-            return 0;
-        p = e + exp;
-    }
-    size_t len = (size_t)(p - v);
-    p += strspn(p, " \t");
-    return *p ? 0 : len;
-}
+int config_parse_real(const char *v, double *out) { return text_parse_real(v, out); }
 
-int config_parse_real(const char *v, double *out)
-{
-    v += strspn(v, " \t");
-    if (!decimal_length(v, 1))
-        return -1;
-    errno = 0;
-    double d = strtod(v, NULL);
-    if (errno || !isfinite(d))
-        return -1;
-    *out = d;
-    return 0;
-}
-
-int config_parse_whole(const char *v, int64_t *out)
-{
-    v += strspn(v, " \t");
-    if (!decimal_length(v, 0))
-        return -1;
-    errno = 0;
-    long long x = strtoll(v, NULL, 10);
-    if (errno)
-        return -1;
-    *out = x;
-    return 0;
-}
+int config_parse_whole(const char *v, int64_t *out) { return text_parse_whole(v, out); }
 
 /* ns with at most picosecond resolution -> ps */
 static int parse_ns_to_ps(const char *v, int64_t *ps, const char **why)

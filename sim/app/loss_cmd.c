@@ -1,6 +1,5 @@
 /* ubsim loss: the command and its report. */
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include "cli.h"
 #include "loss.h"
 #include "report.h"
+#include "text.h"
 #include "transport.h"
 
 static const char *const usage_loss =
@@ -78,25 +78,23 @@ static const char *const usage_loss =
 static int parse_list(const char *cmd, const char *opt, const char *v, double *out, int max, int whole,
                       int *n)
 {
+    const char *what = whole ? "whole numbers of bytes (1 to 4294967295)" : "probabilities from 0 to 1";
+    char buf[1024], *item[LOSS_MAX_POINTS > LOSS_MAX_MIX ? LOSS_MAX_POINTS : LOSS_MAX_MIX];
+    const int room = (int)(sizeof item / sizeof *item);
+    int k = text_list_split(v, buf, sizeof buf, item, max < room ? max : room);
     *n = 0;
-    const char *p = v;
-    while (*p) {
-        char *end;
-        errno = 0;
-        double x = strtod(p, &end);
-        if (end == p || errno || !isfinite(x) || x < 0 || (*end && *end != ',') ||
-            (!whole && x > 1) || (whole && (x < 1 || x != floor(x) || x > 4294967295.0)))
-            return cli_usage_error(cmd, "%s: expected %s, comma-separated, got '%s'", opt,
-                                   whole ? "whole numbers of bytes (1 to 4294967295)"
-                                         : "probabilities from 0 to 1",
-                                   v);
-        if (*n >= max)
-            return cli_usage_error(cmd, "%s: at most %d values", opt, max);
+    if (k == TEXT_LIST_TOO_MANY)
+        return cli_usage_error(cmd, "%s: at most %d values", opt, max);
+    if (k < 0)
+        return cli_usage_error(cmd, "%s: expected %s, comma-separated, got '%s': %s", opt, what, v,
+                               text_list_error(k));
+    for (int i = 0; i < k; i++) {
+        double x;
+        if (text_parse_real(item[i], &x) || x < 0 || (!whole && x > 1) ||
+            (whole && (x < 1 || x != floor(x) || x > 4294967295.0)))
+            return cli_usage_error(cmd, "%s: expected %s, comma-separated, got '%s'", opt, what, v);
         out[(*n)++] = x;
-        p = *end ? end + 1 : end;
     }
-    if (*n == 0)
-        return cli_usage_error(cmd, "%s: expected at least one value", opt);
     return 0;
 }
 
@@ -249,21 +247,18 @@ int cmd_loss(int argc, char **argv)
                 bad = cli_usage_error(A.cmd, "--channels: expected 1 to %d, got '%s'", TP_CH, v);
             c.channels = (int)x;
         } else if (cli_opt_value(&A, "--link-ns", &v, &bad)) {
-            char *end;
-            double d = bad ? 0 : strtod(v, &end);
-            if (!bad && (end == v || *end || !(d >= 0) || d > 1e9))
+            double d = 0;
+            if (!bad && (text_parse_real(v, &d) || !(d >= 0) || d > 1e9))
                 bad = cli_usage_error(A.cmd, "--link-ns: expected 0 to 1e9 ns, got '%s'", v);
             c.link_ns = d;
         } else if (cli_opt_value(&A, "--reread-ns", &v, &bad)) {
-            char *end;
-            double d = bad ? 0 : strtod(v, &end);
-            if (!bad && (end == v || *end || !(d >= 0) || d > 1e9))
+            double d = 0;
+            if (!bad && (text_parse_real(v, &d) || !(d >= 0) || d > 1e9))
                 bad = cli_usage_error(A.cmd, "--reread-ns: expected 0 to 1e9 ns, got '%s'", v);
             c.reread_ns = d;
         } else if (cli_opt_value(&A, "--link-gbps", &v, &bad)) {
-            char *end;
-            double d = bad ? 0 : strtod(v, &end);
-            if (!bad && (end == v || *end || !(d > 0) || d > 1e6))
+            double d = 0;
+            if (!bad && (text_parse_real(v, &d) || !(d > 0) || d > 1e6))
                 bad = cli_usage_error(A.cmd, "--link-gbps: expected a rate above 0 GB/s, got '%s'", v);
             c.link_gbytes = d;
         } else if (strcmp(arg, "--step-all") == 0 || strncmp(arg, "--timeout-us", 12) == 0) {

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 void fault_spec_init(fault_spec_t *s)
 {
     memset(s, 0, sizeof(*s));
@@ -28,10 +30,8 @@ int fault_any(const fault_spec_t *s)
 
 static int parse_prob(const char *key, const char *v, double *out, char *err, int errlen)
 {
-    char *end;
-    errno = 0;
-    double p = strtod(v, &end);
-    if (end == v || *end || errno || !isfinite(p) || p < 0 || p > 1) {
+    double p;
+    if (text_parse_real(v, &p) || p < 0 || p > 1) {
         snprintf(err, (size_t)errlen,
                  "--fault: %s=%s: expected a probability from 0 to 1 (for example 1e-3)", key, v);
         return -1;
@@ -96,10 +96,8 @@ static int parse_pair(fault_spec_t *s, const char *key, const char *v, char *err
         return 0;
     }
     if (!strcmp(key, "reorder_ns")) {
-        char *end;
-        errno = 0;
-        double ns = strtod(v, &end);
-        if (end == v || *end || errno || !isfinite(ns) || ns < 0 || ns > 1e12) {
+        double ns;
+        if (text_parse_real(v, &ns) || ns < 0 || ns > 1e12) {
             snprintf(err, (size_t)errlen,
                      "--fault: reorder_ns=%s: expected a delay in ns from 0 to 1e12", v);
             return -1;
@@ -141,16 +139,22 @@ int fault_parse(const char *text, fault_spec_t *s, char *err, int errlen)
 {
     size_t n = strlen(text);
     char *buf = malloc(n + 1);
-    if (!buf) {
+    char **items = malloc((n / 2 + 1) * sizeof *items); /* (an item and its comma: 2 characters) */
+    if (!buf || !items) {
+        free(buf);
+        free(items);
         snprintf(err, (size_t)errlen, "out of memory");
         return -1;
     }
-    memcpy(buf, text, n + 1);
+    int k = text_list_split(text, buf, n + 1, items, (int)(n / 2 + 1));
     int rc = 0;
-    char *save = NULL;
-    int items = 0;
-    for (char *item = strtok_r(buf, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
-        items++;
+    if (k < 0) {
+        snprintf(err, (size_t)errlen, "--fault: '%s': expected KEY=VALUE[,KEY=VALUE...], got %s",
+                 text, text_list_error(k));
+        rc = -1;
+    }
+    for (int i = 0; i < k && !rc; i++) {
+        char *item = items[i];
         char *eq = strchr(item, '=');
         if (!eq || eq == item || !eq[1]) {
             snprintf(err, (size_t)errlen, "--fault: '%s': expected KEY=VALUE", item);
@@ -160,11 +164,8 @@ int fault_parse(const char *text, fault_spec_t *s, char *err, int errlen)
         *eq = 0;
         rc = parse_pair(s, item, eq + 1, err, errlen);
     }
-    if (!rc && items == 0) {
-        snprintf(err, (size_t)errlen, "--fault: empty; expected KEY=VALUE[,KEY=VALUE...]");
-        rc = -1;
-    }
     free(buf);
+    free(items);
     return rc;
 }
 

@@ -10,6 +10,7 @@
 #include "jobs.h"
 #include "latency.h"
 #include "report.h"
+#include "text.h"
 
 static const char *const usage_rate =
     "usage: ubsim rate [options]\n"
@@ -489,16 +490,21 @@ int cmd_rate(int argc, char **argv)
                 bad = cli_usage_error(A.cmd, "--stack: expected ub, roce or both, got '%s'", v);
             }
         } else if (cli_opt_value(&A, "--burst", &v, &bad)) {
-            char buf[256]; /* CLI_MAX_LIST sizes of up to 7 digits and their commas */
-            if (!bad && strlen(v) >= sizeof(buf))
+            char buf[256], *item[CLI_MAX_LIST]; /* CLI_MAX_LIST sizes of up to 7 digits and their commas */
+            int n = bad ? 0 : text_list_split(v, buf, sizeof buf, item, CLI_MAX_LIST);
+            if (n == TEXT_LIST_TOO_LONG)
                 bad = cli_usage_error(A.cmd, "--burst: expected at most %d characters, got %zu",
                                       (int)sizeof(buf) - 1, strlen(v));
-            snprintf(buf, sizeof(buf), "%s", bad ? "" : v);
-            for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !bad;
-                 t = strtok_r(NULL, ",", &save)) {
+            else if (n == TEXT_LIST_TOO_MANY)
+                bad = cli_usage_error(A.cmd, "--burst: at most %d sizes", CLI_MAX_LIST);
+            else if (n < 0)
+                bad = cli_usage_error(A.cmd, "--burst: expected whole numbers 1..2000000, "
+                                      "comma-separated, got '%s': %s", v, text_list_error(n));
+            for (int i = 0; i < n && !bad; i++) {
                 long long k;
-                if (cli_parse_int(t, 1, &k) || k > 2000000)
-                    bad = cli_usage_error(A.cmd, "--burst: expected whole numbers 1..2000000, got '%s'", t);
+                if (cli_parse_int(item[i], 1, &k) || k > 2000000)
+                    bad = cli_usage_error(A.cmd, "--burst: expected whole numbers 1..2000000, got '%s'",
+                                          item[i]);
                 else if (n_bursts == CLI_MAX_LIST)
                     bad = cli_usage_error(A.cmd, "--burst: at most %d sizes", CLI_MAX_LIST);
                 else
