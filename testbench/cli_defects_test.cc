@@ -51,6 +51,12 @@ TEST(CliDefects, ADirectoryGivenAsConfigIsReportedAsADirectory)
     EXPECT_FALSE(has(out, "expected '[path]'")) << out;
     EXPECT_EQ(ubsim("rate --quiet --config " + dir, &out), 2) << out;
     EXPECT_TRUE(has(out, "is a directory")) << out;
+    // so are a topology and the traces diff compares
+    EXPECT_EQ(ubsim("topology " + dir, &out), 2) << out;
+    EXPECT_TRUE(has(out, "'" + dir + "': is a directory (expected an INI file)")) << out;
+    EXPECT_EQ(ubsim("diff " + dir + " " + dir, &out), 2) << out;
+    EXPECT_TRUE(has(out, "cannot read '" + dir + "': is a directory (expected a VCD or FST trace)"))
+        << out;
 
     static config_t cfg;
     char err[512];

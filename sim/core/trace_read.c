@@ -927,8 +927,11 @@ trace_t *trace_read(const char *path, trace_keep_fn keep, void *ctx, char *err, 
     unsigned char head[64];
     size_t n = fread(head, 1, sizeof head, f);
     if (n == 0) {
+        int dir = ferror(f) && errno == EISDIR; /* (fopen opens a directory; reading fails) */
         set_err(err, errlen,
-                ferror(f) ? "%s: cannot read it" : "%s: empty file, expected a VCD or FST trace",
+                dir         ? "cannot read '%s': is a directory (expected a VCD or FST trace)"
+                : ferror(f) ? "%s: cannot read it"
+                            : "%s: empty file, expected a VCD or FST trace",
                 path);
         fclose(f);
         return NULL;
