@@ -42,6 +42,21 @@ bool has(const std::string &text, const std::string &part)
     return text.find(part) != std::string::npos;
 }
 
+// A command line (run with --quiet) and what its message must say.
+struct UsageCase {
+    std::string args, expect;
+};
+
+// Each case is bad usage: exit status 2, and a message that says `expect`.
+void expect_usage_errors(const std::vector<UsageCase> &cases)
+{
+    for (auto &c : cases) {
+        std::string out, what = c.args.substr(0, 60);
+        EXPECT_EQ(ubsim(c.args + " --quiet", &out), 2) << what << ": " << out;
+        EXPECT_TRUE(has(out, c.expect)) << what << ": " << out;
+    }
+}
+
 TEST(CliDefects, ADirectoryGivenAsConfigIsReportedAsADirectory)
 {
     std::string dir = temp_dir(), out;
@@ -89,9 +104,7 @@ TEST(CliDefects, NumbersAreDecimalOnly)
 
 TEST(CliDefects, HexInfAndNanAreRejectedEverywhere)
 {
-    struct {
-        std::string args, expect;
-    } cases[] = {
+    expect_usage_errors({
         {"latency --set stage.verbs_submit.delay_ns=0x10",
          "--set #1:1: [stage.verbs_submit] delay_ns: expected a number of ns (decimal, e.g. 12.5 "
          "or 1e3), got '0x10'"},
@@ -111,12 +124,7 @@ TEST(CliDefects, HexInfAndNanAreRejectedEverywhere)
         {"rate --payload 0x40", "--payload: expected bytes 1..1048576, got '0x40'"},
         {"rate --slots inf", "--slots: expected a whole number >= 1, got 'inf'"},
         {"rate --jetties 0x8", "--jetties: expected 1..1048576, got '0x8'"},
-    };
-    for (auto &c : cases) {
-        std::string out;
-        EXPECT_EQ(ubsim(c.args + " --quiet", &out), 2) << c.args << ": " << out;
-        EXPECT_TRUE(has(out, c.expect)) << c.args << ": " << out;
-    }
+    });
 }
 
 TEST(CliDefects, HexDelaysInAConfigFileAreRejectedAtTheirLine)
@@ -187,9 +195,7 @@ namespace {
 
 TEST(CliDefects, OverLongValuesAreErrorsNamingTheOption)
 {
-    struct {
-        std::string args, expect;
-    } cases[] = {
+    expect_usage_errors({
         {"latency --link-ns " + std::string(600, '1'),
          "--link-ns: expected a value of at most 495 characters, got 600"},
         {"latency --set wire.one_way_ns=" + std::string(600, '1'),
@@ -202,12 +208,7 @@ TEST(CliDefects, OverLongValuesAreErrorsNamingTheOption)
          "--wave: expected a file name of at most 959 characters"},
         {"rate --burst " + std::string(300, '1'), "--burst: expected at most 255 characters, got 300"},
         {"rate --link-ns=" + std::string(500, '2'), "--link-ns: expected a value of at most 495"},
-    };
-    for (auto &c : cases) {
-        std::string out;
-        EXPECT_EQ(ubsim(c.args + " --quiet", &out), 2) << c.args.substr(0, 40) << ": " << out;
-        EXPECT_TRUE(has(out, c.expect)) << c.args.substr(0, 40) << ": " << out;
-    }
+    });
 }
 
 TEST(CliDefects, LongLinkValuesAreReadWhole)
@@ -334,9 +335,7 @@ TEST(CliDefects, EveryListOptionRefusesEmptyItems)
 {
     // an empty list was taken as the default list, a doubled or trailing
     // comma was skipped: each is now an error naming the option
-    struct {
-        std::string args, expect;
-    } cases[] = {
+    expect_usage_errors({
         {"rate --burst ''", "--burst: expected whole numbers 1..2000000, comma-separated, got '': an empty item"},
         {"rate --burst ,", "--burst: expected whole numbers 1..2000000, comma-separated, got ','"},
         {"rate --burst 16,,256", "got '16,,256': an empty item"},
@@ -347,19 +346,12 @@ TEST(CliDefects, EveryListOptionRefusesEmptyItems)
         {"cache --n 4,", "got '4,': an empty item"},
         {"latency --fault ''", "--fault: '': expected KEY=VALUE[,KEY=VALUE...], got an empty item"},
         {"rate --stack ub --fault drop=fwd:5,,", "--fault: 'drop=fwd:5,,': expected KEY=VALUE[,KEY=VALUE...], got an empty item"},
-    };
-    for (auto &c : cases) {
-        std::string out;
-        EXPECT_EQ(ubsim(c.args + " --quiet", &out), 2) << c.args << ": " << out;
-        EXPECT_TRUE(has(out, c.expect)) << c.args << ": " << out;
-    }
+    });
 }
 
 TEST(CliDefects, HexInfAndNanAreNotNumbersInListsAndOtherCommandsEither)
 {
-    struct {
-        std::string args, expect;
-    } cases[] = {
+    expect_usage_errors({
         {"loss --loss 0x0.1", "--loss: expected probabilities from 0 to 1, comma-separated, got '0x0.1'"},
         {"loss --loss 0.1,nan", "got '0.1,nan'"},
         {"loss --mix 0x1000", "--mix: expected whole numbers of bytes (1 to 4294967295), comma-separated, got '0x1000'"},
@@ -370,12 +362,7 @@ TEST(CliDefects, HexInfAndNanAreNotNumbersInListsAndOtherCommandsEither)
         {"cache --n 0x4", "--n: expected up to 64 values from 1 to 4096, comma-separated, got '0x4'"},
         {"latency --fault loss=0x0.1", "--fault: loss=0x0.1: expected a probability from 0 to 1"},
         {"latency --fault reorder_ns=0x10", "--fault: reorder_ns=0x10: expected a delay in ns from 0 to 1e12"},
-    };
-    for (auto &c : cases) {
-        std::string out;
-        EXPECT_EQ(ubsim(c.args + " --quiet", &out), 2) << c.args << ": " << out;
-        EXPECT_TRUE(has(out, c.expect)) << c.args << ": " << out;
-    }
+    });
 }
 
 TEST(CliDefects, RateOnAPathWithoutASendPipelineIsBadUsage)
