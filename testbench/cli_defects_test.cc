@@ -266,6 +266,47 @@ TEST(CliDefects, OverLongConfigTextIsAnErrorAtItsLine)
     std::remove(f.c_str());
 }
 
+TEST(CliDefects, IndentedKeysAreKeysAndAKeySetTwiceInAFileIsAnError)
+{
+    // libinih reads an indented line as the continuation of the key before
+    // it: an indented key became that key's value (a baffling error), an
+    // indented number silently replaced it. Keys may be indented now; a
+    // bare value on a line of its own is an error, as is a key set twice or
+    // a section opened twice in one file (the first was silently lost).
+    std::string path = "[path]\nname = ind\n[clock]\nnic_mhz = 322\n", stage = "[stage.a]\ncategory = software\ndelay_ns = 5\n";
+    std::string plain = testutil::temp_file(path + "[wire]\none_way_ns = 10\ngbytes_per_s = 50\n" + stage);
+    std::string indented =
+        testutil::temp_file(path + "[wire]\n  one_way_ns = 10\n\tgbytes_per_s = 50\n" + stage);
+    std::string a, b;
+    ASSERT_EQ(ubsim("latency --quiet --format csv --config " + plain, &a), 0) << a;
+    ASSERT_EQ(ubsim("latency --quiet --format csv --config " + indented, &b), 0) << b;
+    EXPECT_EQ(a, b);
+    struct {
+        std::string text, expect;
+    } cases[] = {
+        {path + "[wire]\none_way_ns = 10\n  20\ngbytes_per_s = 50\n" + stage,
+         ":7: expected '[section]', 'key = value' or a comment"},
+        {path + "nic_mhz = 500\n[wire]\none_way_ns = 10\ngbytes_per_s = 50\n" + stage,
+         ":5: [clock] nic_mhz: set twice in this file (first at line 4)"},
+        {path + "[wire]\none_way_ns = 10\ngbytes_per_s = 50\n" + stage + "[stage.a]\ndelay_ns = 1\n",
+         ":11: [stage.a]: the section is opened twice in this file (first at line 8)"},
+    };
+    for (auto &c : cases) {
+        std::string f = testutil::temp_file(c.text), out;
+        EXPECT_EQ(ubsim("latency --quiet --config " + f, &out), 2) << out;
+        EXPECT_TRUE(has(out, f + c.expect)) << out;
+        std::remove(f.c_str());
+    }
+    // a second file, or --set, still overrides a key on purpose
+    std::string over = testutil::temp_file("[path]\nname = ind\n[clock]\nnic_mhz = 500\n");
+    ASSERT_EQ(ubsim("latency --quiet --config " + plain + " --config " + over, &b), 0) << b;
+    EXPECT_TRUE(has(b, "NIC clock 500 MHz")) << b;
+    ASSERT_EQ(ubsim("latency --quiet --config " + plain + " --set clock.nic_mhz=500", &b), 0) << b;
+    EXPECT_TRUE(has(b, "NIC clock 500 MHz")) << b;
+    for (auto &f : {plain, indented, over})
+        std::remove(f.c_str());
+}
+
 TEST(CliDefects, OverLongNamesAreRefusedByTheLibraryToo)
 {
     static config_t cfg;

@@ -148,7 +148,9 @@ TEST(TopoFile, ErrorsNameFileLineAndWhatWasExpected)
         {"[node.A]\n[node.B]\n[link.x]\na = A\nb = C\n", "t.ini:3: [link.x]: link end 'C': no node"},
         {"[node.A]\n[node.B]\n[node.C]\n[link.x]\na = A\nb = B\n", "node 'C' is linked to nothing"},
         {"[node.A]\n[node.B]\n[link.x]\na = A\nb = B\none_way_ns = -1\n", "t.ini:6: one_way_ns = -1: expected a number"},
-        {"[node.A]\n[node.A]\n", "t.ini:2: 'A' is named twice"},
+        {"[node.A]\n[node.A]\n", "t.ini:2: [node.A]: the section is opened twice in this file (first at line 1)"},
+        {"[node.A]\n[switch.A]\nports = 2\n", "t.ini:2: 'A' is named twice"},
+        {"[node.A]\n[node.B]\n[link.x]\na = A\nb = B\na = B\n", "t.ini:6: [link.x] a: set twice in this file (first at line 4)"},
         {"[node.A]\nkey = 1\n", "t.ini:2: [node.A] key: a node has no keys yet"},
         {"[node.A]\n garbage\n", "t.ini:2: expected '[section]'"},
     };

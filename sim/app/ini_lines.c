@@ -40,6 +40,8 @@ int ini_lines_fail(ini_lines_t *il, const char *fmt, ...)
     return -1;
 }
 
+static int seen_once(ini_lines_t *il, const char *prefix, const char *a, int n, const char *b);
+
 typedef struct {
     const char *text; /* string source, or NULL */
     FILE *f;
@@ -93,20 +95,61 @@ static char *reader(char *str, int num, void *stream)
         ini_lines_fail(il, "line longer than %d characters", num - 2);
         return NULL;
     }
-    memcpy(str, line, content);
-    str[content] = '\n';
-    str[content + 1] = 0;
-    const char *c = str;
-    while (*c == ' ' || *c == '\t')
-        c++;
-    if (*c == '[') {
+    /* (without its indentation: inih would continue the key before it) */
+    size_t indent = 0;
+    while (indent < content && (line[indent] == ' ' || line[indent] == '\t'))
+        indent++;
+    memcpy(str, line + indent, content - indent);
+    str[content - indent] = '\n';
+    str[content - indent + 1] = 0;
+    if (*str == '[') {
         il->section_line = il->line;
-        const char *end = strchr(c, ']');
+        const char *end = strchr(str, ']');
         /* inih reports a header without its ']' */
-        if (end && il->on_section && il->on_section(il, c + 1, (int)(end - c - 1)))
+        if (end && il->on_section && il->on_section(il, str + 1, (int)(end - str - 1)))
             return NULL;
+        if (end && seen_once(il, "[", str + 1, (int)(end - str - 1), "")) {
+            ini_lines_fail(il, "[%.*s]: the section is opened twice in this file (first at line %ld)",
+                           (int)(end - str - 1), str + 1, il->first_line);
+            return NULL;
+        }
     }
     return str;
+}
+
+/* Notes the section header or key named by prefix, a (n characters) and
+ * b at the current line: 0 the first time, 1 (with il->first_line set) when
+ * it was seen before. */
+static int seen_once(ini_lines_t *il, const char *prefix, const char *a, int n, const char *b)
+{
+    char key[512];
+    snprintf(key, sizeof key, "%s%.*s\x1f%s", prefix, n, a, b);
+    long at = strmap_get(&il->seen, key, -1);
+    if (at >= 0) {
+        il->first_line = at;
+        return 1;
+    }
+    if (strmap_put(&il->seen, key, il->line))
+        ini_lines_fail(il, "out of memory");
+    return 0;
+}
+
+typedef struct {
+    ini_lines_t *il;
+    int (*handler)(void *user, const char *section, const char *key, const char *value);
+    void *user;
+} keys_t;
+
+/* Each key once per section and file, then the caller's handler. */
+static int each_key(void *user, const char *section, const char *key, const char *value)
+{
+    keys_t *k = user;
+    if (k->il->failed)
+        return 1;
+    if (seen_once(k->il, "", section, (int)strlen(section), key))
+        return ini_lines_fail(k->il, "[%s] %s: set twice in this file (first at line %ld)", section,
+                              key, k->il->first_line) == 0;
+    return k->handler(k->user, section, key, value);
 }
 
 int ini_lines_parse(ini_lines_t *il, FILE *f, const char *text,
@@ -115,8 +158,11 @@ int ini_lines_parse(ini_lines_t *il, FILE *f, const char *text,
                     void *user)
 {
     reader_t r = {.text = text, .f = f, .il = il};
-    int rc = ini_parse_stream(reader, &r, handler, user);
+    keys_t k = {il, handler, user};
+    il->seen = (strmap_t)STRMAP_INIT;
+    int rc = ini_parse_stream(reader, &r, each_key, &k);
     free(r.buf);
+    strmap_free(&il->seen);
     if (il->failed)
         return -1;
     if (rc > 0) {

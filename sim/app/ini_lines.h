@@ -2,11 +2,18 @@
  * that every message can say file:line. A line inih could not hold, a NUL
  * byte and a read error are errors of their own; a [section] header is shown
  * to a callback as it is read, so an unknown section is reported even when
- * it has no keys (inih only reports keys). */
+ * it has no keys (inih only reports keys). Lines may be indented: inih would
+ * take an indented line for the continuation of the key before it (an
+ * indented key became that key's value, an indented number replaced it), so
+ * it is handed each line without its indentation. A key set twice in one
+ * section, or a section opened twice, in one file is an error (naming the
+ * line of the first); a later file or --set overrides on purpose. */
 #ifndef UB_INI_LINES_H
 #define UB_INI_LINES_H
 
 #include <stdio.h>
+
+#include "strmap.h"
 
 typedef struct ini_lines {
     const char *file;   /* for messages */
@@ -18,6 +25,10 @@ typedef struct ini_lines {
     /* called with each section header line ("[name]..."); returns nonzero
      * after setting the error (ini_lines_fail) to stop */
     int (*on_section)(struct ini_lines *il, const char *name, int len);
+    /* (ini_lines_parse's own) the sections and keys of the file so far, by
+     * the line that set them */
+    strmap_t seen;
+    long first_line; /* of the section or key just found twice */
 } ini_lines_t;
 
 /* Opens an INI file to read; NULL with a message ("cannot open <what>
