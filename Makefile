@@ -284,9 +284,20 @@ $(LIB): $(C_OBJS) $(SHIM_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/obj/sim/app/main.o: sim/app/main.c $(PGO_DEP)
+# The version `ubsim --version` prints: `git describe` of the checkout, or
+# "unknown" outside one. version.txt is rewritten only when the version
+# changes, so main.o is rebuilt only then.
+UBSIM_VERSION := $(shell git -C "$(CURDIR)" describe --always --dirty 2>/dev/null || echo unknown)
+$(BUILD)/version.txt: FORCE
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(PGO_USE) -MMD -MP -c $< -o $@
+	@echo '$(UBSIM_VERSION)' | cmp -s - $@ || echo '$(UBSIM_VERSION)' > $@
+.PHONY: FORCE
+FORCE:
+
+$(BUILD)/obj/sim/app/main.o: sim/app/main.c $(PGO_DEP) $(BUILD)/version.txt
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(PGO_USE) -DUBSIM_VERSION='"$(UBSIM_VERSION)"' \
+	  -MMD -MP -c $< -o $@
 
 # (each exported function is also linked in when ubsim itself does not use
 # it, and the link fails if one is missing from the program)

@@ -307,6 +307,25 @@ TEST(CliDefects, IndentedKeysAreKeysAndAKeySetTwiceInAFileIsAnError)
         std::remove(f.c_str());
 }
 
+TEST(CliDefects, HelpOfACommandAndTheVersion)
+{
+    std::string a, b;
+    for (const char *cmd : {"latency", "rate", "order", "incast", "loss", "state", "cache", "topology", "diff"}) {
+        EXPECT_EQ(ubsim(std::string("help ") + cmd, &a), 0) << cmd << ": " << a;
+        EXPECT_EQ(ubsim(std::string(cmd) + " --help", &b), 0) << cmd << ": " << b;
+        EXPECT_EQ(a, b) << cmd;
+        EXPECT_TRUE(has(a, std::string("usage: ubsim ") + cmd)) << a;
+    }
+    EXPECT_EQ(ubsim("help bogus", &a), 2) << a;
+    EXPECT_TRUE(has(a, "unknown command 'bogus'")) << a;
+    EXPECT_EQ(ubsim("help latency rate", &a), 2) << a;
+    ASSERT_EQ(ubsim("--version", &a), 0) << a;
+    EXPECT_EQ(a.rfind("ubsim ", 0), 0u) << a;
+    EXPECT_GT(a.size(), std::string("ubsim \n").size()) << a;
+    EXPECT_EQ(ubsim("version", &b), 0) << b;
+    EXPECT_EQ(a, b);
+}
+
 TEST(CliDefects, OverLongNamesAreRefusedByTheLibraryToo)
 {
     static config_t cfg;

@@ -49,7 +49,9 @@ static const char *const usage_top =
     "  diff      compare two waveform files (FST or VCD: the C model's port\n"
     "            dump, the RTL's trace, a replay in another simulator) port by\n"
     "            port and cycle by cycle\n"
-    "  help      this text; 'ubsim <command> --help' describes a command\n"
+    "  help      this text; 'ubsim help <command>' or 'ubsim <command> --help'\n"
+    "            describes a command\n"
+    "  version   the version of this build (also --version)\n"
     "\n"
     "option of every simulating command:\n"
     "  --vectors DIR  write test vectors of every block instance the command\n"
@@ -362,8 +364,26 @@ static int dispatch(int argc, char **argv)
     return 2;
 }
 
+#ifndef UBSIM_VERSION
+#define UBSIM_VERSION "unknown" /* (the build sets it: git describe) */
+#endif
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0)) {
+        printf("ubsim %s\n", UBSIM_VERSION);
+        return 0;
+    }
+    if (argc >= 3 && strcmp(argv[1], "help") == 0) {
+        /* ubsim help CMD: as ubsim CMD --help */
+        if (argc > 3) {
+            fprintf(stderr, "ubsim help: expected one command, got '%s' and more\n", argv[2]);
+            return 2;
+        }
+        char help[] = "--help";
+        char *args[] = {argv[0], argv[2], help, NULL};
+        return dispatch(3, args);
+    }
     if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "--help") == 0) {
         fputs(usage_top, argc < 2 ? stderr : stdout);
