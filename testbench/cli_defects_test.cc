@@ -57,6 +57,23 @@ void expect_usage_errors(const std::vector<UsageCase> &cases)
     }
 }
 
+// A config file's text and what its error must say after the file's name.
+struct ConfigCase {
+    std::string text, expect;
+};
+
+// Each text, as a file given to --config, is bad: exit status 2, and
+// "FILE" + expect (":LINE: ...") in the message.
+void expect_config_errors(const std::vector<ConfigCase> &cases)
+{
+    for (auto &c : cases) {
+        std::string f = testutil::temp_file(c.text), out;
+        EXPECT_EQ(ubsim("latency --quiet --config " + f, &out), 2) << out;
+        EXPECT_TRUE(has(out, f + c.expect)) << out;
+        std::remove(f.c_str());
+    }
+}
+
 TEST(CliDefects, ADirectoryGivenAsConfigIsReportedAsADirectory)
 {
     std::string dir = temp_dir(), out;
@@ -245,20 +262,12 @@ TEST(CliDefects, OverLongConfigTextIsAnErrorAtItsLine)
     std::string base =
         "[path]\nname = long\n[clock]\nnic_mhz = 322\n[wire]\none_way_ns = 100\ngbytes_per_s = 50\n"
         "[stage.a]\ncategory = software\ndelay_ns = 5\n";
-    struct {
-        std::string text, expect;
-    } cases[] = {
+    expect_config_errors({
         {base + "label = " + std::string(128, 'L') + "\n",
          ":11: [stage.a] label: expected at most 127 characters, got 128"},
         {"[path]\nname = long\ntitle = " + std::string(150, 'T') + "\n",
          ":3: [path] title: expected at most 127 characters, got 150"},
-    };
-    for (auto &c : cases) {
-        std::string f = testutil::temp_file(c.text), out;
-        EXPECT_EQ(ubsim("latency --quiet --config " + f, &out), 2) << out;
-        EXPECT_TRUE(has(out, f + c.expect)) << out;
-        std::remove(f.c_str());
-    }
+    });
     // the longest label is kept whole
     std::string f = testutil::temp_file(base + "label = " + std::string(127, 'L') + "\n"), out;
     EXPECT_EQ(ubsim("latency --quiet --format csv --config " + f, &out), 0) << out;
@@ -281,22 +290,14 @@ TEST(CliDefects, IndentedKeysAreKeysAndAKeySetTwiceInAFileIsAnError)
     ASSERT_EQ(ubsim("latency --quiet --format csv --config " + plain, &a), 0) << a;
     ASSERT_EQ(ubsim("latency --quiet --format csv --config " + indented, &b), 0) << b;
     EXPECT_EQ(a, b);
-    struct {
-        std::string text, expect;
-    } cases[] = {
+    expect_config_errors({
         {path + "[wire]\none_way_ns = 10\n  20\ngbytes_per_s = 50\n" + stage,
          ":7: expected '[section]', 'key = value' or a comment"},
         {path + "nic_mhz = 500\n[wire]\none_way_ns = 10\ngbytes_per_s = 50\n" + stage,
          ":5: [clock] nic_mhz: set twice in this file (first at line 4)"},
         {path + "[wire]\none_way_ns = 10\ngbytes_per_s = 50\n" + stage + "[stage.a]\ndelay_ns = 1\n",
          ":11: [stage.a]: the section is opened twice in this file (first at line 8)"},
-    };
-    for (auto &c : cases) {
-        std::string f = testutil::temp_file(c.text), out;
-        EXPECT_EQ(ubsim("latency --quiet --config " + f, &out), 2) << out;
-        EXPECT_TRUE(has(out, f + c.expect)) << out;
-        std::remove(f.c_str());
-    }
+    });
     // a second file, or --set, still overrides a key on purpose
     std::string over = testutil::temp_file("[path]\nname = ind\n[clock]\nnic_mhz = 500\n");
     ASSERT_EQ(ubsim("latency --quiet --config " + plain + " --config " + over, &b), 0) << b;
