@@ -91,7 +91,10 @@ static const char *const usage_latency =
     "                       (.fst or .vcd); open with waves/read_latency.gtkw.\n"
     "                       With --backend rtl or lockstep the initiator's send\n"
     "                       pipeline RTL also traces itself to FILE's name with\n"
-    "                       -<path>-rtl.fst (waves/<block>.gtkw opens it)\n"
+    "                       -<path>-rtl.fst (waves/<block>.gtkw opens it); with\n"
+    "                       c or lockstep its C model's ports go to\n"
+    "                       -<path>-c.fst, laid out alike (a clk_i at every\n"
+    "                       edge): 'ubsim diff X-c.fst Y-rtl.fst' compares them\n"
     "  --backend B          the modelled blocks (send pipelines) run as c (the C\n"
     "                       model, default), rtl (the Verilated RTL) or lockstep\n"
     "                       (both, every output port compared every cycle; the\n"
@@ -252,7 +255,7 @@ static int cmd_latency(int argc, char **argv)
      * runs; in the waveform each path starts 100 ns after the previous one
      * ends. */
     latency_opts_t *o = calloc((size_t)n_sel, sizeof(*o));
-    static char rtl_waves[CFG_MAX_PATHS][CLI_WAVE_LEN];
+    static char rtl_waves[CFG_MAX_PATHS][CLI_WAVE_LEN], c_waves[CFG_MAX_PATHS][CLI_WAVE_LEN];
     static tp_cfg_t tpc[CFG_MAX_PATHS];
     static char errs[CFG_MAX_PATHS][512]; /* each simulation's message */
     static cli_report_t reports[CFG_MAX_PATHS]; /* and lockstep mismatch report */
@@ -289,6 +292,17 @@ static int cmd_latency(int argc, char **argv)
             }
             o[i].rtl_wave = rtl_waves[i];
         }
+        if (ro.wave && ro.backend != BACKEND_RTL && sel[i]->tx_block != NIC_BLOCK_NONE) {
+            /* and the C model's ports alike: FILE-<path>-c.fst */
+            char suffix[CFG_NAME_LEN + 16];
+            snprintf(suffix, sizeof(suffix), "-%s-c.fst", sel[i]->name);
+            if (cli_wave_sibling(ro.wave, suffix, c_waves[i], sizeof(c_waves[i]))) {
+                snprintf(err, sizeof(err), "--wave: no room for the name of its %s sibling", suffix);
+                rc = 1;
+                break;
+            }
+            o[i].c_wave = c_waves[i];
+        }
         sims[i] = latency_create(sel[i], &o[i], &res[i], errs[i], sizeof(errs[i]));
         if (!sims[i])
             snprintf(err, sizeof(err), "%s", errs[i]), rc = 1;
@@ -313,6 +327,10 @@ static int cmd_latency(int argc, char **argv)
         char why[400];
         if (o[i].rtl_wave && wave_fst_verify(o[i].rtl_wave, why, sizeof(why))) {
             snprintf(err, sizeof(err), "--wave: could not finish writing the RTL's waveform: %s", why);
+            rc = 1;
+        } else if (o[i].c_wave && wave_fst_verify(o[i].c_wave, why, sizeof(why))) {
+            snprintf(err, sizeof(err), "--wave: could not finish writing the C model's waveform: %s",
+                     why);
             rc = 1;
         }
     }

@@ -45,21 +45,25 @@ struct block_inst {
     /* block_trace */
     wave_t *tw;
     wave_sig_t *t_in, *t_out;
+
+    /* the C model's own clocked trace (block_opts_t.c_fst_path) */
+    wave_t *ow;
+    wave_sig_t *o_in, *o_out, o_clk, o_rst;
 };
 
 int block_wants_time(const block_inst_t *b)
 {
-    return b->kind == BACKEND_LOCKSTEP || b->rtl_traced || b->tw != NULL;
+    return b->kind == BACKEND_LOCKSTEP || b->rtl_traced || b->tw != NULL || b->ow != NULL;
 }
 
 int block_can_jump(const block_inst_t *b)
 {
-    return b->kind == BACKEND_C && b->cls->c.quiet && !b->tw;
+    return b->kind == BACKEND_C && b->cls->c.quiet && !b->tw && !b->ow;
 }
 
 void *block_c_state(block_inst_t *b)
 {
-    return b->kind == BACKEND_C && !b->tw && !b->vec ? b->c_self : NULL;
+    return b->kind == BACKEND_C && !b->tw && !b->ow && !b->vec ? b->c_self : NULL;
 }
 
 int64_t block_quiet(const block_inst_t *b, const void *in)
@@ -226,6 +230,8 @@ static int impl_complete(const block_impl_t *i)
     return i->create && i->reset && i->step && i->destroy;
 }
 
+static int own_trace(block_inst_t *b, const char *path, char *err, int errlen);
+
 block_inst_t *block_new(const block_class_t *cls, const block_opts_t *opts,
                         char *err, int errlen)
 {
@@ -308,6 +314,10 @@ block_inst_t *block_new(const block_class_t *cls, const block_opts_t *opts,
             return NULL;
         }
     }
+    if (need_c && opts && opts->c_fst_path && own_trace(b, opts->c_fst_path, err, errlen)) {
+        block_free(b);
+        return NULL;
+    }
     if (need_rtl) {
         b->rtl_traced = opts && opts->rtl_fst_path;
         b->rtl_self = cls->rtl.create(opts ? opts->rtl_fst_path : NULL,
@@ -360,6 +370,35 @@ static void set_ports(wave_t *w, const port_desc_t *p, int n,
             wave_set(w, sig[i], port_get(&p[i], s));
         }
     }
+}
+
+/* The C model's own trace in path (block_opts_t.c_fst_path): TOP.<block>
+ * with clk_i, rst_ni (1: no reset is traced) and the ports. */
+static int own_trace(block_inst_t *b, const char *path, char *err, int errlen)
+{
+    const block_class_t *c = b->cls;
+    char werr[256] = "";
+    b->ow = wave_open(path, werr, sizeof werr);
+    b->o_in = calloc((size_t)c->n_in + 1, sizeof *b->o_in);
+    b->o_out = calloc((size_t)c->n_out + 1, sizeof *b->o_out);
+    if (!b->ow || !b->o_in || !b->o_out) {
+        errf(err, errlen, "block %s: %s", c->name, b->ow ? "out of memory" : werr);
+        return -1;
+    }
+    char scope[128], name[160];
+    snprintf(scope, sizeof scope, "TOP.%s", c->name);
+    snprintf(name, sizeof name, "%s.clk_i", scope);
+    b->o_clk = wave_add(b->ow, name, 1);
+    snprintf(name, sizeof name, "%s.rst_ni", scope);
+    b->o_rst = wave_add(b->ow, name, 1);
+    if (b->o_clk < 0 || b->o_rst < 0 || add_ports(b->ow, scope, c->in_ports, c->n_in, "_i", b->o_in) ||
+        add_ports(b->ow, scope, c->out_ports, c->n_out, "_o", b->o_out)) {
+        errf(err, errlen, "block %s: out of memory", c->name);
+        return -1;
+    }
+    wave_set(b->ow, b->o_clk, 0);
+    wave_set(b->ow, b->o_rst, 1);
+    return 0;
 }
 
 int block_trace(block_inst_t *b, wave_t *w, const char *scope)
@@ -529,6 +568,16 @@ int block_step(block_inst_t *b, const void *in, void *out, uint64_t now_ps)
         set_ports(b->tw, b->cls->in_ports, b->cls->n_in, b->t_in, in, b->words);
         set_ports(b->tw, b->cls->out_ports, b->cls->n_out, b->t_out, out, b->words);
     }
+    if (b->ow) {
+        /* as the RTL's trace: the edge with the inputs and what they gave,
+         * then the clock's fall half a period later */
+        wave_time(b->ow, now_ps);
+        wave_set(b->ow, b->o_clk, 1);
+        set_ports(b->ow, b->cls->in_ports, b->cls->n_in, b->o_in, in, b->words);
+        set_ports(b->ow, b->cls->out_ports, b->cls->n_out, b->o_out, out, b->words);
+        wave_time(b->ow, now_ps + b->period_ps / 2);
+        wave_set(b->ow, b->o_clk, 0);
+    }
     if (b->vec)
         vec_edge(b->vec, in, out);
     b->cycles++;
@@ -539,7 +588,7 @@ int64_t block_run(block_inst_t *b, const void *in, void *out, int64_t n, size_t 
 {
     if (n <= 0)
         return 0;
-    if (b->kind == BACKEND_RTL && b->cls->rtl.run && !b->rtl_traced && !b->tw && !b->vec) {
+    if (b->kind == BACKEND_RTL && b->cls->rtl.run && !b->rtl_traced && !b->tw && !b->ow && !b->vec) {
         int64_t r = b->cls->rtl.run(b->rtl_self, in, out, n, watch);
         b->cycles += (uint64_t)r;
         return r;
@@ -574,6 +623,11 @@ void block_free(block_inst_t *b)
     free(b->h_ps);
     free(b->t_in);
     free(b->t_out);
+    /* (a write error shows when the file is verified: wave_fst_verify) */
+    if (b->ow)
+        (void)wave_close(b->ow);
+    free(b->o_in);
+    free(b->o_out);
     free(b->words);
     free(b);
 }

@@ -88,6 +88,12 @@ typedef struct {
     backend_kind_t kind;
     uint64_t period_ps;        /* clock period in ps, for RTL traces */
     const char *rtl_fst_path;  /* RTL self-trace (Verilator FST), or NULL */
+    const char *c_fst_path;    /* the C model's ports in a file of their own
+                                  (c, lockstep), laid out as the RTL's trace:
+                                  TOP.<block>.<port>, a clk_i that rises at
+                                  every edge the block is stepped, rst_ni;
+                                  `ubsim diff` lines it up with the RTL's
+                                  trace cycle for cycle. NULL: none */
     const char *mismatch_wave; /* lockstep: where to write the last cycles
                                   of both on a mismatch (".vcd"/".fst"), or
                                   NULL for "<block>_mismatch.vcd" */

@@ -428,6 +428,7 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
                     .kind = o->backend,
                     .period_ps = (uint64_t)(nclk->period / k->tb.per_ps),
                     .rtl_fst_path = st->node == NODE_INITIATOR ? o->rtl_wave : NULL,
+                    .c_fst_path = st->node == NODE_INITIATOR ? o->c_wave : NULL,
                     .mismatch_wave = mismatch,
                     .report = o->report,
                 };

@@ -32,6 +32,7 @@ typedef struct {
     backend_kind_t backend;
     const block_class_t *tx_class; /* replaces the built-in block class */
     const char *rtl_wave;      /* RTL self-trace of the initiator's block */
+    const char *c_wave;        /* its C model's own trace (block_opts_t) */
     const char *block_scope;   /* wave scope of the initiator's block ports */
     const fault_spec_t *fault; /* faults on the wires, or NULL */
     int lossy;                 /* requests may be lost (faults, switches):

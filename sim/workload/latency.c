@@ -596,6 +596,7 @@ latency_sim_t *latency_create(const path_cfg_t *path, const latency_opts_t *opts
             .backend = opts->backend,
             .tx_class = opts->tx_class,
             .rtl_wave = opts->rtl_wave,
+            .c_wave = opts->c_wave,
             .block_scope = opts->block_scope,
             .fault = opts->fault,
             .report = opts->report,

@@ -48,6 +48,9 @@ typedef struct {
                                       path's tx_block (same ports), or NULL */
     const char *rtl_wave;  /* Verilator FST of the initiator's transmit block
                               (RTL or lockstep backends), or NULL */
+    const char *c_wave;    /* the C model's ports of that block, laid out as
+                              the RTL's FST (C or lockstep backends;
+                              block_opts_t.c_fst_path), or NULL */
     const char *block_scope; /* waveform scope of the initiator's transmit
                                 block's ports, or NULL for
                                 "<path>.nodeA.nic_tx.<block>" */

@@ -52,7 +52,10 @@ static const char *const usage_rate =
     "                       the names the RTL's own FST uses (TOP.ub_tx.*\n"
     "                       or TOP.rc_send_pipeline.*); with --backend rtl or\n"
     "                       lockstep also the Verilated RTL to FILE's name with\n"
-    "                       -rtl.fst. Open either with\n"
+    "                       -rtl.fst, with c or lockstep the C model's ports\n"
+    "                       alone to -c.fst, laid out as the RTL's (a clk_i at\n"
+    "                       every edge: 'ubsim diff X-c.fst Y-rtl.fst' compares\n"
+    "                       them cycle by cycle). Open any with\n"
     "                       waves/ub_send_pipeline.gtkw or waves/rc_send_pipeline.gtkw\n"
     "  --seed N             seed of the Jetty choice (default 1)\n"
     "  --step-all           step every NIC cycle (identical results, slower)\n"
@@ -125,6 +128,7 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
         .backend = o->backend,
         .engine = o->engine,
         .rtl_wave = o->rtl_wave,
+        .c_wave = o->c_wave,
         .block_scope = path->tx_block == NIC_BLOCK_UB_SEND ? "TOP.ub_tx"
                                                            : "TOP.rc_send_pipeline",
         .step_every_cycle = o->step_every_cycle,
@@ -576,7 +580,7 @@ int cmd_rate(int argc, char **argv)
 
     char err[512];
     wave_t *w = NULL;
-    char rtl_wave[1024] = "";
+    char rtl_wave[1024] = "", c_wave[1024] = "";
     if (ro.wave) {
         w = wave_open(ro.wave, err, sizeof(err));
         if (!w) {
@@ -585,6 +589,8 @@ int cmd_rate(int argc, char **argv)
         }
         if (ro.backend != BACKEND_C)
             cli_wave_sibling(ro.wave, "-rtl.fst", rtl_wave, sizeof(rtl_wave));
+        if (ro.backend != BACKEND_RTL)
+            cli_wave_sibling(ro.wave, "-c.fst", c_wave, sizeof(c_wave));
     }
 
     /* every stack and burst is a simulation of its own: they run side by
@@ -611,6 +617,7 @@ int cmd_rate(int argc, char **argv)
                 .timeout_ps = ro.timeout_us * 1000000,
                 .wave = w,
                 .rtl_wave = rtl_wave[0] ? rtl_wave : NULL,
+                .c_wave = c_wave[0] ? c_wave : NULL,
                 .transport = cli_transport_cfg(&tpo, paths[s], &tpc[s]),
             };
             rows[n].stack = stack_names[s];
@@ -641,6 +648,11 @@ int cmd_rate(int argc, char **argv)
     }
     if (rtl_wave[0] && !failed && wave_fst_verify(rtl_wave, err, sizeof(err))) {
         fprintf(stderr, "ubsim rate: --wave: could not finish writing the RTL's waveform: %s\n", err);
+        failed = 1;
+    }
+    if (c_wave[0] && !failed && wave_fst_verify(c_wave, err, sizeof(err))) {
+        fprintf(stderr, "ubsim rate: --wave: could not finish writing the C model's waveform: %s\n",
+                err);
         failed = 1;
     }
     if (failed)

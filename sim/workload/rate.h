@@ -28,6 +28,7 @@ typedef struct {
     int step_every_cycle;
     wave_t *wave;            /* C-model waveform, or NULL */
     const char *rtl_wave;    /* Verilator FST of the send pipeline, or NULL */
+    const char *c_wave;      /* its C model's ports laid out alike, or NULL */
     const fault_spec_t *fault; /* faults on the wires, or NULL */
     int64_t timeout_ps;      /* with faults: when a read fails (0: the default) */
     const sim_engine_t *engine; /* split in nodes and run by it, or NULL */
