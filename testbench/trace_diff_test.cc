@@ -977,6 +977,19 @@ TEST(CTrace, TheCModelsOwnTraceEqualsTheRtlsUnderDiff)
     // (a C run writes no RTL trace, an RTL run no C one)
     EXPECT_NE(access((d + "/a-rtl.fst").c_str(), F_OK), 0);
     EXPECT_NE(access((d + "/b-c.fst").c_str(), F_OK), 0);
+    // the transports of ubsim loss: node A's in FILE, node B's in FILE_b,
+    // lockstep adds the C models' (-c.fst); a C run traces its C models
+    const std::string loss = "loss --fault drop=fwd:1 --scheme sack --message 16384 --backend ";
+    run(loss + "lockstep --wave " + d + "/t.fst");
+    equal("t-c.fst", "t.fst");
+    equal("t_b-c.fst", "t_b.fst");
+    run(loss + "c --wave " + d + "/tc.fst");
+    run(loss + "rtl --wave " + d + "/tr.fst");
+    equal("tc.fst", "tr.fst");
+    equal("tc_b.fst", "tr_b.fst");
+    std::string out;
+    EXPECT_EQ(testutil::run(u + " " + loss + "c --quiet --wave " + d + "/t.vcd", &out, true), 2) << out;
+    EXPECT_NE(out.find("--wave: expected a FILE.fst name"), std::string::npos) << out;
     std::string rm;
     testutil::run("rm -rf " + d, &rm);
 }

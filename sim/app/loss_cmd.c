@@ -10,6 +10,7 @@
 #include "report.h"
 #include "text.h"
 #include "transport.h"
+#include "wave.h"
 
 static const char *const usage_loss =
     "usage: ubsim loss [options]\n"
@@ -68,9 +69,13 @@ static const char *const usage_loss =
     "  --seed N             the faults' seed in a sweep (default 1)\n"
     "  --backend B          transport blocks as c (default), rtl or lockstep\n"
     "  --format FMT         table (default), csv or json\n"
-    "  --wave FILE.fst      a single run on rtl or lockstep: the Verilator FST of\n"
-    "                       node A's transport in FILE.fst, node B's in\n"
-    "                       FILE_b.fst (waves/transport.gtkw shows them)\n"
+    "  --wave FILE.fst      a single run (--fault): node A's transport traced in\n"
+    "                       FILE.fst, node B's in FILE_b.fst, by the backend that\n"
+    "                       runs it (the Verilator FST, or on c the C model's\n"
+    "                       ports laid out alike); lockstep adds the C model's in\n"
+    "                       FILE-c.fst and FILE_b-c.fst. 'ubsim diff' compares\n"
+    "                       any two cycle by cycle (waves/transport.gtkw shows\n"
+    "                       them)\n"
     "  --progress, --quiet  progress on stderr (default: when it is a terminal)\n"
     CLI_VECTORS_HELP
     "  -h, --help           this text\n";
@@ -284,19 +289,36 @@ int cmd_loss(int argc, char **argv)
     c.progress = ro.show_progress;
     char err[600];
     report_format_t fmt = (report_format_t)ro.format;
-    char wave_b[1024];
+    char wave_b[1024], wave_c[1024], wave_bc[1024];
     if (ro.wave) {
-        if (!ro.have_fault || c.backend == BACKEND_C) {
-            fprintf(stderr, "ubsim loss: --wave: a single run (--fault) on --backend rtl or lockstep "
-                            "(the Verilator FST of each node's transport)\n");
+        if (!ro.have_fault) {
+            fprintf(stderr, "ubsim loss: --wave: a single run (--fault) (the trace of each node's "
+                            "transport)\n");
             return 2;
         }
-        if (cli_wave_sibling(ro.wave, "_b.fst", wave_b, sizeof wave_b)) {
+        size_t wl = strlen(ro.wave);
+        if (wl < 4 || strcmp(ro.wave + wl - 4, ".fst") != 0) {
+            fprintf(stderr, "ubsim loss: --wave: expected a FILE.fst name, got '%s' (the transports' "
+                            "traces are FST files)\n", ro.wave);
+            return 2;
+        }
+        if (cli_wave_sibling(ro.wave, "_b.fst", wave_b, sizeof wave_b) ||
+            cli_wave_sibling(ro.wave, "-c.fst", wave_c, sizeof wave_c) ||
+            cli_wave_sibling(ro.wave, "_b-c.fst", wave_bc, sizeof wave_bc)) {
             fprintf(stderr, "ubsim loss: --wave: name too long\n");
             return 2;
         }
-        c.fst[0] = ro.wave;
-        c.fst[1] = wave_b;
+        if (c.backend == BACKEND_C) { /* the C models' traces under the names given */
+            c.c_fst[0] = ro.wave;
+            c.c_fst[1] = wave_b;
+        } else {
+            c.fst[0] = ro.wave;
+            c.fst[1] = wave_b;
+        }
+        if (c.backend == BACKEND_LOCKSTEP) {
+            c.c_fst[0] = wave_c;
+            c.c_fst[1] = wave_bc;
+        }
     }
     if (ro.have_fault) {
         /* one run with exactly the faults given */
@@ -312,6 +334,14 @@ int cmd_loss(int argc, char **argv)
         if (tpb_run(&c, &r, err, sizeof err)) {
             fprintf(stderr, "ubsim loss: %s\n", err);
             return 1;
+        }
+        /* the C models' traces are finished now: each whole (a full disk)? */
+        for (int n = 0; n < 2; n++) {
+            if (c.c_fst[n] && wave_fst_verify(c.c_fst[n], err, sizeof err)) {
+                fprintf(stderr, "ubsim loss: --wave: could not finish writing the C model's waveform: %s\n",
+                        err);
+                return 1;
+            }
         }
         if (fmt == FMT_JSON) {
             cJSON *root = cJSON_CreateObject();

@@ -457,6 +457,7 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
     block_opts_t bo = {.kind = cfg->backend, .period_ps = (uint64_t)(1e6 / cfg->clock_mhz)};
     for (int n = 0; n < 2; n++) {
         bo.rtl_fst_path = cfg->backend != BACKEND_C ? cfg->fst[n] : NULL;
+        bo.c_fst_path = cfg->backend != BACKEND_RTL ? cfg->c_fst[n] : NULL;
         b->blk[n] = block_new(&transport_class, &bo, err, errlen);
         if (!b->blk[n])
             goto out;

@@ -48,6 +48,9 @@ typedef struct {
     int progress;            /* print progress to stderr */
     const char *fst[2];      /* RTL and lockstep: Verilator FST of node A's and
                                 node B's transport, or NULL */
+    const char *c_fst[2];    /* C and lockstep: their C models' ports, laid
+                                out as the RTL's FST (block_opts_t.c_fst_path),
+                                or NULL */
 } tpb_cfg_t;
 
 void tpb_cfg_default(tpb_cfg_t *c);
