@@ -180,6 +180,9 @@ TEST(IncastCli, PrintsPerSenderAndSwitchFiguresAndRepeatsItself)
     ASSERT_EQ(testutil::run(testutil::ubsim() + " incast --quiet --ops 8 --topology " + star3, &out), 0)
         << out;
     EXPECT_NE(out.find("2 senders write 4096 B each to T through switch S"), std::string::npos) << out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " incast --quiet --ops 4 --senders 1 --op read --payload 64",
+                            &out), 0) << out;
+    EXPECT_NE(out.find("1 sender reads 64 B each from T through switch S"), std::string::npos) << out;
     ASSERT_EQ(testutil::run(testutil::ubsim() + " incast --quiet --ops 8 --format csv", &out), 0);
     EXPECT_NE(out.find("sender,completed,errors,goodput_gbps,mean_ns"), std::string::npos) << out;
     // mistakes say what was expected

@@ -66,9 +66,10 @@ static void progress(void *ctx, int64_t done, int64_t total)
 static void print_table(const incast_result_t *r, const char *path, const char *topo, int64_t payload,
                         int write, int window)
 {
-    printf("ubsim incast: %d senders %s %lld B each to %s through switch %s (topology %s, path %s, "
+    printf("ubsim incast: %d sender%s %s %lld B each %s %s through switch %s (topology %s, path %s, "
            "window %d)\n\n",
-           r->n, write ? "write" : "read", (long long)payload, r->target, r->sw.name, topo, path,
+           r->n, r->n == 1 ? "" : "s", r->n == 1 ? (write ? "writes" : "reads") : (write ? "write" : "read"),
+           (long long)payload, write ? "to" : "from", r->target, r->sw.name, topo, path,
            window);
     printf("%-12s %10s %8s %14s %12s\n", "sender", "completed", "errors", "goodput GB/s", "mean ns");
     for (int i = 0; i < r->n; i++)
