@@ -135,11 +135,11 @@ TEST(CliDefects, HexInfAndNanAreRejectedEverywhere)
         {"latency --set wire.gbytes_per_s=nan", "gbytes_per_s: expected a rate of 0.001..1000000 GB/s (a decimal"},
         {"latency --set clock.nic_mhz=0x142", "[clock] nic_mhz: expected a whole number"},
         {"latency --set stage.wire_forward.bytes=0x40", "bytes: expected a whole number"},
-        {"latency --ops 0x10", "--ops: expected a whole number >= 1, got '0x10'"},
-        {"latency --seed 1e3", "--seed: expected a whole number >= 0, got '1e3'"},
+        {"latency --ops 0x10", "--ops: expected a whole number from 1 to 9223372036854775807, got '0x10'"},
+        {"latency --seed 1e3", "--seed: expected a whole number from 0 to 9223372036854775807, got '1e3'"},
         {"rate --burst 0x10", "--burst: expected whole numbers 1..2000000, got '0x10'"},
         {"rate --payload 0x40", "--payload: expected bytes 1..1048576, got '0x40'"},
-        {"rate --slots inf", "--slots: expected a whole number >= 1, got 'inf'"},
+        {"rate --slots inf", "--slots: expected a whole number from 1 to 9223372036854775807, got 'inf'"},
         {"rate --jetties 0x8", "--jetties: expected 1..1048576, got '0x8'"},
     });
 }
@@ -523,6 +523,140 @@ struct TinyDisk {
             std::remove((dir + "/" + f).c_str());
     }
 };
+
+TEST(CliDefects, AReportThatCannotBeWrittenFailsWithAMessage)
+{
+    // A report sent to a full disk was lost with exit status 0 (topology:
+    // status 1 and no word why).
+    std::string star3 = std::string(UBSIM_CONFIG_DIR) + "/topo/star3.ini";
+    for (const std::string &args : std::vector<std::string>{"latency --path ub_load", "latency --format json", "rate --stack ub --burst 4",
+                             "order --format csv", "state", "cache --stack ub --n 2 --reads 8",
+                             "incast --senders 1 --ops 2", "loss --messages 2 --loss 0 --scheme sack",
+                             "topology " + star3, "--version", "help", "latency --help"}) {
+        std::string out; // (stderr is no terminal: no progress on it)
+        int rc = testutil::run("(" + testutil::ubsim() + " " + args + " 2>&1 >/dev/full)", &out);
+        EXPECT_EQ(rc, 1) << args << ": " << out;
+        // (the reason, when the last write still knows it)
+        EXPECT_TRUE(has(out, "cannot write to standard output")) << args << ": " << out;
+    }
+}
+
+TEST(CliDefects, HelpAndVersionAreCommandsLikeTheOthers)
+{
+    std::string a, b;
+    EXPECT_EQ(ubsim("help version", &a), 0) << a;
+    EXPECT_TRUE(has(a, "usage: ubsim version")) << a;
+    EXPECT_EQ(ubsim("help help", &a), 0) << a;
+    EXPECT_EQ(ubsim("help", &b), 0) << b;
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(ubsim("--help latency", &a), 0) << a;
+    EXPECT_EQ(ubsim("latency --help", &b), 0) << b;
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(ubsim("version --foo", &a), 2) << a;
+    EXPECT_TRUE(has(a, "ubsim version: takes no arguments, got '--foo'")) << a;
+    EXPECT_EQ(ubsim("--version extra", &a), 2) << a;
+    EXPECT_TRUE(has(a, "takes no arguments, got 'extra'")) << a;
+}
+
+TEST(CliDefects, SectionHeadersAreReadWholeAndAnEmptyStageIsNotDropped)
+{
+    // A header without its ']' was skipped (the error named a key on the
+    // next line), text after a header was ignored, and an empty
+    // [stage.NAME] vanished from the path.
+    std::string head = "[path]\nname = hdr\n", rest = "nic_mhz = 322\n[wire]\none_way_ns = 10\n"
+                                                     "gbytes_per_s = 50\n[stage.a]\ncategory = software\n"
+                                                     "delay_ns = 5\n";
+    expect_config_errors({
+        {head + "[clock\n" + rest, ":3: expected a section header '[name]', got '[clock'"},
+        {head + "clock]\n" + rest, ":3: expected '[section]', 'key = value' or a comment, got 'clock]'"},
+        {head + "[clock] trailing\n" + rest, ":3: expected a section header '[name]', got '[clock] trailing'"},
+        {head + "[clock]\n" + rest + "[stage.b]\n", ":11: path 'hdr': [stage.b]: expected one of delay_ns, nic, wire"},
+        {head + "[clock]\n" + rest + "[stage.b c]\ndelay_ns = 1\n", ":11: [stage.b c]: expected a stage name of letters"},
+        {"[path]\nname = a,b\"c\n[clock]\n" + rest, ":2: [path] name: expected letters, digits, '_', '-' or '.'"},
+    });
+    // a comment after a header, and a byte-order mark, are fine
+    std::string ok = testutil::temp_file("\xEF\xBB\xBF" + head + "[clock] ; the NIC\n" + rest), out;
+    EXPECT_EQ(ubsim("latency --quiet --config " + ok, &out), 0) << out;
+    std::remove(ok.c_str());
+}
+
+TEST(CliDefects, WireSettingsAreRefusedWhereTheTopologySetsTheLinks)
+{
+    std::string star3 = std::string(UBSIM_CONFIG_DIR) + "/topo/star3.ini";
+    expect_usage_errors({
+        {"latency --path ub_async --topology " + star3 + " --set wire.one_way_ns=500",
+         "--set wire.one_way_ns=500: with --topology each link's delay and bandwidth are its one_way_ns"},
+        {"rate --topology " + star3 + " --set wire.gbytes_per_s=1", "--set wire.gbytes_per_s=1: with --topology"},
+        {"incast --ops 4 --set wire.one_way_ns=500", "ubsim incast: --set wire.one_way_ns=500: each link's"},
+        // incast's own mistakes are usage errors like rate's
+        {"incast --path ub_load", "ubsim incast: path 'ub_load' has no send pipeline"},
+        {"incast --topology " + std::string(UBSIM_CONFIG_DIR) + "/topo/line4.ini",
+         "must reach d through exactly one switch"},
+    });
+}
+
+TEST(CliDefects, ConflictingAndRepeatedOptionsAreRefused)
+{
+    expect_usage_errors({
+        {"loss --message 100 --mix 5000", "--message and --mix: give one"},
+        {"loss --loss 0.5 --fault loss=0.1 --scheme sack", "--loss and --fault: give one"},
+        {"latency --fault loss=0.1,loss=0.2", "--fault: loss given twice (loss=0.1 and loss=0.2)"},
+        {"latency --fault drop=fwd:0", "--fault: drop=fwd:0: expected DIR:K with K a whole number from 1"},
+        {"rate --seed 9223372036854775808", "--seed: expected a whole number from 0 to 9223372036854775807"},
+    });
+    std::string out; // two drops are two entries, not a repeat
+    EXPECT_EQ(ubsim("latency --quiet --path ub_async --ops 3 --fault drop=fwd:1,drop=fwd:2", &out), 0) << out;
+}
+
+TEST(CliDefects, ResultsWithNothingMeasuredSayNothingRatherThanZero)
+{
+    std::string out;
+    ASSERT_EQ(ubsim("loss --quiet --messages 3 --loss 1 --scheme sack --retry-max 1", &out), 0) << out;
+    EXPECT_TRUE(has(out, "failed")) << out;
+    EXPECT_TRUE(has(out, "   -          -          -")) << out;
+    ASSERT_EQ(ubsim("loss --quiet --messages 3 --loss 1 --scheme sack --retry-max 1 --format json", &out), 0);
+    EXPECT_TRUE(has(out, "\"mean_ns\":\tnull")) << out;
+    EXPECT_TRUE(has(out, "\"messages_failed\":\t3")) << out;
+    ASSERT_EQ(ubsim("latency --quiet --path ub_async --fault drop=fwd:1 --format json", &out), 0) << out;
+    EXPECT_TRUE(has(out, "\"sim_p50_ns\":\tnull")) << out;
+    // the summary shows what waiting added, when anything did
+    ASSERT_EQ(ubsim("latency --quiet --set context.cache_bytes=64", &out), 0) << out;
+    EXPECT_TRUE(has(out, "serialisation      other")) << out;
+    ASSERT_EQ(ubsim("latency --quiet", &out), 0) << out;
+    EXPECT_FALSE(has(out, "other")) << out;
+}
+
+TEST(CliDefects, WordsAgreeWithTheirNumbers)
+{
+    std::string out;
+    ASSERT_EQ(ubsim("cache --quiet --stack ub --n 2 --reads 1", &out), 0) << out;
+    EXPECT_TRUE(has(out, ", 1 read per point")) << out;
+    ASSERT_EQ(ubsim("rate --quiet --burst 4 --slots 100", &out), 0) << out;
+    EXPECT_TRUE(has(out, "slots 100 (a burst no larger than that is not limited)")) << out;
+    ASSERT_EQ(ubsim("state --m 10 --l 5", &out), 0) << out;
+    EXPECT_TRUE(has(out, "L = 5, P = 5")) << out; // P grows with L unless given, as --help says
+    ASSERT_EQ(ubsim("state --help", &out), 0) << out;
+    EXPECT_TRUE(has(out, "with --l and no --p, P = L")) << out;
+    ASSERT_EQ(ubsim("state --n 16777216 --qp-bytes 4294967296", &out), 0) << out;
+    EXPECT_TRUE(has(out, ">= 2^64")) << out;
+    EXPECT_FALSE(has(out, "18446744073709551615")) << out;
+}
+
+TEST(CliDefects, ATopologySwitchLinkedToNothingIsAnError)
+{
+    std::string lone = testutil::temp_file("[node.A]\n[node.B]\n[switch.S]\nports = 2\n[link.ab]\na = A\nb = B\n"),
+                out;
+    EXPECT_EQ(ubsim("topology " + lone, &out), 2) << out;
+    EXPECT_TRUE(has(out, "switch 'S' is linked to nothing")) << out;
+    std::remove(lone.c_str());
+    // a topology without a name is called by its file's
+    std::string unnamed = testutil::temp_file("[node.A]\n[node.B]\n[link.ab]\na = A\nb = B\n");
+    ASSERT_EQ(ubsim("latency --quiet --path ub_async --topology " + unnamed, &out), 0) << out;
+    std::string base = unnamed.substr(unnamed.rfind('/') + 1);
+    base = base.substr(0, base.size() - 4);
+    EXPECT_TRUE(has(out, "topology " + base + ", A to B")) << out;
+    std::remove(unnamed.c_str());
+}
 
 TEST(CliDefects, AFullDiskFailsEveryWaveformWithAMessageAndStatus1)
 {

@@ -476,7 +476,7 @@ TEST(LatencyCli, BadCommandLinesFailClearly)
     } cases[] = {
         {"--config /nonexistent/x.ini", "cannot open config '/nonexistent/x.ini'"},
         {"--path nosuch", "unknown path 'nosuch' (loaded: pcie_nic, ub_async, ub_load, pcie_nic_onproc)"},
-        {"--ops 0", "--ops: expected a whole number >= 1"},
+        {"--ops 0", "--ops: expected a whole number from 1 to 9223372036854775807"},
         {"--ops", "--ops: expected a value"},
         {"--format xml", "--format: expected table, csv or json"},
         {"--set wire.one_way_ns=-1", "--set #1:1: [wire] one_way_ns: expected a delay >= 0"},

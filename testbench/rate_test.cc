@@ -191,7 +191,7 @@ TEST(RateCli, BadInputFailsClearly)
         {"--burst 5,x", "--burst: expected whole numbers 1..2000000, got 'x'"},
         {"--stack ib", "--stack: expected ub, roce or both"},
         {"--payload 0", "--payload: expected bytes"},
-        {"--slots -2", "--slots: expected a whole number >= 1"},
+        {"--slots -2", "--slots: expected a whole number from 1 to 9223372036854775807"},
         {"--backend verilog", "--backend: expected c, rtl or lockstep"},
         {"--wave /tmp/x.vcd", "--wave: expected a single --burst and a single --stack"},
         {"--ub-path nosuch", "unknown path 'nosuch'"},

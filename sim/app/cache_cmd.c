@@ -295,9 +295,9 @@ int cmd_cache(int argc, char **argv)
         return 0;
     }
     printf("ubsim cache: N = M endpoints per node, reads both ways %s, a %u B context cache per NIC "
-           "(%u sets of at most %u records, %s), %llu reads per point\n",
+           "(%u sets of at most %u records, %s), %llu read%s per point\n",
            base.zipf > 0 ? "Zipf-skewed" : "spread evenly", base.capacity, 1u << base.sets_log2, base.ways,
-           base.random ? "random" : "LRU", (unsigned long long)base.reads);
+           base.random ? "random" : "LRU", (unsigned long long)base.reads, base.reads == 1 ? "" : "s");
     for (int s = 0; s < 2; s++) {
         if (!(stacks >> s & 1))
             continue;

@@ -251,7 +251,7 @@ int cli_run_option(cli_args_t *A, cli_run_opts_t *o, int *bad)
             o->wave = v;
     } else if (cli_opt_value(A, "--seed", &v, bad)) {
         if (!*bad && cli_parse_int(v, 0, &o->seed))
-            *bad = cli_usage_error(A->cmd, "--seed: expected a whole number >= 0, got '%s'", v);
+            *bad = cli_usage_error(A->cmd, "--seed: expected a whole number from 0 to 9223372036854775807, got '%s'", v);
     } else if (cli_opt_value(A, "--fault", &v, bad)) {
         char err[300];
         if (!*bad && fault_parse(v, &o->fault, err, sizeof err))
@@ -278,6 +278,14 @@ int cli_run_option(cli_args_t *A, cli_run_opts_t *o, int *bad)
 /* The topology the paths run on (they point into it). */
 static topo_file_t cli_topo;
 
+const char *cli_wire_set(const cli_config_opts_t *o)
+{
+    for (int i = 0; i < o->n_sets; i++)
+        if (strncmp(o->sets[i], "wire.", 5) == 0)
+            return o->sets[i];
+    return NULL;
+}
+
 static int on_topology(config_t *cfg, const cli_config_opts_t *o, char *err, int errlen)
 {
     if (!o->topology) {
@@ -288,6 +296,12 @@ static int on_topology(config_t *cfg, const cli_config_opts_t *o, char *err, int
     if (o->link_ns) {
         snprintf(err, (size_t)errlen, "--link-ns: with --topology each link's delay is its "
                                       "one_way_ns in the topology file");
+        return -1;
+    }
+    if (cli_wire_set(o)) {
+        snprintf(err, (size_t)errlen, "--set %s: with --topology each link's delay and bandwidth "
+                                      "are its one_way_ns and gbytes_per_s in the topology file",
+                 cli_wire_set(o));
         return -1;
     }
     char e[400];

@@ -48,6 +48,9 @@ typedef struct {
 /* Handles --config, --set, --link-ns, --topology, --from and --to; returns
  * 1 if argv[i] was one of them (with *bad set on a usage error). */
 int cli_config_option(cli_args_t *A, cli_config_opts_t *o, int *bad);
+/* The first --set of a [wire] key (which a topology's links replace), or
+ * NULL. */
+const char *cli_wire_set(const cli_config_opts_t *o);
 
 /* Options every simulation command shares: how it runs and reports. */
 typedef struct {

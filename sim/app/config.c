@@ -122,6 +122,19 @@ static stage_cfg_t *find_stage(path_cfg_t *p, const char *name)
     return NULL;
 }
 
+/* The first character of a path's or stage's name that is not a letter,
+ * digit, '_', '-' or '.' (names stand unquoted in reports and CSV), or 0. */
+static char bad_name_char(const char *name)
+{
+    for (; *name; name++) {
+        char c = *name;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+              c == '-' || c == '.'))
+            return c;
+    }
+    return 0;
+}
+
 static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char *key,
                        const char *val, int create)
 {
@@ -131,6 +144,9 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
             return 1; /* not in this path */
         if (strlen(sname) == 0 || strlen(sname) >= CFG_NAME_LEN)
             FAIL("[stage.%s]: expected a stage name of 1..%d characters", sname, CFG_NAME_LEN - 1);
+        if (bad_name_char(sname))
+            FAIL("[stage.%s]: expected a stage name of letters, digits, '_', '-' or '.' (not '%c')",
+                 sname, bad_name_char(sname));
         if (p->n_stages == CFG_MAX_STAGES)
             FAIL("[stage.%s]: more than %d stages in path '%s'", sname, CFG_MAX_STAGES, p->name);
         s = &p->stages[p->n_stages++];
@@ -141,6 +157,8 @@ static int apply_stage(loader_t *L, path_cfg_t *p, const char *sname, const char
         s->bytes = -1;
         s->payload_bytes = 0;
     }
+    if (!key)
+        return 0; /* (its header: the stage exists, keys or not) */
     const char *why;
     if (strcmp(key, "label") == 0) {
         if (strlen(val) >= sizeof(s->label))
@@ -324,6 +342,9 @@ static int handler(void *user, const char *section, const char *key, const char 
             FAIL("[path] name: given twice in one file");
         if (!*val || strlen(val) >= CFG_NAME_LEN)
             FAIL("[path] name: expected a name of 1..%d characters", CFG_NAME_LEN - 1);
+        if (bad_name_char(val))
+            FAIL("[path] name: expected letters, digits, '_', '-' or '.', got '%s' (not '%c')", val,
+                 bad_name_char(val));
         path_cfg_t *p = config_find(L->cfg, val);
         if (!p) {
             if (L->cfg->n_paths == CFG_MAX_PATHS)
@@ -359,8 +380,17 @@ static int check_section(ini_lines_t *il, const char *name, int n)
     loader_t *L = (loader_t *)il;
     if ((n == 4 && !strncmp(name, "path", 4)) || (n == 5 && !strncmp(name, "clock", 5)) ||
         (n == 4 && !strncmp(name, "wire", 4)) || (n == 3 && !strncmp(name, "nic", 3)) ||
-        (n == 7 && !strncmp(name, "context", 7)) || (n > 6 && !strncmp(name, "stage.", 6)))
+        (n == 7 && !strncmp(name, "context", 7)))
         return 0;
+    if (n > 6 && !strncmp(name, "stage.", 6)) {
+        /* the stage exists from its header on: one without keys is reported
+         * as incomplete (config_validate), not dropped */
+        if (!L->cur)
+            FAIL("expected '[path]' with 'name = ...' before any other setting");
+        char sname[CFG_NAME_LEN + 1];
+        snprintf(sname, sizeof sname, "%.*s", n - 6 < CFG_NAME_LEN ? n - 6 : CFG_NAME_LEN, name + 6);
+        return apply_stage(L, L->cur, sname, NULL, NULL, 1);
+    }
     FAIL("unknown section [%.*s] (expected path, clock, wire, nic, context or stage.NAME)", n, name);
 }
 

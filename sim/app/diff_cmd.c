@@ -361,7 +361,7 @@ static int parse_args(int argc, char **argv, diff_opts_t *o)
             o->scope[k] = v;
         } else if (cli_opt_value(&A, "--max", &v, &bad)) {
             if (!bad && cli_parse_int(v, 0, &o->max))
-                bad = cli_usage_error(A.cmd, "--max: expected a whole number >= 0, got '%s'", v);
+                bad = cli_usage_error(A.cmd, "--max: expected a whole number from 0 to 9223372036854775807, got '%s'", v);
         } else if (cli_opt_value(&A, "--format", &v, &bad)) {
             if (!bad) {
                 if (strcmp(v, "text") == 0)

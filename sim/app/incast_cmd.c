@@ -17,11 +17,11 @@ static const char *const usage_incast =
     "payload of its successful requests over the time from its first post to its\n"
     "last completion); the switch's drops and its fullest output queue; and the\n"
     "receive checks by reason. A packet the switch's buffer cannot hold is dropped\n"
-    "and its request ends in an error after the timeout: the transport does not\n"
-    "resend yet, so the packets behind a drop on the same channel are refused\n"
-    "(psn_gap) and end in errors too. At the end the target's memory is compared\n"
-    "with what the successful writes put there (reads: each read's bytes with\n"
-    "the target's); any difference fails the run.\n"
+    "and its request ends in an error after the timeout: incast runs without the\n"
+    "transport (nothing is resent), so the packets behind a drop on the same\n"
+    "channel are refused (psn_gap) and end in errors too. At the end the target's\n"
+    "memory is compared with what the successful writes put there (reads: each\n"
+    "read's bytes with the target's); any difference fails the run.\n"
     "\n"
     "options:\n"
     "  --senders N          initiators, 1 to 16 (default: 8 on the built-in\n"
@@ -112,8 +112,13 @@ static void print_csv(const incast_result_t *r)
         printf("%s,%lld,%lld,%.6f,%.3f\n", r->s[i].node, (long long)r->s[i].completed,
                (long long)r->s[i].errors, r->s[i].goodput_gbps, r->s[i].mean_ns);
     printf("all,,,%.6f,\n", r->goodput_gbps);
+    printf("switch.%s.received,%llu,,,\n", r->sw.name, (unsigned long long)r->sw.received);
+    printf("switch.%s.forwarded,%llu,,,\n", r->sw.name, (unsigned long long)r->sw.forwarded);
     printf("switch.%s.drops,%llu,,,\n", r->sw.name, (unsigned long long)r->sw.dropped);
+    printf("switch.%s.unroutable,%llu,,,\n", r->sw.name, (unsigned long long)r->sw.unroutable);
     printf("switch.%s.peak_queue_bytes,%lld,,,\n", r->sw.name, (long long)r->sw.peak_queue_bytes);
+    printf("target.executed,%lld,,,\n", (long long)r->executed);
+    printf("bytes_checked,%lld,,,\n", (long long)r->bytes_checked);
     for (int q = 0; q < RX_N_REASONS; q++)
         printf("rx.target.%s,%llu,,,\n", rx_reason_name((rx_reason_t)q),
                (unsigned long long)r->rx_target[q]);
@@ -231,6 +236,12 @@ int cmd_incast(int argc, char **argv)
                         "topology\n");
         return 2;
     }
+    if (cli_wire_set(&co)) {
+        fprintf(stderr, "ubsim incast: --set %s: each link's delay and bandwidth are its one_way_ns "
+                        "and gbytes_per_s in the topology\n",
+                cli_wire_set(&co));
+        return 2;
+    }
     /* the paths alone: the topology is laid over the chosen one here */
     const char *topo_file = co.topology, *to = co.to;
     co.topology = NULL;
@@ -262,6 +273,12 @@ int cmd_incast(int argc, char **argv)
         fprintf(stderr, "ubsim incast: --to: no node '%s' in topology '%s'\n", to, tf.name);
         return 2;
     }
+    if (senders == 0 && tf.t.n_nodes - 1 > INCAST_MAX_SENDERS) {
+        fprintf(stderr, "ubsim incast: topology '%s' has %d nodes besides the target %s, and at most "
+                        "%d can send: choose them with --senders N (the first N)\n",
+                tf.name, tf.t.n_nodes - 1, tf.t.node[target].name, INCAST_MAX_SENDERS);
+        return 2;
+    }
     int list[INCAST_MAX_SENDERS], n = 0;
     for (int i = 0; i < tf.t.n_nodes && n < INCAST_MAX_SENDERS; i++)
         if (i != target && (senders == 0 || n < senders))
@@ -283,7 +300,7 @@ int cmd_incast(int argc, char **argv)
         .step_every_cycle = ro.step_all,
         .progress = ro.show_progress ? progress : NULL,
     };
-    if (incast_check(path, &tf, list, n, err, sizeof err)) {
+    if (incast_check(path, &tf, target, list, n, err, sizeof err)) {
         fprintf(stderr, "ubsim incast: %s\n", err);
         return 2;
     }

@@ -97,22 +97,38 @@ static char *reader(char *str, int num, void *stream)
     }
     /* (without its indentation: inih would continue the key before it) */
     size_t indent = 0;
+    if (il->line == 1 && content >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3))
+        indent = 3; /* a UTF-8 byte-order mark */
     while (indent < content && (line[indent] == ' ' || line[indent] == '\t'))
         indent++;
     memcpy(str, line + indent, content - indent);
     str[content - indent] = '\n';
     str[content - indent + 1] = 0;
+    /* what inih would report only after the keys that follow (a header
+     * it cannot read), or not at all (text after the header's ']') */
+    size_t tl = content - indent;
+    while (tl && (str[tl - 1] == ' ' || str[tl - 1] == '\t'))
+        tl--;
     if (*str == '[') {
         il->section_line = il->line;
         const char *end = strchr(str, ']');
-        /* inih reports a header without its ']' */
-        if (end && il->on_section && il->on_section(il, str + 1, (int)(end - str - 1)))
+        const char *after = end ? end + 1 : NULL;
+        while (after && (*after == ' ' || *after == '\t'))
+            after++;
+        if (!end || (*after != '\n' && *after != ';' && *after != '#')) {
+            ini_lines_fail(il, "expected a section header '[name]', got '%.*s'", (int)tl, str);
             return NULL;
-        if (end && seen_once(il, "[", str + 1, (int)(end - str - 1), "")) {
+        }
+        if (il->on_section && il->on_section(il, str + 1, (int)(end - str - 1)))
+            return NULL;
+        if (seen_once(il, "[", str + 1, (int)(end - str - 1), "")) {
             ini_lines_fail(il, "[%.*s]: the section is opened twice in this file (first at line %ld)",
                            (int)(end - str - 1), str + 1, il->first_line);
             return NULL;
         }
+    } else if (tl && *str != ';' && *str != '#' && !memchr(str, '=', tl) && !memchr(str, ':', tl)) {
+        ini_lines_fail(il, "expected '[section]', 'key = value' or a comment, got '%.*s'", (int)tl, str);
+        return NULL;
     }
     return str;
 }

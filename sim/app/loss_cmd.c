@@ -113,7 +113,10 @@ static void progress(void *ctx, int done, int total)
 
 static void single_json(cJSON *o, const tpb_result_t *r)
 {
-    cJSON_AddNumberToObject(o, "deliverable_ns", r->deliverable_ns);
+    if (r->msgs_done)
+        cJSON_AddNumberToObject(o, "deliverable_ns", r->deliverable_ns);
+    else
+        cJSON_AddNullToObject(o, "deliverable_ns");
     cJSON_AddNumberToObject(o, "buffered_bytes_peak", (double)r->buffered_bytes_peak);
     cJSON_AddNumberToObject(o, "resent_bytes", (double)r->bytes_resent);
     cJSON_AddNumberToObject(o, "resent_packets", (double)r->pkts_resent);
@@ -126,9 +129,15 @@ static void single_json(cJSON *o, const tpb_result_t *r)
     cJSON_AddNumberToObject(o, "messages_failed", (double)r->msgs_failed);
     cJSON_AddNumberToObject(o, "bytes_delivered", (double)r->bytes_delivered);
     cJSON_AddNumberToObject(o, "goodput_gbytes", r->goodput_gbytes);
-    cJSON_AddNumberToObject(o, "mean_ns", r->mean_ns);
-    cJSON_AddNumberToObject(o, "p50_ns", r->p50_ns);
-    cJSON_AddNumberToObject(o, "p99_ns", r->p99_ns);
+    if (r->msgs_done) {
+        cJSON_AddNumberToObject(o, "mean_ns", r->mean_ns);
+        cJSON_AddNumberToObject(o, "p50_ns", r->p50_ns);
+        cJSON_AddNumberToObject(o, "p99_ns", r->p99_ns);
+    } else { /* no message was delivered: no message time */
+        cJSON_AddNullToObject(o, "mean_ns");
+        cJSON_AddNullToObject(o, "p50_ns");
+        cJSON_AddNullToObject(o, "p99_ns");
+    }
     cJSON *v = cJSON_AddObjectToObject(o, "receiver");
     for (int i = 0; i < 5; i++)
         cJSON_AddNumberToObject(v, transport_verdict_name(i), (double)r->verdict[i]);
@@ -153,7 +162,10 @@ static void single_table(const char *scheme, const tpb_cfg_t *c, const tpb_resul
     printf("ubsim loss: %s, %llu message%s, MTU %u B, window %u, link %.1f GB/s and %.1f ns\n\n",
            scheme, (unsigned long long)c->n_msgs, c->n_msgs == 1 ? "" : "s", c->mtu, c->window,
            c->link_gbytes, c->link_ns);
-    printf("deliverable at           %12.1f ns\n", r->deliverable_ns);
+    if (r->msgs_done)
+        printf("deliverable at           %12.1f ns\n", r->deliverable_ns);
+    else
+        printf("deliverable at           %12s (no message was delivered)\n", "-");
     printf("receiver held at most    %12llu B\n", (unsigned long long)r->buffered_bytes_peak);
     printf("resent                   %12llu packets, %llu B\n", (unsigned long long)r->pkts_resent,
            (unsigned long long)r->bytes_resent);
@@ -187,7 +199,7 @@ int cmd_loss(int argc, char **argv)
     int n_loss = 6;
     double mixd[LOSS_MAX_MIX];
     uint64_t mix[LOSS_MAX_MIX];
-    int n_mix = 0, have_messages = 0, fixed_rto = 0;
+    int n_mix = 0, have_messages = 0, fixed_rto = 0, have_loss = 0, have_message = 0;
     const char *scheme = "all";
     for (; A.i < argc; A.i++) {
         const char *v = NULL;
@@ -200,6 +212,7 @@ int cmd_loss(int argc, char **argv)
         } else if (cli_opt_value(&A, "--loss", &v, &bad)) {
             if (!bad)
                 bad = parse_list(A.cmd, "--loss", v, loss, LOSS_MAX_POINTS, 0, &n_loss);
+            have_loss = 1;
         } else if (cli_opt_value(&A, "--mix", &v, &bad)) {
             if (!bad)
                 bad = parse_list(A.cmd, "--mix", v, mixd, LOSS_MAX_MIX, 1, &n_mix);
@@ -212,6 +225,7 @@ int cmd_loss(int argc, char **argv)
                 bad = cli_usage_error(A.cmd, "--message: expected 1 to %lld bytes (a 32-bit length), got '%s'",
                                       0xFFFFFFFFll, v);
             c.msg_bytes = (uint64_t)x;
+            have_message = 1;
         } else if (cli_opt_value(&A, "--messages", &v, &bad)) {
             if (!bad && (cli_parse_int(v, 1, &x) || x > 100000000))
                 bad = cli_usage_error(A.cmd, "--messages: expected 1 to 100000000, got '%s'", v);
@@ -274,6 +288,16 @@ int cmd_loss(int argc, char **argv)
         }
         if (bad)
             return bad;
+    }
+    if (have_message && n_mix) {
+        fprintf(stderr, "ubsim loss: --message and --mix: give one (--mix sends its sizes in turn "
+                        "instead of one size)\n");
+        return 2;
+    }
+    if (have_loss && ro.have_fault) {
+        fprintf(stderr, "ubsim loss: --loss and --fault: give one (--loss sweeps loss rates; --fault "
+                        "is one run with exactly its faults, loss=P among them)\n");
+        return 2;
     }
     if (c.window > transport_bmap_bits(c.bmap_code)) {
         fprintf(stderr, "ubsim loss: --window %u: at most the bitmap's %u bits (--bitmap)\n", c.window,
@@ -352,7 +376,10 @@ int cmd_loss(int argc, char **argv)
         if (fmt == FMT_CSV) {
             printf("scheme,deliverable_ns,buffered_bytes_peak,resent_bytes,resent_packets,acks_sent,"
                    "timeouts,messages_done,messages_failed\n");
-            printf("%s,%.3f,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", scheme, r.deliverable_ns,
+            char dn[32] = ""; /* empty: no message delivered */
+            if (r.msgs_done)
+                snprintf(dn, sizeof dn, "%.3f", r.deliverable_ns);
+            printf("%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", scheme, dn,
                    (unsigned long long)r.buffered_bytes_peak, (unsigned long long)r.bytes_resent,
                    (unsigned long long)r.pkts_resent, (unsigned long long)r.acks_sent,
                    (unsigned long long)r.timeouts, (unsigned long long)r.msgs_done,
@@ -404,9 +431,15 @@ int cmd_loss(int argc, char **argv)
             cJSON_AddNumberToObject(o, "loss", p->loss);
             cJSON_AddNumberToObject(o, "goodput_fraction", p->goodput_fraction);
             cJSON_AddNumberToObject(o, "goodput_gbytes", p->r.goodput_gbytes);
-            cJSON_AddNumberToObject(o, "mean_ns", p->r.mean_ns);
-            cJSON_AddNumberToObject(o, "p50_ns", p->r.p50_ns);
-            cJSON_AddNumberToObject(o, "p99_ns", p->r.p99_ns);
+            if (p->r.msgs_done) {
+                cJSON_AddNumberToObject(o, "mean_ns", p->r.mean_ns);
+                cJSON_AddNumberToObject(o, "p50_ns", p->r.p50_ns);
+                cJSON_AddNumberToObject(o, "p99_ns", p->r.p99_ns);
+            } else { /* no message was delivered: no message time */
+                cJSON_AddNullToObject(o, "mean_ns");
+                cJSON_AddNullToObject(o, "p50_ns");
+                cJSON_AddNullToObject(o, "p99_ns");
+            }
             cJSON_AddNumberToObject(o, "resent_packets", (double)p->r.pkts_resent);
             cJSON_AddNumberToObject(o, "resent_bytes", (double)p->r.bytes_resent);
             cJSON_AddNumberToObject(o, "acks_sent", (double)p->r.acks_sent);
@@ -420,9 +453,15 @@ int cmd_loss(int argc, char **argv)
                "resent_bytes,acks_sent,timeouts,messages_failed\n");
         for (int i = 0; i < n; i++) {
             const loss_point_t *p = &pts[i];
-            printf("%s,%g,%.6f,%.6f,%.3f,%.3f,%.3f,%llu,%llu,%llu,%llu,%llu\n",
+            char t[3][32] = {"", "", ""}; /* empty: no message delivered */
+            if (p->r.msgs_done) {
+                snprintf(t[0], sizeof t[0], "%.3f", p->r.mean_ns);
+                snprintf(t[1], sizeof t[1], "%.3f", p->r.p50_ns);
+                snprintf(t[2], sizeof t[2], "%.3f", p->r.p99_ns);
+            }
+            printf("%s,%g,%.6f,%.6f,%s,%s,%s,%llu,%llu,%llu,%llu,%llu\n",
                    loss_scheme_name(p->scheme, p->window, name, sizeof name), p->loss,
-                   p->goodput_fraction, p->r.goodput_gbytes, p->r.mean_ns, p->r.p50_ns, p->r.p99_ns,
+                   p->goodput_fraction, p->r.goodput_gbytes, t[0], t[1], t[2],
                    (unsigned long long)p->r.pkts_resent, (unsigned long long)p->r.bytes_resent,
                    (unsigned long long)p->r.acks_sent, (unsigned long long)p->r.timeouts,
                    (unsigned long long)p->r.msgs_failed);
@@ -431,7 +470,7 @@ int cmd_loss(int argc, char **argv)
     }
     char what[64];
     if (n_mix)
-        snprintf(what, sizeof what, "%d sizes in turn", n_mix);
+        snprintf(what, sizeof what, n_mix == 1 ? "%d size" : "%d sizes in turn", n_mix);
     else
         snprintf(what, sizeof what, "%llu B", (unsigned long long)c.msg_bytes);
     printf("ubsim loss: %llu messages of %s, MTU %u B, window %u, bitmap %u bits, link %.1f GB/s "
@@ -439,15 +478,21 @@ int cmd_loss(int argc, char **argv)
            (unsigned long long)c.n_msgs, what, c.mtu, c.window,
            transport_bmap_bits(c.bmap_code), c.link_gbytes, c.link_ns, (unsigned long long)c.rto_ns,
            c.backoff ? " doubling" : " fixed", (unsigned long long)c.fault.seed);
-    printf("%-8s %8s %9s %10s %10s %10s %10s %12s %8s %6s\n", "scheme", "loss", "goodput", "mean ns",
-           "p50 ns", "p99 ns", "resent", "resent B", "acks", "tmo");
+    printf("%-8s %8s %9s %10s %10s %10s %10s %12s %8s %6s %7s\n", "scheme", "loss", "goodput", "mean ns",
+           "p50 ns", "p99 ns", "resent", "resent B", "acks", "tmo", "failed");
     for (int i = 0; i < n; i++) {
         const loss_point_t *p = &pts[i];
-        printf("%-8s %8g %8.1f%% %10.1f %10.1f %10.1f %10llu %12llu %8llu %6llu\n",
+        char t[3][32] = {"-", "-", "-"}; /* no message delivered */
+        if (p->r.msgs_done) {
+            snprintf(t[0], sizeof t[0], "%.1f", p->r.mean_ns);
+            snprintf(t[1], sizeof t[1], "%.1f", p->r.p50_ns);
+            snprintf(t[2], sizeof t[2], "%.1f", p->r.p99_ns);
+        }
+        printf("%-8s %8g %8.1f%% %10s %10s %10s %10llu %12llu %8llu %6llu %7llu\n",
                loss_scheme_name(p->scheme, p->window, name, sizeof name), p->loss,
-               100.0 * p->goodput_fraction, p->r.mean_ns, p->r.p50_ns, p->r.p99_ns,
-               (unsigned long long)p->r.pkts_resent, (unsigned long long)p->r.bytes_resent,
-               (unsigned long long)p->r.acks_sent, (unsigned long long)p->r.timeouts);
+               100.0 * p->goodput_fraction, t[0], t[1], t[2], (unsigned long long)p->r.pkts_resent,
+               (unsigned long long)p->r.bytes_resent, (unsigned long long)p->r.acks_sent,
+               (unsigned long long)p->r.timeouts, (unsigned long long)p->r.msgs_failed);
     }
     return 0;
 }

@@ -91,7 +91,8 @@ static const char *const usage_latency =
     "                       (.fst or .vcd); open with waves/read_latency.gtkw.\n"
     "                       With --backend rtl or lockstep the initiator's send\n"
     "                       pipeline RTL also traces itself to FILE's name with\n"
-    "                       -<path>-rtl.fst (waves/<block>.gtkw opens it); with\n"
+    "                       -<path>-rtl.fst (waves/ub_send_pipeline.gtkw or\n"
+    "                       waves/rc_send_pipeline.gtkw opens it); with\n"
     "                       c or lockstep its C model's ports go to\n"
     "                       -<path>-c.fst, laid out alike (a clk_i at every\n"
     "                       edge): 'ubsim diff X-c.fst Y-rtl.fst' compares them\n"
@@ -194,7 +195,7 @@ static int cmd_latency(int argc, char **argv)
                 paths[n_paths++] = v;
         } else if (cli_opt_value(&A, "--ops", &v, &bad)) {
             if (!bad && cli_parse_int(v, 1, &ops))
-                bad = cli_usage_error(A.cmd, "--ops: expected a whole number >= 1, got '%s'", v);
+                bad = cli_usage_error(A.cmd, "--ops: expected a whole number from 1 to 9223372036854775807, got '%s'", v);
         } else {
             bad = cli_usage_error(A.cmd, "unknown option '%s'", arg);
         }
@@ -386,17 +387,62 @@ static int dispatch(int argc, char **argv)
 #define UBSIM_VERSION "unknown" /* (the build sets it: git describe) */
 #endif
 
+/* A report that could not be written (a full disk, a closed pipe) is a
+ * failure, said on stderr: the command's status, or 1 if it succeeded. */
+static int stdout_written(const char *cmd, int rc)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0;
+    int err = errno;
+    if (ferror(stdout) || bad) {
+        fprintf(stderr, "ubsim%s%s: cannot write to standard output: %s\n", cmd ? " " : "", cmd ? cmd : "",
+                err ? strerror(err) : "write error");
+        return rc ? rc : 1;
+    }
+    return rc;
+}
+
+static int run_main(int argc, char **argv);
+
 int main(int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0)) {
+    const char *cmd = argc >= 2 && argv[1][0] != '-' ? argv[1] : NULL;
+    char name[32];
+    if (cmd) { /* (run_main may reorder argv) */
+        snprintf(name, sizeof name, "%s", cmd);
+        cmd = name;
+    }
+    int rc = run_main(argc, argv);
+    return stdout_written(cmd, rc);
+}
+
+static int run_main(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0)) {
+        if (argc > 2) {
+            fprintf(stderr, "ubsim %s: takes no arguments, got '%s'\n", argv[1], argv[2]);
+            return 2;
+        }
         printf("ubsim %s\n", UBSIM_VERSION);
         return 0;
     }
-    if (argc >= 3 && strcmp(argv[1], "help") == 0) {
-        /* ubsim help CMD: as ubsim CMD --help */
+    if (argc >= 3 && (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
+                      strcmp(argv[1], "-h") == 0)) {
+        /* ubsim help CMD (or --help CMD): as ubsim CMD --help */
         if (argc > 3) {
             fprintf(stderr, "ubsim help: expected one command, got '%s' and more\n", argv[2]);
             return 2;
+        }
+        if (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
+            fputs(usage_top, stdout);
+            return 0;
+        }
+        if (strcmp(argv[2], "version") == 0 || strcmp(argv[2], "--version") == 0) {
+            printf("usage: ubsim version (or ubsim --version)\n\n"
+                   "Prints the version of this build: 'ubsim' and the 'git describe' of the checkout\n"
+                   "it was built from (a tag, commits since, the commit; '-dirty' with uncommitted\n"
+                   "changes).\n");
+            return 0;
         }
         char help[] = "--help";
         char *args[] = {argv[0], argv[2], help, NULL};

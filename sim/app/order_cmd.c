@@ -83,8 +83,11 @@ static void print_csv(const order_result_t *r)
         printf("gated_wait,,,,%d,,,,,%lld,\n", r->gated[i].predecessors, (long long)r->gated[i].cycles);
     for (int i = 0; i < r->n_iso; i++) {
         const order_iso_t *x = &r->iso[i];
-        printf("isolation,,,,,%s,%s,%d,%d,%lld,%d\n", x->stack, x->qps, x->initiators, x->requests,
-               (long long)x->cycles, x->blocked);
+        char cyc[24] = ""; /* empty when blocked, as null in JSON */
+        if (!x->blocked)
+            snprintf(cyc, sizeof cyc, "%lld", (long long)x->cycles);
+        printf("isolation,,,,,%s,%s,%d,%d,%s,%d\n", x->stack, x->qps, x->initiators, x->requests, cyc,
+               x->blocked);
     }
 }
 

@@ -24,9 +24,10 @@ static const char *const usage_state =
     "  private    L*e + L*P*(r + t)\n"
     "  shared     L*e + L*P*r + P*t\n"
     "  groups     L*e + L*P*r + K*P*t          (K isolated groups)\n"
-    "For each scheme: its bytes, whether they fit, and its overflow point: the\n"
-    "smallest N (L) at which it no longer fits, M (P) growing with it unless\n"
-    "given. These are formulas; 'ubsim cache' simulates the cache.\n"
+    "For each scheme: its bytes (\">= 2^64\", null in JSON, when 64 bits cannot\n"
+    "hold them), whether they fit, and its overflow point: the smallest N (L) at\n"
+    "which it no longer fits, M (P) growing with it unless given. These are\n"
+    "formulas; 'ubsim cache' simulates the cache.\n"
     "\n"
     "options:\n"
     "  --n N                local endpoints (default 1024)\n"
@@ -36,7 +37,8 @@ static const char *const usage_state =
     "  --seg-bytes B        a registered segment (default 32)\n"
     "  --channel-bytes B    a transport channel (default 56)\n"
     "  --qp-bytes B         a RoCE RC queue-pair context (default 512)\n"
-    "  --l L, --p P         the general form's endpoints and targets (default N, M)\n"
+    "  --l L, --p P         the general form's endpoints and targets (default N\n"
+    "                       and M; with --l and no --p, P = L)\n"
     "  --e B, --r B, --t B  its record sizes (default 52, 0, 56: UB's)\n"
     "  --k K                its isolated groups of transport state (default 1)\n"
     "  --format FMT         table (default), csv or json\n"
@@ -141,7 +143,10 @@ int cmd_state(int argc, char **argv)
             cJSON_AddItemToArray(arr, o);
             cJSON_AddStringToObject(o, "name", s[i].name);
             cJSON_AddStringToObject(o, "formula", s[i].formula);
-            cJSON_AddNumberToObject(o, "bytes", (double)s[i].bytes);
+            if (s[i].too_big) /* (more than 64 bits) */
+                cJSON_AddNullToObject(o, "bytes");
+            else
+                cJSON_AddNumberToObject(o, "bytes", (double)s[i].bytes);
             cJSON_AddBoolToObject(o, "fits", s[i].fits);
             if (s[i].overflow_at)
                 cJSON_AddNumberToObject(o, "overflow_at", (double)s[i].overflow_at);
@@ -152,9 +157,13 @@ int cmd_state(int argc, char **argv)
     }
     if (fmt == FMT_CSV) {
         printf("name,formula,bytes,fits,overflow_at\n");
-        for (int i = 0; i < n; i++)
-            printf("%s,%s,%llu,%d,%llu\n", s[i].name, s[i].formula, (unsigned long long)s[i].bytes,
-                   s[i].fits, (unsigned long long)s[i].overflow_at);
+        for (int i = 0; i < n; i++) {
+            char b[24] = ""; /* empty: more than 64 bits */
+            if (!s[i].too_big)
+                snprintf(b, sizeof b, "%llu", (unsigned long long)s[i].bytes);
+            printf("%s,%s,%s,%d,%llu\n", s[i].name, s[i].formula, b, s[i].fits,
+                   (unsigned long long)s[i].overflow_at);
+        }
         return 0;
     }
     printf("ubsim state: N = %llu local endpoints, M = %llu remote (%s), cache %llu B\n",
@@ -172,8 +181,10 @@ int cmd_state(int argc, char **argv)
             snprintf(at, sizeof at, "%s = %llu", var, (unsigned long long)s[i].overflow_at);
         else
             snprintf(at, sizeof at, "fits up to %s = %llu", var, (unsigned long long)STATE_MAX_N);
-        printf("%-10s %-28s %16llu %5s  %s\n", s[i].name, s[i].formula, (unsigned long long)s[i].bytes,
-               s[i].fits ? "yes" : "no", at);
+        char b[24] = ">= 2^64";
+        if (!s[i].too_big)
+            snprintf(b, sizeof b, "%llu", (unsigned long long)s[i].bytes);
+        printf("%-10s %-28s %16s %5s  %s\n", s[i].name, s[i].formula, b, s[i].fits ? "yes" : "no", at);
     }
     return 0;
 }

@@ -229,6 +229,16 @@ static int load(topo_file_t *tf, const char *name, FILE *fp, const char *text, c
     if (!rc)
         rc = build(L, err, errlen);
     free(L);
+    if (!rc && !tf->name[0]) { /* unnamed: the file's name, without folder and .ini */
+        const char *b = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+        size_t n = strlen(b);
+        if (n > 4 && strcmp(b + n - 4, ".ini") == 0)
+            n -= 4;
+        if (n >= sizeof tf->name)
+            n = sizeof tf->name - 1;
+        memcpy(tf->name, b, n);
+        tf->name[n] = '\0';
+    }
     return rc;
 }
 

@@ -1,7 +1,8 @@
 /* Topology files: an INI file naming nodes, switches and the links between
- * them (configs/topo/; docs/topology.md).
+ * them (configs/topo/; docs/packets.md).
  *
- *   [topology]        name = ...   description = ...
+ *   [topology]        name = ... (default: the file's name without .ini),
+ *                     description = ...
  *   [node.NAME]       a node (its NIC's one network port)
  *   [switch.NAME]     ports = N (required), buffer_bytes = B (262144),
  *                     fwd_cycles = C (10), clock_mhz = F (500),

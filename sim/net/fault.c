@@ -118,8 +118,13 @@ static int parse_pair(fault_spec_t *s, const char *key, const char *v, char *err
                      v);
             return -1;
         }
-        if (parse_u64("drop", colon + 1, 1, UINT64_MAX, &x, err, errlen))
+        if (parse_u64("drop", colon + 1, 1, UINT64_MAX, &x, err, errlen)) {
+            snprintf(err, (size_t)errlen,
+                     "--fault: drop=%s: expected DIR:K with K a whole number from 1 to %llu (the "
+                     "K-th packet, counted from 1)",
+                     v, (unsigned long long)UINT64_MAX);
             return -1;
+        }
         if (s->n_drop == FAULT_MAX_DROPS) {
             snprintf(err, (size_t)errlen, "--fault: more than %d drop= entries", FAULT_MAX_DROPS);
             return -1;
@@ -162,7 +167,16 @@ int fault_parse(const char *text, fault_spec_t *s, char *err, int errlen)
             break;
         }
         *eq = 0;
-        rc = parse_pair(s, item, eq + 1, err, errlen);
+        for (int j = 0; j < i && strcmp(item, "drop") != 0; j++) {
+            if (strcmp(items[j], item) == 0) { /* (an earlier item, its '=' already cut) */
+                snprintf(err, (size_t)errlen, "--fault: %s given twice (%s=%s and %s=%s)", item,
+                         items[j], items[j] + strlen(items[j]) + 1, item, eq + 1);
+                rc = -1;
+                break;
+            }
+        }
+        if (!rc)
+            rc = parse_pair(s, item, eq + 1, err, errlen);
     }
     free(buf);
     free(items);

@@ -263,6 +263,15 @@ static int walk(const topo_t *t, topo_t *routes, char *err, int errlen)
             return -1;
         }
     }
+    for (int s = 0; s < t->n_switches; s++) {
+        int linked = 0;
+        for (int p = 0; p < t->sw[s].n_ports && !linked; p++)
+            linked = topo_link_at(t, (topo_end_t){s, -1, p}) >= 0;
+        if (!linked) {
+            snprintf(err, (size_t)errlen, "switch '%s' is linked to nothing", t->sw[s].name);
+            return -1;
+        }
+    }
     int nv = t->n_nodes + t->n_switches;
     int *dist = malloc((size_t)nv * 2 * sizeof(int));
     if (!dist) {

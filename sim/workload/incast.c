@@ -291,6 +291,31 @@ static void free_sim(incast_sim_t *s)
     free(s->snd);
 }
 
+/* Sender i's path to the target, laid over tf, into e: f and g the stages
+ * of its way into and out of the switch. It must cross exactly one switch,
+ * sw (when sw >= 0: the one the earlier senders meet at). 0, or -1 with a
+ * message. */
+static int sender_route(const path_cfg_t *path, const topo_file_t *tf, int target, const int *senders,
+                        int i, int sw, path_cfg_t *e, int *f, int *g, char *err, int errlen)
+{
+    const topo_t *t = &tf->t;
+    if (path_on_topology(path, tf, senders[i], target, e, err, errlen))
+        return -1;
+    if (split_points(e, f, g) || *f == 0 || *g + 1 >= e->n_stages) {
+        snprintf(err, (size_t)errlen, "sender %s must reach %s through exactly one "
+                                      "switch (a link into it, a link out of it)",
+                 t->node[senders[i]].name, t->node[target].name);
+        return -1;
+    }
+    if (sw >= 0 && e->stages[*f].sw != sw) {
+        snprintf(err, (size_t)errlen, "senders %s and %s reach %s through different "
+                                      "switches; they must meet at one",
+                 t->node[senders[0]].name, t->node[senders[i]].name, t->node[target].name);
+        return -1;
+    }
+    return 0;
+}
+
 static int build(incast_sim_t *s, const path_cfg_t *path, const topo_file_t *tf, int target,
                  const int *senders, char *err, int errlen)
 {
@@ -313,21 +338,9 @@ static int build(incast_sim_t *s, const path_cfg_t *path, const topo_file_t *tf,
     static path_cfg_t e;
     int sw_index = -1, port_t = -1, port[INCAST_MAX_SENDERS];
     for (int i = 0; i < n; i++) {
-        if (path_on_topology(path, tf, senders[i], target, &e, err, errlen))
-            return -1;
         int f, g;
-        if (split_points(&e, &f, &g) || f == 0 || g + 1 >= e.n_stages) {
-            snprintf(err, (size_t)errlen, "sender %s must reach %s through exactly one "
-                                          "switch (a link into it, a link out of it)",
-                     t->node[senders[i]].name, t->node[target].name);
+        if (sender_route(path, tf, target, senders, i, sw_index, &e, &f, &g, err, errlen))
             return -1;
-        }
-        if (sw_index >= 0 && e.stages[f].sw != sw_index) {
-            snprintf(err, (size_t)errlen, "senders %s and %s reach %s through different "
-                                          "switches; they must meet at one",
-                     t->node[senders[0]].name, t->node[senders[i]].name, t->node[target].name);
-            return -1;
-        }
         sw_index = e.stages[f].sw;
         port[i] = e.stages[f].sw_in;
         port_t = e.stages[f].sw_out;
@@ -466,13 +479,25 @@ static int build(incast_sim_t *s, const path_cfg_t *path, const topo_file_t *tf,
     return 0;
 }
 
-int incast_check(const path_cfg_t *path, const topo_file_t *tf, const int *senders, int n,
-                 char *err, int errlen)
+int incast_check(const path_cfg_t *path, const topo_file_t *tf, int target, const int *senders,
+                 int n, char *err, int errlen)
 {
+    if (path->tx_block == NIC_BLOCK_NONE) {
+        snprintf(err, (size_t)errlen, "path '%s' has no send pipeline ([nic] tx_block)",
+                 path->name);
+        return -1;
+    }
+    static path_cfg_t e;
+    for (int i = 0, sw = -1; i < n; i++) {
+        int f, g;
+        if (sender_route(path, tf, target, senders, i, sw, &e, &f, &g, err, errlen))
+            return -1;
+        sw = e.stages[f].sw;
+    }
     /* the target's send pipeline keeps a channel (UB: node % channels) or a
      * queue-pair context (RoCE: queue pair 1 + node, modulo the contexts) per
      * requester: two senders sharing one would see gaps in each other's
-     * sequence, until the transport keeps a channel per remote host */
+     * sequence */
     int ub = path->tx_block == NIC_BLOCK_UB_SEND;
     unsigned slots = ub ? UBSP_NUM_CHANNELS : RC_SEND_NUM_QPS;
     for (int i = 0; i < n; i++) {
@@ -482,8 +507,7 @@ int incast_check(const path_cfg_t *path, const topo_file_t *tf, const int *sende
             if (a == b) {
                 snprintf(err, (size_t)errlen,
                          "senders %s and %s would share one of the target's %u %s (%s): "
-                         "at most %u senders whose node numbers differ modulo %u, until the "
-                         "transport keeps a channel per remote host",
+                         "at most %u senders, whose node numbers differ modulo %u",
                          tf->t.node[senders[j]].name, tf->t.node[senders[i]].name, slots,
                          ub ? "transport channels" : "queue-pair contexts",
                          ub ? "node % 16" : "queue pair 1 + node, modulo 16", slots, slots);
@@ -508,12 +532,7 @@ int incast_run(const path_cfg_t *path, const topo_file_t *tf, int target, const 
                                       "window of 1 to 65536 expected");
         return -1;
     }
-    if (path->tx_block == NIC_BLOCK_NONE) {
-        snprintf(err, (size_t)errlen, "path '%s' has no send pipeline ([nic] tx_block)",
-                 path->name);
-        return -1;
-    }
-    if (incast_check(path, tf, senders, n, err, errlen))
+    if (incast_check(path, tf, target, senders, n, err, errlen))
         return -1;
     incast_sim_t *s = calloc(1, sizeof(*s));
     if (!s) {

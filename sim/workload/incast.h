@@ -72,10 +72,13 @@ typedef struct {
  * switch. Returns 0, or -1 with a message. */
 int incast_run(const path_cfg_t *path, const topo_file_t *tf, int target, const int *senders,
                int n, const incast_opts_t *o, incast_result_t *r, char *err, int errlen);
-/* Whether the senders can share the target (each needs a channel of its own
- * in the target's send pipeline); 0, or -1 with a message. */
-int incast_check(const path_cfg_t *path, const topo_file_t *tf, const int *senders, int n,
-                 char *err, int errlen);
+/* Whether incast can run on `path` from senders[0..n) to node `target` of
+ * tf: the path has a send pipeline, every sender reaches the target through
+ * one and the same switch, and the senders can share the target (each needs
+ * a channel of its own in the target's send pipeline). 0, or -1 with a
+ * message; every mistake incast_run refuses before it simulates. */
+int incast_check(const path_cfg_t *path, const topo_file_t *tf, int target, const int *senders,
+                 int n, char *err, int errlen);
 /* A star: n senders s0..s(n-1) and a target T on one switch S of n + 1
  * ports (256 KiB per port, 10 cycles at 500 MHz, store-and-forward), links of
  * 50 GB/s and 100 ns. Returns 0, or -1 with a message. */

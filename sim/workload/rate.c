@@ -298,7 +298,10 @@ static void print_table(const rate_row_t *rows, int n, const char *backend, int6
     } else {
         printf("one-way wire %g ns, ", (double)p0->wire_one_way_ps / 1000.0);
     }
-    printf("slots %s\n\n", slots_opt > 0 ? "limited" : "one per request");
+    if (slots_opt > 0) /* (the golden header keeps "slots one per request") */
+        printf("slots %lld (a burst no larger than that is not limited)\n\n", (long long)slots_opt);
+    else
+        printf("slots one per request\n\n");
     printf("%-5s %7s %9s %12s %12s %6s %8s %8s %9s %10s\n", "stack", "burst", "sent/us",
            "executed/us", "interval ns", "cycles", "posted", "sent", "executed", "completed");
     for (int i = 0; i < n; i++) {
@@ -519,7 +522,7 @@ int cmd_rate(int argc, char **argv)
                 bad = cli_usage_error(A.cmd, "--payload: expected bytes 1..1048576, got '%s'", v);
         } else if (cli_opt_value(&A, "--slots", &v, &bad)) {
             if (!bad && cli_parse_int(v, 1, &slots))
-                bad = cli_usage_error(A.cmd, "--slots: expected a whole number >= 1, got '%s'", v);
+                bad = cli_usage_error(A.cmd, "--slots: expected a whole number from 1 to 9223372036854775807, got '%s'", v);
         } else if (cli_opt_value(&A, "--jetties", &v, &bad)) {
             if (!bad && (cli_parse_int(v, 1, &jetties) || jetties > 1 << 20))
                 bad = cli_usage_error(A.cmd, "--jetties: expected 1..1048576, got '%s'", v);

@@ -69,6 +69,7 @@ int state_eval(const state_cfg_t *c, state_scheme_t *out)
         o->name = names[s];
         o->formula = formulas[s];
         o->bytes = bytes_of(c, s, x, y);
+        o->too_big = o->bytes == UINT64_MAX;
         o->fits = o->bytes <= c->cache_bytes;
         o->overflow_at = overflow(c, s, fixed, y);
     }

@@ -40,7 +40,8 @@ void state_cfg_default(state_cfg_t *c);
 typedef struct {
     const char *name;
     const char *formula;
-    uint64_t bytes;
+    uint64_t bytes;         /* UINT64_MAX: more than 64 bits hold (too_big) */
+    int too_big;
     int fits;
     uint64_t overflow_at;   /* 0: fits even at STATE_MAX_N */
 } state_scheme_t;
