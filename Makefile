@@ -313,6 +313,12 @@ $(UBSIM): $(BUILD)/obj/sim/app/main.o $(LIB) $(VL_LIBS) $(VL_RT) $(SC_SYMS) | $(
 $(EXAMPLE): $(BUILD)/obj/docs/examples/verbs_example.o $(LIB) $(VL_LIBS) $(VL_RT)
 	$(CXX) $< $(LINK_LIBS) -o $@
 
+# What one clock edge of a block costs through the block API, per backend
+# (make bench, section 6).
+BLOCK_SPEED := $(BUILD)/block_speed
+$(BLOCK_SPEED): $(BUILD)/obj/testbench/block_speed.o $(LIB) $(VL_LIBS) $(VL_RT)
+	$(CXX) $< $(LINK_LIBS) -o $@
+
 example: deps
 	@$(MAKE) --no-print-directory $(EXAMPLE)
 	$(EXAMPLE)
@@ -407,7 +413,7 @@ waves: $(UBSIM)
 	@ls -l waves/*.fst waves/*.vcd
 
 bench: deps
-	@$(MAKE) --no-print-directory $(UBSIM)
+	@$(MAKE) --no-print-directory $(UBSIM) $(BLOCK_SPEED)
 	@/usr/bin/python3 scripts/bench.py $(UBSIM)
 
 # --- plots (python3-matplotlib): every figure from the JSON ubsim prints ---

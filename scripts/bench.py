@@ -252,5 +252,25 @@ def main():
                 f"({med['nodes'] / med['native']:4.2f}x), systemc {med['systemc']:6.2f} s "
                 f"({med['systemc'] / med['native']:4.2f}x the native time); same figures: {same}")
 
+    # 6. one clock edge of a block, through the block API (build/block_speed)
+    speed = os.path.join(os.path.dirname(os.path.abspath(EXE)), "block_speed")
+    if os.access(speed, os.X_OK):
+        edges = 200000 if QUICK else 2000000
+        log(f"\n6. one clock edge through the block API ({edges} edges, medians of {max(REPS, 3)}; "
+            f"ns per edge)")
+        r = subprocess.run([speed, str(edges), str(max(REPS, 3))], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"{speed}: exit {r.returncode}: {r.stderr[-300:]}")
+        rows = {}
+        for line in r.stdout.splitlines()[1:]:
+            case, backend, ns, pkts = line.split()
+            rows.setdefault(case, {})[backend] = (float(ns), int(pkts))
+        for case, by in rows.items():
+            cells = ", ".join(f"{b} {ns:5.1f}" for b, (ns, _) in by.items())
+            pkts = next(iter(by.values()))[1]
+            log(f"   {case:22s} {cells}   ({pkts} packets on every backend)")
+    else:
+        log(f"\n6. (no {speed}: make bench builds it)")
+
 
 main()

@@ -1,6 +1,6 @@
 // Command-line and config defects: each is reported where it is (file:line,
 // or the option's name), says what was expected and exits with status 2 (1
-// for a waveform that could not be written).
+// for a report or waveform that could not be written).
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -61,8 +61,8 @@ static const char *const usage_top =
     "                 build/replay/<block>_replay.sv (make replay-tb;\n"
     "                 docs/vectors.md). Needs --backend c or lockstep\n"
     "\n"
-    "Exit status: 0 success, 1 simulation failure or a waveform that could not be\n"
-    "written (a full disk), 2 bad command line or config.\n";
+    "Exit status: 0 success, 1 simulation failure or a report or waveform that\n"
+    "could not be written (a full disk), 2 bad command line or config.\n";
 
 static const char *const usage_latency =
     "usage: ubsim latency [options]\n"
