@@ -316,8 +316,9 @@ $(EXAMPLE): $(BUILD)/obj/docs/examples/verbs_example.o $(LIB) $(VL_LIBS) $(VL_RT
 # What one clock edge of a block costs through the block API, per backend
 # (make bench, section 6).
 BLOCK_SPEED := $(BUILD)/block_speed
+# (linked as ubsim is, with link-time optimisation when PGO=1)
 $(BLOCK_SPEED): $(BUILD)/obj/testbench/block_speed.o $(LIB) $(VL_LIBS) $(VL_RT)
-	$(CXX) $< $(LINK_LIBS) -o $@
+	$(CXX) $(LTO_LINK) $< $(LINK_LIBS) -o $@
 
 example: deps
 	@$(MAKE) --no-print-directory $(EXAMPLE)

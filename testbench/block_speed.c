@@ -199,7 +199,8 @@ int main(int argc, char **argv)
             }
             first_pkts = pkts;
             qsort(t, (size_t)reps, sizeof t[0], by_value);
-            printf("%s %s %.1f %ld\n", case_name[c], backend_name[k], t[reps / 2], pkts);
+            double median = reps % 2 ? t[reps / 2] : (t[reps / 2 - 1] + t[reps / 2]) / 2;
+            printf("%s %s %.1f %ld\n", case_name[c], backend_name[k], median, pkts);
             fflush(stdout);
         }
     }

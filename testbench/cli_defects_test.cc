@@ -528,6 +528,8 @@ TEST(CliDefects, AReportThatCannotBeWrittenFailsWithAMessage)
 {
     // A report sent to a full disk was lost with exit status 0 (topology:
     // status 1 and no word why).
+    if (access("/dev/full", W_OK) != 0)
+        GTEST_SKIP() << "no /dev/full here";
     std::string star3 = std::string(UBSIM_CONFIG_DIR) + "/topo/star3.ini";
     for (const std::string &args : std::vector<std::string>{"latency --path ub_load", "latency --format json", "rate --stack ub --burst 4",
                              "order --format csv", "state", "cache --stack ub --n 2 --reads 8",
@@ -539,6 +541,24 @@ TEST(CliDefects, AReportThatCannotBeWrittenFailsWithAMessage)
         // (the reason, when the last write still knows it)
         EXPECT_TRUE(has(out, "cannot write to standard output")) << args << ": " << out;
     }
+}
+
+TEST(CliDefects, DiffSaysTroubleWhenItsReportCannotBeWritten)
+{
+    // diff's 1 means "different": a report lost is 2, as for diff and cmp
+    if (access("/dev/full", W_OK) != 0)
+        GTEST_SKIP() << "no /dev/full here";
+    std::string dir = temp_dir(), out;
+    ASSERT_FALSE(dir.empty());
+    ASSERT_EQ(ubsim("rate --quiet --stack ub --burst 8 --wave " + dir + "/w.fst", &out), 0) << out;
+    std::string w = dir + "/w-c.fst";
+    EXPECT_EQ(ubsim("diff " + w + " " + w, &out), 0) << out;
+    EXPECT_EQ(testutil::run("(" + testutil::ubsim() + " diff " + w + " " + w + " 2>&1 >/dev/full)", &out), 2)
+        << out;
+    EXPECT_TRUE(has(out, "ubsim diff: cannot write to standard output")) << out;
+    for (const char *f : {"/w.fst", "/w-c.fst"})
+        std::remove((dir + f).c_str());
+    rmdir(dir.c_str());
 }
 
 TEST(CliDefects, HelpAndVersionAreCommandsLikeTheOthers)
@@ -600,7 +620,10 @@ TEST(CliDefects, ConflictingAndRepeatedOptionsAreRefused)
     expect_usage_errors({
         {"loss --message 100 --mix 5000", "--message and --mix: give one"},
         {"loss --loss 0.5 --fault loss=0.1 --scheme sack", "--loss and --fault: give one"},
-        {"latency --fault loss=0.1,loss=0.2", "--fault: loss given twice (loss=0.1 and loss=0.2)"},
+        {"latency --fault loss=0.1,loss=0.2", "--fault: loss=0.1 and loss=0.2: the same setting twice"},
+        {"latency --fault fwd.loss=0.2,loss=0.1", "--fault: fwd.loss=0.2 and loss=0.1: the same setting twice"},
+        {"latency --fault dup=0.1,back.dup=0.1", "--fault: dup=0.1 and back.dup=0.1: the same setting twice"},
+        {"latency --fault drop=fwd:1,drop=fwd:1", "--fault: drop=fwd:1 and drop=fwd:1: the same setting twice"},
         {"latency --fault drop=fwd:0", "--fault: drop=fwd:0: expected DIR:K with K a whole number from 1"},
         {"rate --seed 9223372036854775808", "--seed: expected a whole number from 0 to 9223372036854775807"},
     });
@@ -651,11 +674,16 @@ TEST(CliDefects, ATopologySwitchLinkedToNothingIsAnError)
     std::remove(lone.c_str());
     // a topology without a name is called by its file's
     std::string unnamed = testutil::temp_file("[node.A]\n[node.B]\n[link.ab]\na = A\nb = B\n");
-    ASSERT_EQ(ubsim("latency --quiet --path ub_async --topology " + unnamed, &out), 0) << out;
+    EXPECT_EQ(ubsim("latency --quiet --path ub_async --topology " + unnamed, &out), 0) << out;
+    std::remove(unnamed.c_str());
     std::string base = unnamed.substr(unnamed.rfind('/') + 1);
     base = base.substr(0, base.size() - 4);
     EXPECT_TRUE(has(out, "topology " + base + ", A to B")) << out;
-    std::remove(unnamed.c_str());
+    // ... made fit to stand unquoted in a report
+    std::string odd = testutil::temp_file("[node.A]\n[node.B]\n[link.ab]\na = A\nb = B\n", ",x y.ini");
+    EXPECT_EQ(ubsim("latency --quiet --path ub_async --topology '" + odd + "'", &out), 0) << out;
+    std::remove(odd.c_str());
+    EXPECT_TRUE(has(out, "_x_y, A to B")) << out;
 }
 
 TEST(CliDefects, AFullDiskFailsEveryWaveformWithAMessageAndStatus1)

@@ -151,8 +151,16 @@ TEST(TopoFile, ErrorsNameFileLineAndWhatWasExpected)
         {"[node.A]\n[node.A]\n", "t.ini:2: [node.A]: the section is opened twice in this file (first at line 1)"},
         {"[node.A]\n[switch.A]\nports = 2\n", "t.ini:2: 'A' is named twice"},
         {"[node.A]\n[node.B]\n[link.x]\na = A\nb = B\na = B\n", "t.ini:6: [link.x] a: set twice in this file (first at line 4)"},
-        {"[node.A]\nkey = 1\n", "t.ini:2: [node.A] key: a node has no keys yet"},
+        {"[node.A]\nkey = 1\n", "t.ini:2: [node.A] key: a node takes no keys"},
         {"[node.A]\n garbage\n", "t.ini:2: expected '[section]'"},
+        // a switch apart from the nodes: linked to nothing, or only to itself
+        {"[node.A]\n[node.B]\n[switch.S]\nports = 2\n[link.x]\na = A\nb = B\n",
+         "t.ini: switch 'S' is linked to nothing"},
+        {"[node.A]\n[node.B]\n[switch.S]\nports = 2\n[link.x]\na = A\nb = B\n[link.y]\na = S:0\nb = S:1\n",
+         "t.ini: switch 'S' cannot reach node 'A'"},
+        // names stand unquoted in reports: links' and the topology's too
+        {"[node.A]\n[node.B]\n[link.x,y]\na = A\nb = B\n", "t.ini:3: [link.x,y]: name 'x,y': expected letters"},
+        {"[topology]\nname = a b\n", "t.ini:2: [topology] name: name 'a b': expected letters"},
     };
     for (const Case &c : cases) {
         topo_file_t *tf = new topo_file_t;

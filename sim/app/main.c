@@ -387,17 +387,19 @@ static int dispatch(int argc, char **argv)
 #define UBSIM_VERSION "unknown" /* (the build sets it: git describe) */
 #endif
 
-/* A report that could not be written (a full disk, a closed pipe) is a
- * failure, said on stderr: the command's status, or 1 if it succeeded. */
+/* A report that could not be written (a full disk) is a failure, said on
+ * stderr: the command's status, or 1 if it succeeded; for diff, whose 1
+ * means "different", 2 (trouble), as diff and cmp do. */
 static int stdout_written(const char *cmd, int rc)
 {
+    int failed = ferror(stdout);
     errno = 0;
-    int bad = fflush(stdout) != 0;
+    failed |= fflush(stdout) != 0; /* (not closed: libraries may still print at exit) */
     int err = errno;
-    if (ferror(stdout) || bad) {
+    if (failed) {
         fprintf(stderr, "ubsim%s%s: cannot write to standard output: %s\n", cmd ? " " : "", cmd ? cmd : "",
                 err ? strerror(err) : "write error");
-        return rc ? rc : 1;
+        return cmd && strcmp(cmd, "diff") == 0 ? 2 : rc ? rc : 1;
     }
     return rc;
 }

@@ -406,13 +406,12 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
     if (n > 1) {
         /* the rest of sim - calc (switch queues, the transport, waiting in
          * busy stages), as a column only when some path has any */
-        double rest[CFG_MAX_PATHS] = {0};
         int any = 0;
-        for (int k = 0; k < n && k < CFG_MAX_PATHS; k++) {
-            double align, ser;
+        for (int k = 0; k < n; k++) {
+            double align, ser, rest;
             derived_ns(&res[k], &align, &ser);
-            rest[k] = lat_sim_total_ns(&res[k]) - tb_to_ns(&res[k].tb, res[k].calc_total) - align - ser;
-            if (!(res[k].fx.on && res[k].completed == 0) && (rest[k] > 0.0005 || rest[k] < -0.0005))
+            rest = lat_sim_total_ns(&res[k]) - tb_to_ns(&res[k].tb, res[k].calc_total) - align - ser;
+            if (!(res[k].fx.on && res[k].completed == 0) && (rest > 0.0005 || rest < -0.0005))
                 any = 1;
         }
         fprintf(f, "%-18s %10s %10s %10s %14s", "summary", "calc ns", "sim ns", "alignment",
@@ -421,11 +420,12 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
         for (int k = 0; k < n; k++) {
             double align, ser;
             derived_ns(&res[k], &align, &ser);
-            double calc = tb_to_ns(&res[k].tb, res[k].calc_total);
-            fprintf(f, "%-18s %10.3f %10.3f %10.3f %14.3f", paths[k]->name, calc,
-                    lat_sim_total_ns(&res[k]), align, ser);
-            if (any)
-                fprintf(f, " %10.3f", k < CFG_MAX_PATHS ? rest[k] : 0.0);
+            double calc = tb_to_ns(&res[k].tb, res[k].calc_total), sim = lat_sim_total_ns(&res[k]);
+            fprintf(f, "%-18s %10.3f %10.3f %10.3f %14.3f", paths[k]->name, calc, sim, align, ser);
+            if (any && res[k].fx.on && res[k].completed == 0)
+                fprintf(f, " %10s", "-"); /* no read completed: nothing measured */
+            else if (any)
+                fprintf(f, " %10.3f", sim - calc - align - ser);
             fprintf(f, "\n");
         }
         if (any)

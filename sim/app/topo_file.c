@@ -72,6 +72,9 @@ static int on_section(ini_lines_t *il, const char *name, int n)
         L->sw[L->n_sw++] = (sw_decl_t){.d = d, .ports = -1, .buffer_bytes = 262144,
                                        .fwd_cycles = 10, .clock_mhz = 500, .header_bytes = 40};
     } else {
+        char e[128];
+        if (!topo_name_ok(d.name, e, sizeof e))
+            FAIL("[link.%s]: %s", d.name, e);
         if (L->n_link == TOPO_MAX_LINKS)
             FAIL("more than %d links", TOPO_MAX_LINKS);
         L->link[L->n_link++] = (link_decl_t){.d = d, .gbytes_per_s = 50, .one_way_ns = 100};
@@ -110,11 +113,14 @@ static int handler(void *user, const char *section, const char *key, const char 
                                   key) == 0;
         if (strlen(val) >= cap)
             return ini_lines_fail(&L->in, "[topology] %s: at most %zu characters", key, cap - 1) == 0;
+        char e[128];
+        if (dst == L->tf->name && !topo_name_ok(val, e, sizeof e))
+            return ini_lines_fail(&L->in, "[topology] name: %s", e) == 0;
         snprintf(dst, cap, "%s", val);
         return 1;
     }
     if (!strncmp(section, "node.", 5))
-        return ini_lines_fail(&L->in, "[%s] %s: a node has no keys yet", section, key) == 0;
+        return ini_lines_fail(&L->in, "[%s] %s: a node takes no keys", section, key) == 0;
     if (!strncmp(section, "switch.", 7)) {
         sw_decl_t *s = &L->sw[L->n_sw - 1];
         int rc = 0;
@@ -238,6 +244,10 @@ static int load(topo_file_t *tf, const char *name, FILE *fp, const char *text, c
             n = sizeof tf->name - 1;
         memcpy(tf->name, b, n);
         tf->name[n] = '\0';
+        for (char *c = tf->name; *c; c++) /* (a name stands unquoted in reports) */
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                  *c == '-'))
+                *c = '_';
     }
     return rc;
 }

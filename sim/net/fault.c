@@ -140,6 +140,23 @@ static int parse_pair(fault_spec_t *s, const char *key, const char *v, char *err
     return -1;
 }
 
+/* Whether two items set the same thing: one key twice (drop= only with the
+ * same value: several drops are several packets), or a probability for
+ * both directions and for one of them (which would win by their order). */
+static int keys_clash(const char *a, const char *va, const char *b, const char *vb)
+{
+    if (!strcmp(a, "drop") || !strcmp(b, "drop"))
+        return !strcmp(a, b) && !strcmp(va, vb);
+    if (!strcmp(a, b))
+        return 1;
+    for (int k = 0; k < 2; k++) {
+        const char *dir = strchr(k ? b : a, '.'), *plain = k ? a : b;
+        if (dir && !strchr(plain, '.') && !strcmp(dir + 1, plain))
+            return 1;
+    }
+    return 0;
+}
+
 int fault_parse(const char *text, fault_spec_t *s, char *err, int errlen)
 {
     size_t n = strlen(text);
@@ -167,10 +184,11 @@ int fault_parse(const char *text, fault_spec_t *s, char *err, int errlen)
             break;
         }
         *eq = 0;
-        for (int j = 0; j < i && strcmp(item, "drop") != 0; j++) {
-            if (strcmp(items[j], item) == 0) { /* (an earlier item, its '=' already cut) */
-                snprintf(err, (size_t)errlen, "--fault: %s given twice (%s=%s and %s=%s)", item,
-                         items[j], items[j] + strlen(items[j]) + 1, item, eq + 1);
+        for (int j = 0; j < i; j++) { /* (an earlier item, parsed: its '=' already cut) */
+            const char *v = items[j] + strlen(items[j]) + 1;
+            if (keys_clash(items[j], v, item, eq + 1)) {
+                snprintf(err, (size_t)errlen, "--fault: %s=%s and %s=%s: the same setting twice", items[j],
+                         v, item, eq + 1);
                 rc = -1;
                 break;
             }

@@ -19,7 +19,7 @@ void topo_default(topo_t *t)
     }
 }
 
-static int name_ok(const char *name, char *err, int errlen)
+int topo_name_ok(const char *name, char *err, int errlen)
 {
     size_t n = strlen(name);
     if (n == 0 || n >= TOPO_NAME_LEN) {
@@ -57,7 +57,7 @@ int topo_find_switch(const topo_t *t, const char *name)
 
 static int name_free(const topo_t *t, const char *name, char *err, int errlen)
 {
-    if (!name_ok(name, err, errlen))
+    if (!topo_name_ok(name, err, errlen))
         return 0;
     if (topo_find_node(t, name) >= 0 || topo_find_switch(t, name) >= 0) {
         snprintf(err, (size_t)errlen, "'%s' is named twice", name);
@@ -287,6 +287,13 @@ static int walk(const topo_t *t, topo_t *routes, char *err, int errlen)
                          t->node[d].name);
                 rc = -1;
                 break;
+            }
+        }
+        for (int sw = 0; sw < t->n_switches && !rc; sw++) {
+            if (dist[t->n_nodes + sw] < 0) { /* (an island of switches, or one linked to itself) */
+                snprintf(err, (size_t)errlen, "switch '%s' cannot reach node '%s'", t->sw[sw].name,
+                         t->node[d].name);
+                rc = -1;
             }
         }
         if (!rc && routes)

@@ -76,6 +76,9 @@ int topo_add_switch(topo_t *t, const char *name, int n_ports, char *err, int err
 int topo_add_link(topo_t *t, const char *a, const char *b, double gbytes_per_s,
                   double one_way_ns, char *err, int errlen);
 /* Index of a node / switch by name, or -1. */
+/* Whether name is 1 to TOPO_NAME_LEN - 1 letters, digits, '_' or '-' (the
+ * names of nodes, switches, links and topologies); 0 with a message if not. */
+int topo_name_ok(const char *name, char *err, int errlen);
 int topo_find_node(const topo_t *t, const char *name);
 int topo_find_switch(const topo_t *t, const char *name);
 /* Checks the whole topology (see above); 0, or -1 with a message. */
