@@ -127,10 +127,8 @@ static stage_cfg_t *find_stage(path_cfg_t *p, const char *name)
 static char bad_name_char(const char *name)
 {
     for (; *name; name++) {
-        char c = *name;
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-              c == '-' || c == '.'))
-            return c;
+        if (!text_name_char(*name) && *name != '.')
+            return *name;
     }
     return 0;
 }

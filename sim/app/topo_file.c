@@ -1,4 +1,5 @@
 #include "topo_file.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,8 +246,7 @@ static int load(topo_file_t *tf, const char *name, FILE *fp, const char *text, c
         memcpy(tf->name, b, n);
         tf->name[n] = '\0';
         for (char *c = tf->name; *c; c++) /* (a name stands unquoted in reports) */
-            if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-                  *c == '-'))
+            if (!text_name_char(*c))
                 *c = '_';
     }
     return rc;

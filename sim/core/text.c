@@ -101,3 +101,9 @@ const char *text_list_error(int rc)
         return "not a list";
     }
 }
+
+int text_name_char(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
+}

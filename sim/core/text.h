@@ -13,6 +13,10 @@
  * 12.5, .5, 1e3, 2.5E-1). Hexadecimal (0x10), inf, nan and infinity, which
  * strtod would take, are not numbers here. Returns 0, or -1 (and leaves
  * *out) if v is not one or is out of range. */
+/* Whether c may stand in a name (a path's, stage's, node's, switch's, link's
+ * or topology's), which reports and CSV print unquoted: a letter, a digit,
+ * '_' or '-'. */
+int text_name_char(int c);
 int text_parse_real(const char *v, double *out);
 int text_parse_whole(const char *v, int64_t *out);
 

@@ -1,4 +1,5 @@
 #include "topo.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,8 +30,7 @@ int topo_name_ok(const char *name, char *err, int errlen)
     }
     for (size_t i = 0; i < n; i++) {
         char c = name[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '-')) {
+        if (!text_name_char(c)) {
             snprintf(err, (size_t)errlen,
                      "name '%s': expected letters, digits, '_' or '-' (not '%c')", name, c);
             return 0;
