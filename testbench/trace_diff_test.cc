@@ -1,7 +1,10 @@
 // ubsim diff and the waveform reader under it (sim/core/trace_read.c): VCD
 // files written here by hand, VCD and FST pairs written through the
 // project's own writer (sim/core/wave.h), an RTL trace of a real run, and the
-// command's output, exit status and messages.
+// command's output, exit status and messages. The FST check before the FST
+// reader (sim/core/fst_check.c): every form the FST writer writes passes, and
+// real FST files of ubsim with any one byte changed are refused as malformed
+// or read, never crash the reader or end the process.
 #include <gtest/gtest.h>
 
 #include <cjson/cJSON.h>
@@ -16,7 +19,10 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <fstapi.h>
+
 extern "C" {
+#include "fst_check.h"
 #include "trace_read.h"
 #include "wave.h"
 }
@@ -495,7 +501,7 @@ TEST_F(TraceDiffTest, FilesThatAreNeitherVcdNorFstAreRefused)
         // FST-like first byte, then rubbish; and a real FST cut short
         Trace tr(File("x.fst", std::string("\0\0\0\0rubbish rubbish rubbish", 27)));
         EXPECT_EQ(tr.t, nullptr);
-        EXPECT_NE(tr.err.find("not a readable FST file"), std::string::npos) << tr.err;
+        EXPECT_NE(tr.err.find("malformed FST file"), std::string::npos) << tr.err;
     }
     DumpSpec d;
     d.cycles = 200;
@@ -505,7 +511,8 @@ TEST_F(TraceDiffTest, FilesThatAreNeitherVcdNorFstAreRefused)
     std::string whole = testutil::slurp(f);
     Trace tr(File("cut.fst", whole.substr(0, whole.size() / 2)));
     EXPECT_EQ(tr.t, nullptr);
-    EXPECT_NE(tr.err.find("not a readable FST file"), std::string::npos) << tr.err;
+    EXPECT_NE(tr.err.find(Path("cut.fst") + ": malformed FST file ("), std::string::npos) << tr.err;
+    EXPECT_NE(tr.err.find("past the end of the file"), std::string::npos) << tr.err;
 }
 
 // x and z in an FST: the project's writer only writes 0 and 1, so the FST
@@ -586,6 +593,345 @@ TEST_F(TraceDiffTest, ReadsAVerilatorFstOfARealRun)
     // (the ports of every instance: the path's, its pipeline's with the order
     // tracker inside, and the channel table's)
     EXPECT_EQ(out, "diff: equal: " + std::to_string(edges) + " cycles, 64 ports\n");
+}
+
+// ---------------------------------------------------------------------------
+// The FST check (sim/core/fst_check.h)
+
+std::string ReadBytes(const std::string &path)
+{
+    FILE *f = std::fopen(path.c_str(), "rb");
+    return f ? testutil::slurp(f) : std::string();
+}
+
+uint64_t Be64(const std::string &d, size_t at)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < 8 && at + i < d.size(); i++)
+        v = v << 8 | (unsigned char)d[at + i];
+    return v;
+}
+
+// The blocks of an FST file: type, the offset of its type byte, its length
+// field (which counts itself and the block's contents).
+struct FstBlock {
+    int type;
+    size_t pos;
+    uint64_t len;
+    size_t end() const { return pos + 1 + (size_t)len; }
+};
+
+std::vector<FstBlock> Blocks(const std::string &d)
+{
+    std::vector<FstBlock> v;
+    size_t pos = 0;
+    while (pos + 9 <= d.size()) {
+        uint64_t len = Be64(d, pos + 1);
+        if (len < 8 || len > d.size() - pos - 1)
+            break;
+        v.push_back({(unsigned char)d[pos], pos, len});
+        pos += 1 + (size_t)len;
+    }
+    return v;
+}
+
+const FstBlock *FindBlock(const std::vector<FstBlock> &v, int type)
+{
+    for (const FstBlock &b : v)
+        if (b.type == type)
+            return &b;
+    return nullptr;
+}
+
+// The FST writer's forms, written through it directly: a pack type for the
+// changes (LZ4, as ubsim and Verilator write them, fastlz or zlib; the
+// hierarchy is then LZ4 or gzip), one value change block or several, the
+// file gzip wrapped whole, the hierarchy left in FILE.hier. The content is
+// the same in all: a clock, an 8-bit port with x and z, a 70-bit one, a
+// port equal to the 8-bit one for a while (an alias the writer finds
+// itself), a real, a string, two declared aliases, dump off and on.
+struct FstForm {
+    const char *name;
+    fstWriterPackType pack;
+    bool blocks, wrapped, hier_file;
+    int steps = 150; // 1: everything at time 0, a header without times
+};
+
+void WriteForm(const std::string &path, const FstForm &f)
+{
+    void *w = fstWriterCreate(path.c_str(), f.hier_file ? 0 : 1);
+    ASSERT_NE(w, nullptr) << path;
+    fstWriterSetPackType(w, f.pack);
+    fstWriterSetTimescale(w, -9);
+    if (f.wrapped)
+        fstWriterSetRepackOnClose(w, 1);
+    fstWriterSetScope(w, FST_ST_VCD_MODULE, "top", nullptr);
+    fstHandle clk = fstWriterCreateVar(w, FST_VT_VCD_WIRE, FST_VD_INPUT, 1, "clk_i", 0);
+    fstHandle d = fstWriterCreateVar(w, FST_VT_VCD_REG, FST_VD_OUTPUT, 8, "d_o [7:0]", 0);
+    fstHandle wide = fstWriterCreateVar(w, FST_VT_SV_LOGIC, FST_VD_OUTPUT, 70, "wide_o", 0);
+    fstHandle twin = fstWriterCreateVar(w, FST_VT_VCD_REG, FST_VD_OUTPUT, 8, "twin_o", 0);
+    fstHandle level = fstWriterCreateVar(w, FST_VT_VCD_REAL, FST_VD_IMPLICIT, 64, "level", 0);
+    fstHandle state = fstWriterCreateVar(w, FST_VT_GEN_STRING, FST_VD_IMPLICIT, 0, "state", 0);
+    fstWriterSetScope(w, FST_ST_VCD_MODULE, "inner", nullptr);
+    fstWriterCreateVar(w, FST_VT_VCD_WIRE, FST_VD_INPUT, 1, "clk_i", clk);
+    fstWriterCreateVar(w, FST_VT_VCD_REG, FST_VD_INPUT, 8, "d_i", d);
+    fstWriterSetUpscope(w);
+    fstWriterSetUpscope(w);
+    for (int t = 0; t < f.steps; t++) {
+        fstWriterEmitTimeChange(w, (uint64_t)t * 10);
+        if (t == 50 || t == 70)
+            fstWriterEmitDumpActive(w, t == 70);
+        fstWriterEmitValueChange(w, clk, t % 2 ? "1" : "0");
+        char v[80];
+        for (int i = 0; i < 8; i++)
+            v[i] = (char)('0' + ((t * 37) >> (7 - i) & 1));
+        v[8] = '\0';
+        if (t % 11 == 0)
+            v[2] = 'z';
+        if (t % 13 == 0)
+            v[5] = 'x';
+        fstWriterEmitValueChange(w, d, v);
+        if (t < 40 || t % 5 == 0)
+            fstWriterEmitValueChange(w, twin, v);
+        for (int i = 0; i < 70; i++)
+            v[i] = (char)('0' + ((uint64_t)(t + 1) * 0x9e3779b97f4a7c15ull >> (i % 64) & 1));
+        v[70] = '\0';
+        fstWriterEmitValueChange(w, wide, v);
+        double x = t * 0.5;
+        fstWriterEmitValueChange(w, level, &x);
+        if (t % 3 == 0) {
+            std::string s = "s" + std::to_string(t);
+            fstWriterEmitVariableLengthValueChange(w, state, s.data(), (uint32_t)s.size());
+        }
+        if (f.blocks && t % 50 == 49)
+            fstWriterFlushContext(w);
+    }
+    if (f.steps > 1)
+        fstWriterEmitTimeChange(w, (uint64_t)f.steps * 10);
+    fstWriterClose(w);
+}
+
+TEST_F(TraceDiffTest, EveryFormOfTheFstWriterPassesTheCheckAndReadsAlike)
+{
+    const FstForm forms[] = {
+        {"lz4.fst", FST_WR_PT_LZ4, false, false, false},
+        {"fastlz.fst", FST_WR_PT_FASTLZ, false, false, false},
+        {"zlib.fst", FST_WR_PT_ZLIB, false, false, false},
+        {"lz4_blocks.fst", FST_WR_PT_LZ4, true, false, false},
+        {"fastlz_blocks.fst", FST_WR_PT_FASTLZ, true, false, false},
+        {"zlib_blocks.fst", FST_WR_PT_ZLIB, true, false, false},
+        {"wrapped.fst", FST_WR_PT_LZ4, true, true, false},
+        {"hier_file.fst", FST_WR_PT_ZLIB, true, false, true},
+    };
+    const char *names[] = {"top.clk_i", "top.d_o", "top.wide_o", "top.twin_o", "top.inner.d_i"};
+    std::vector<std::string> first;
+    for (const FstForm &f : forms) {
+        SCOPED_TRACE(f.name);
+        WriteForm(Path(f.name), f);
+        std::string d = ReadBytes(Path(f.name));
+        ASSERT_FALSE(d.empty());
+        if (f.wrapped) {
+            EXPECT_EQ((unsigned char)d[0], FST_BL_ZWRAPPER);
+        } else {
+            std::vector<FstBlock> b = Blocks(d);
+            size_t vc = 0;
+            for (const FstBlock &x : b)
+                vc += x.type == FST_BL_VCDATA_DYN_ALIAS2;
+            EXPECT_EQ(vc, f.blocks ? 3u : 1u);
+            EXPECT_EQ(FindBlock(b, FST_BL_HIER_LZ4) != nullptr, f.pack == FST_WR_PT_LZ4 && !f.hier_file);
+            EXPECT_EQ(FindBlock(b, FST_BL_HIER) != nullptr, f.pack != FST_WR_PT_LZ4 && !f.hier_file);
+            EXPECT_NE(FindBlock(b, FST_BL_BLACKOUT), nullptr);
+        }
+        char why[512] = "";
+        EXPECT_EQ(fst_check(Path(f.name).c_str(), why, sizeof why), FST_CHECK_OK) << why;
+        Trace tr(Path(f.name));
+        ASSERT_NE(tr.t, nullptr) << tr.err;
+        EXPECT_EQ(tr.t->n_sig, 6u);
+        EXPECT_EQ(tr.t->n_skipped, 2u); // the real and the string
+        std::vector<std::string> got;
+        for (const char *n : names)
+            got.push_back(tr.Changes(n));
+        EXPECT_EQ(got[4], got[1]); // the declared alias
+        if (first.empty()) {
+            first = got;
+            EXPECT_EQ(got[1].rfind("0:00z00x00 10:00100101 ", 0), 0u) << got[1];
+            EXPECT_NE(got[3], got[1]);
+        } else {
+            for (size_t i = 0; i < got.size(); i++)
+                EXPECT_EQ(got[i], first[i]) << names[i];
+        }
+    }
+    // the hierarchy of that form is in FILE.hier, which the reader reads
+    EXPECT_EQ(access((Path("hier_file.fst") + ".hier").c_str(), F_OK), 0);
+
+    // a dump that never leaves time 0: its header has no times, and the
+    // reader then takes the widths from the hierarchy, not the geometry
+    FstForm still = {"still.fst", FST_WR_PT_LZ4, false, false, false};
+    still.steps = 1;
+    WriteForm(Path(still.name), still);
+    std::string d = ReadBytes(Path(still.name));
+    EXPECT_EQ(Be64(d, 9), 0u);
+    EXPECT_EQ(Be64(d, 17), 0u);
+    char why[512] = "";
+    EXPECT_EQ(fst_check(Path(still.name).c_str(), why, sizeof why), FST_CHECK_OK) << why;
+    Trace tr(Path(still.name));
+    ASSERT_NE(tr.t, nullptr) << tr.err;
+    EXPECT_EQ(tr.Changes("top.d_o"), "0:00z00x00");
+    EXPECT_EQ(tr.Changes("top.inner.clk_i"), "0:0");
+}
+
+// The FST reader reads FILE.hier instead of the file's own hierarchy when
+// there is one: it is checked as well.
+TEST_F(TraceDiffTest, AHierarchyFileNextToAnFstIsCheckedToo)
+{
+    WriteForm(Path("a.fst"), {"a.fst", FST_WR_PT_LZ4, false, false, false});
+    File("a.fst.hier", "a stray file, not a hierarchy");
+    Trace stray(Path("a.fst"));
+    EXPECT_EQ(stray.t, nullptr);
+    EXPECT_NE(stray.err.find(Path("a.fst") + ": malformed FST file (the hierarchy file 'a.fst.hier' next to it"),
+              std::string::npos)
+        << stray.err;
+
+    WriteForm(Path("h.fst"), {"h.fst", FST_WR_PT_ZLIB, false, false, true});
+    std::string h = ReadBytes(Path("h.fst.hier"));
+    size_t at = h.find(std::string("d_o [7:0]") + '\0');
+    ASSERT_NE(at, std::string::npos);
+    ASSERT_EQ(h[at + 10], 8); // its width, 8 bits: now 9
+    h[at + 10] = 9;
+    File("h.fst.hier", h);
+    Trace wider(Path("h.fst"));
+    EXPECT_EQ(wider.t, nullptr);
+    EXPECT_NE(wider.err.find("malformed FST file (the hierarchy file 'h.fst.hier' next to it: variable "
+                             "'d_o [7:0]' (handle 2) is 9 bits but the geometry has 8 bits)"),
+              std::string::npos)
+        << wider.err;
+}
+
+// Real FST files of ubsim (the C model's and Verilator's), and some of the
+// FST writer's other forms, with each byte in turn changed, three ways (one
+// in the sanitizer build), read in this process: every copy is either refused with a message that names it or
+// read. The reader never crashes (the sanitizer build shows any access out
+// of bounds), never ends the process, never hangs. A change to what every
+// reader relies on (a block's type or length, the header's endianness test
+// and counts, the geometry's lengths and widths, a value change block's
+// times, memory needed, index length and time table lengths) is always
+// refused as malformed.
+TEST_F(TraceDiffTest, AnFstWithAnyOneByteChangedIsRefusedAsMalformedOrRead)
+{
+    std::string out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " latency --quiet --wave " + Path("l.fst"), &out, true), 0) << out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " rate --quiet --stack ub --burst 8 --backend rtl --wave " +
+                                Path("r.fst"),
+                            &out, true),
+              0)
+        << out;
+    // and the FST writer's other forms: other pack types, several blocks,
+    // the file gzip wrapped
+    WriteForm(Path("f.fst"), {"f.fst", FST_WR_PT_FASTLZ, true, false, false});
+    WriteForm(Path("z.fst"), {"z.fst", FST_WR_PT_ZLIB, false, false, false});
+    WriteForm(Path("w.fst"), {"w.fst", FST_WR_PT_LZ4, false, true, false});
+    const unsigned masks[] = {0xff, 0x01, 0x80};
+    const size_t n_masks = testutil::short_run() ? 1 : 3;
+    const std::string path = Path("x.fst");
+    for (const char *name : {"l.fst", "l-ub_async-c.fst", "r-rtl.fst", "f.fst", "z.fst", "w.fst"}) {
+        SCOPED_TRACE(name);
+        std::string d = ReadBytes(Path(name));
+        ASSERT_GT(d.size(), 500u);
+        std::vector<FstBlock> blocks = Blocks(d);
+        ASSERT_EQ(blocks.empty() ? 0 : blocks.back().end(), d.size());
+        std::vector<bool> must(d.size(), false);
+        auto mark = [&](size_t from, size_t to) {
+            for (size_t i = from; i < to && i < d.size(); i++)
+                must[i] = true;
+        };
+        for (const FstBlock &b : blocks) {
+            mark(b.pos, b.pos + 9);
+            if (b.type == FST_BL_HDR) {
+                mark(25, 33); // the endianness test
+                mark(41, 73); // scopes, variables, handles, value change blocks
+            } else if (b.type == FST_BL_GEOM) {
+                // its lengths and handle count; its widths when stored as
+                // they are (zlib data can change without a change in what it
+                // unpacks to: in unused code lengths, in its last bits)
+                mark(b.pos, Be64(d, b.pos + 9) == b.len - 24 ? b.end() : b.pos + 25);
+            } else if (b.type == FST_BL_VCDATA_DYN_ALIAS2) {
+                size_t body = b.pos + 1;
+                mark(body + 8, body + 32);          // begin, end, memory needed
+                mark(b.end() - 24, b.end());        // the time table's lengths and count
+                size_t t_clen = (size_t)Be64(d, b.end() - 16);
+                mark(b.end() - 24 - t_clen - 8, b.end() - 24 - t_clen); // the index length
+            }
+        }
+        size_t read = 0, refused = 0;
+        for (size_t i = 0; i < d.size(); i++) {
+            for (size_t m = 0; m < n_masks; m++) {
+                std::string c = d;
+                c[i] = (char)(c[i] ^ masks[m]);
+                File("x.fst", c);
+                char err[1024] = "";
+                trace_t *t = trace_read(path.c_str(), nullptr, nullptr, err, sizeof err);
+                if (t) {
+                    trace_free(t);
+                    read++;
+                    if (must[i])
+                        ADD_FAILURE() << "byte " << i << " ^ " << masks[m] << " was read";
+                    continue;
+                }
+                refused++;
+                std::string e = err;
+                bool malformed = e.rfind(path + ": malformed FST file (", 0) == 0;
+                if (must[i] ? !malformed : e.rfind(path + ": ", 0) != 0)
+                    ADD_FAILURE() << "byte " << i << " ^ " << masks[m] << ": " << e;
+            }
+        }
+        EXPECT_GT(read, 0u);
+        EXPECT_GT(refused, d.size() * n_masks / 4);
+    }
+}
+
+// The two corruptions that made the FST reader go wrong before the check:
+// a value change block's time count made smaller (the reader wrote past its
+// table of times) and a byte of the packed geometry changed (the reader
+// ended the process with status 255). ubsim diff exits 2 and names the file
+// as malformed; as it does for a handful of other structural changes.
+TEST_F(TraceDiffTest, CorruptedFstsMakeDiffExitTwoAsMalformed)
+{
+    std::string out, err;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " latency --quiet --wave " + Path("l.fst"), &out, true), 0) << out;
+    const std::string good = Path("l.fst"), d = ReadBytes(good);
+    std::vector<FstBlock> blocks = Blocks(d);
+    const FstBlock *vc = FindBlock(blocks, FST_BL_VCDATA_DYN_ALIAS2), *geom = FindBlock(blocks, FST_BL_GEOM),
+                   *hier = FindBlock(blocks, FST_BL_HIER_LZ4);
+    ASSERT_TRUE(vc && geom && hier);
+    uint64_t n_times = Be64(d, vc->end() - 8);
+    ASSERT_GT(n_times, 2u);
+    ASSERT_LT(n_times, 256u);
+    ASSERT_NE(Be64(d, geom->pos + 9), geom->len - 24) << "the geometry is not packed";
+    struct Case {
+        const char *name;
+        size_t at;
+        unsigned char to;
+        const char *what;
+    } cases[] = {
+        {"times.fst", vc->end() - 1, 1, "value change block at byte 330: its time table"},
+        {"geometry.fst", geom->pos + 25, 0, "the geometry block"}, // zlib's header
+        {"header.fst", 72, (unsigned char)(d[72] + 1), "value change blocks"},
+        {"hierarchy.fst", hier->pos + 16, (unsigned char)(d[hier->pos + 16] ^ 0x10), "the hierarchy block"},
+        {"index.fst", vc->end() - 24 - (size_t)Be64(d, vc->end() - 16) - 1, 0, "chain"},
+    };
+    for (const Case &c : cases) {
+        SCOPED_TRACE(c.name);
+        std::string bad = d;
+        ASSERT_NE((unsigned char)bad[c.at], c.to);
+        bad[c.at] = (char)c.to;
+        std::string p = File(c.name, bad);
+        for (int order = 0; order < 2; order++) {
+            EXPECT_EQ(Diff(order ? p + " " + good : good + " " + p, &out, &err), 2);
+            EXPECT_EQ(out, "");
+            EXPECT_EQ(err.rfind("ubsim diff: " + p + ": malformed FST file (", 0), 0u) << err;
+            EXPECT_NE(err.find(c.what), std::string::npos) << err;
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------

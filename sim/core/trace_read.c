@@ -5,7 +5,8 @@
  * distinct value stream (VCD identifier code, FST handle), and the value
  * changes, in time order, appended to the tracks. The VCD parser is a
  * whitespace tokenizer over a buffered stream with a line count for the
- * messages; the FST file goes through fstapi's reader. */
+ * messages; the FST file goes through fstapi's reader once fst_check
+ * (fst_check.h) has found it well-formed. */
 #include "trace_read.h"
 
 #include "strmap.h"
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wave.h"
+#include "fst_check.h"
 
 /* The widest signal accepted: a limit against absurd declarations (one value
  * of this width takes 16 MiB), reported, never applied silently. */
@@ -504,7 +505,7 @@ static int vcd_var(vcd_t *v)
         goto out;
     }
     ref = strdup(v->L->tok);
-    ref_len = v->L->tlen;
+    ref_len = ref ? strlen(ref) : 0; /* (a token may hold a NUL byte) */
     if (!ref) {
         oom(v->b);
         goto out;
@@ -799,21 +800,16 @@ static int is_skipped_fst_type(unsigned char typ)
 
 static int read_fst(builder_t *b)
 {
-    /* fstapi trusts its input: see that the blocks are whole first */
-    FILE *f = fopen(b->path, "rb");
-    int first = f ? fgetc(f) : EOF;
-    if (f)
-        fclose(f);
-    if (first == FST_BL_HDR) {
-        char why[512];
-        if (wave_fst_verify(b->path, why, sizeof why)) {
-            /* the reason is what the parentheses of its message hold */
-            const char *open = strchr(why, '('), *close = strrchr(why, ')');
-            int n = open && close && close > open ? (int)(close - open - 1) : 0;
-            set_err(b->err, b->errlen, "%s: not a readable FST file%s%.*s%s", b->path,
-                    n ? " (" : "", n, n ? open + 1 : "", n ? ")" : "");
-            return -1;
-        }
+    /* fstapi trusts its input (out-of-bounds accesses, exit() on some
+     * corrupt data): the whole file is checked first (fst_check.h) */
+    char why[512];
+    int ck = fst_check(b->path, why, sizeof why);
+    if (ck != FST_CHECK_OK) {
+        if (ck == FST_CHECK_MALFORMED)
+            set_err(b->err, b->errlen, "%s: malformed FST file (%s)", b->path, why);
+        else
+            set_err(b->err, b->errlen, "%s: not a readable FST file (%s)", b->path, why);
+        return -1;
     }
     void *fc = fstReaderOpen(b->path);
     if (!fc) {

@@ -64,7 +64,10 @@ typedef int (*trace_keep_fn)(const trace_signal_t *sig, void *ctx);
 /* Reads PATH, a VCD or FST file: the format is told by its content (a VCD
  * starts with a '$' command, an FST with its header block), else by its
  * extension. Returns the trace, or NULL with a message naming the file (and
- * for a VCD the line, and what was expected) in err. */
+ * for a VCD the line, and what was expected) in err. An FST file is checked
+ * in full before the FST reader reads it (fst_check.h): one that fails is
+ * "PATH: malformed FST file (what, where)", or "PATH: not a readable FST
+ * file (why)" when it is beyond this reader. */
 trace_t *trace_read(const char *path, trace_keep_fn keep, void *ctx, char *err, size_t errlen);
 void trace_free(trace_t *t);
 
