@@ -1,8 +1,8 @@
 // Incast: N senders write to (or read from) one target through a switch.
 // Nothing assumes two nodes: every sender completes with its own bytes in
 // the target's memory; a switch whose buffer overflows drops and counts, and
-// the requests it dropped end in errors; C, RTL and lockstep agree; the same
-// command gives the same output.
+// the requests it dropped end in errors; faults fall on each link on its
+// own; C, RTL and lockstep agree; the same command gives the same output.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -145,6 +145,59 @@ TEST(Incast, AFullSwitchBufferDropsCountsAndEndsThoseRequestsInErrors)
     EXPECT_GT(r.rx_target[RX_PSN_GAP], 0u); // the packets behind a drop meet its gap
 }
 
+// With faults every link of the star decides on its own: a sender's
+// channel breaks at the first of its packets lost on its own link or on the
+// target's, so the senders break at different points, each after about
+// 1 / (2 x 1e-2) = 50 requests on average. (Were every link to lose the
+// same packet numbers, every sender would lose the same early request and
+// nothing after it would execute.) Without a transport nothing is resent:
+// every request ends, completed or in an error.
+TEST(Incast, FaultsFallOnEachLinkOnItsOwn)
+{
+    Paths P;
+    Star s(8);
+    incast_opts_t o = opts(4096, 256, 4, 1);
+    fault_spec_t f = testutil::fault_spec("loss=1e-2,seed=1");
+    o.fault = &f;
+    incast_result_t r = *run(config_find(&P.cfg, "ub_async"), s, o);
+    ASSERT_TRUE(r.faulted);
+    EXPECT_GT(r.faults[FAULT_FWD].lost, 0u);
+    EXPECT_GT(r.executed, 8 * 256 / 10) << "about 8 x 50 expected";
+    int64_t completed = 0, lo = o.ops, hi = 0;
+    for (int i = 0; i < r.n; i++) {
+        EXPECT_EQ(r.s[i].completed + r.s[i].errors, o.ops) << r.s[i].node;
+        EXPECT_LT(r.s[i].completed, o.ops) << r.s[i].node << ": 1 % loss on 512 packets each way";
+        completed += r.s[i].completed;
+        lo = std::min(lo, r.s[i].completed);
+        hi = std::max(hi, r.s[i].completed);
+    }
+    EXPECT_GT(completed, 0);
+    EXPECT_LE(completed, r.executed); // a write completes once executed
+    EXPECT_LT(lo, hi) << "the senders' links lose different packets";
+    // the same seed: the same run
+    incast_result_t again = *run(config_find(&P.cfg, "ub_async"), s, o);
+    EXPECT_EQ(again.executed, r.executed);
+    for (int i = 0; i < r.n; i++)
+        EXPECT_EQ(again.s[i].completed, r.s[i].completed);
+}
+
+// A drop names one link of the star (each named after its node): that
+// sender's channel breaks there, and only that sender's.
+TEST(Incast, ADropBreaksTheSenderOfTheLinkItNames)
+{
+    Paths P;
+    Star s(4);
+    incast_opts_t o = opts(1024, 20, 1, 1);
+    o.timeout_ps = 100000000; // 100 us
+    fault_spec_t f = testutil::fault_spec("drop=s2.fwd:5");
+    o.fault = &f;
+    incast_result_t r = *run(config_find(&P.cfg, "ub_async"), s, o);
+    EXPECT_EQ(r.faults[FAULT_FWD].dropped, 1u);
+    for (int i = 0; i < r.n; i++)
+        EXPECT_EQ(r.s[i].completed, i == 2 ? 4 : o.ops) << r.s[i].node;
+    EXPECT_EQ(r.executed, 3 * o.ops + 4);
+}
+
 TEST(Incast, TheBackendsAgree)
 {
     Paths P;
@@ -195,6 +248,21 @@ TEST(IncastCli, PrintsPerSenderAndSwitchFiguresAndRepeatsItself)
     EXPECT_NE(out.find("--senders: expected 1 to 16"), std::string::npos) << out;
     EXPECT_EQ(testutil::run(testutil::ubsim() + " incast --op swap", &out, true), 2);
     EXPECT_NE(out.find("--op: expected write or read, got 'swap'"), std::string::npos) << out;
+    // a plain drop= on a star of several links, or a link it does not have
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " incast --senders 3 --fault drop=fwd:3", &out, true), 2);
+    EXPECT_NE(out.find("--fault: drop=fwd:3: topology 'star4' has 4 links: name the one to drop on, as "
+                       "drop=LINK.fwd:3 (links: s0, s1, s2, T)"),
+              std::string::npos)
+        << out;
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " incast --topology " + star3 + " --fault drop=C.back:1", &out,
+                            true),
+              2);
+    EXPECT_NE(out.find("topology 'star3' has no link 'C' (links: A, B, T)"), std::string::npos) << out;
+    ASSERT_EQ(testutil::run(testutil::ubsim() + " incast --quiet --senders 3 --ops 16 --fault drop=T.back:40", &out),
+              0)
+        << out;
+    EXPECT_NE(out.find("faults on the back links: "), std::string::npos) << out;
+    EXPECT_NE(out.find("dropped by the list 1,"), std::string::npos) << out;
     EXPECT_EQ(testutil::run(testutil::ubsim() + " incast --help", &out), 0);
     EXPECT_NE(out.find("--senders N"), std::string::npos);
 }

@@ -2,7 +2,9 @@
 // back) every figure is today's, to the tick; through a switch a read crosses
 // three nodes' worth of links with the switch's own rows, returns the right
 // bytes, and a switch whose buffer overflows drops and counts, and the reads
-// it dropped end in errors, never in a hang.
+// it dropped end in errors, never in a hang; faults on a topology fall on
+// each link on its own, and a drop on the one link it names.
+#include <cjson/cJSON.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -260,6 +262,71 @@ TEST(TopologyCli, LatencyAndRateRunAcrossATopology)
     EXPECT_NE(out.find("one_way_ns"), std::string::npos) << out;
     EXPECT_EQ(testutil::run(testutil::ubsim() + " latency --topology /nonexistent.ini", &out, true), 2);
     EXPECT_NE(out.find("--topology: "), std::string::npos) << out;
+}
+
+// A drop names one link of the topology: that link loses the packet, and
+// no other (every link of line4's route a-S1-S2-d counts its own packets,
+// so drop=fwd:2 on each would lose three). The plain form, or a link the
+// topology does not have, is bad usage.
+TEST(TopologyCli, ADropLosesOnePacketOnTheLinkItNames)
+{
+    const std::string base = testutil::ubsim() + " latency --quiet --path ub_async --ops 50 --format json "
+                                                 "--topology " + topo_path("line4") + " --fault ";
+    struct Case {
+        const char *drop;
+        int fwd, back, completed;
+    } cases[] = {
+        {"drop=a.fwd:2", 1, 0, 1},      // read 2's request; the rest meet its gap
+        {"drop=trunk0.fwd:2", 1, 0, 1},
+        {"drop=d.fwd:2", 1, 0, 1},
+        {"drop=d.back:1", 0, 1, 0},     // read 1's response; the rest meet its gap
+        {"drop=trunk1.fwd:2", 0, 0, 50}, // (the route crosses trunk0, not trunk1)
+        {"drop=c.back:1", 0, 0, 50},
+    };
+    for (const Case &c : cases) {
+        SCOPED_TRACE(c.drop);
+        std::string out;
+        ASSERT_EQ(testutil::run(base + c.drop, &out), 0) << out;
+        cJSON *j = cJSON_Parse(out.c_str());
+        ASSERT_TRUE(j) << out;
+        const cJSON *p0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "paths"), 0);
+        const cJSON *f = cJSON_GetObjectItem(p0, "faults");
+        ASSERT_TRUE(f) << out;
+        EXPECT_EQ(cJSON_GetObjectItem(cJSON_GetObjectItem(f, "forward"), "dropped")->valueint, c.fwd);
+        EXPECT_EQ(cJSON_GetObjectItem(cJSON_GetObjectItem(f, "back"), "dropped")->valueint, c.back);
+        EXPECT_EQ(cJSON_GetObjectItem(cJSON_GetObjectItem(p0, "reads"), "completed")->valueint, c.completed);
+        cJSON_Delete(j);
+    }
+    // bad usage: exit 2, and the links there are
+    std::string out;
+    for (const char *cmd : {" latency", " rate --stack ub --burst 10"}) {
+        SCOPED_TRACE(cmd);
+        const std::string on = testutil::ubsim() + cmd + " --topology " + topo_path("line4");
+        EXPECT_EQ(testutil::run(on + " --fault loss=1e-3,drop=fwd:2", &out, true), 2);
+        EXPECT_NE(out.find("--fault: drop=fwd:2: topology 'line4' has 6 links: name the one to drop on, as "
+                           "drop=LINK.fwd:2 (links: a, c, trunk0, trunk1, b, d)"),
+                  std::string::npos)
+            << out;
+        EXPECT_EQ(testutil::run(on + " --fault drop=trunk.back:2", &out, true), 2);
+        EXPECT_NE(out.find("--fault: drop=trunk.back:2: topology 'line4' has no link 'trunk' (links: a, c, "
+                           "trunk0, trunk1, b, d)"),
+                  std::string::npos)
+            << out;
+    }
+    // a topology of one link, or none, takes the plain form and the link's name
+    for (const std::string &on : {std::string(""), " --topology " + topo_path("two_nodes")}) {
+        std::string a, b;
+        ASSERT_EQ(testutil::run(testutil::ubsim() + " latency --quiet --ops 20 --fault drop=fwd:5" + on, &a), 0);
+        ASSERT_EQ(testutil::run(testutil::ubsim() + " latency --quiet --ops 20 --fault drop=AB.fwd:5" + on, &b),
+                  0);
+        EXPECT_EQ(a, b) << on;
+        EXPECT_NE(a.find("dropped by the list 1"), std::string::npos) << a;
+    }
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " latency --fault drop=trunk0.fwd:5", &out, true), 2);
+    EXPECT_NE(out.find("no link 'trunk0': without --topology the path's one link is AB"), std::string::npos)
+        << out;
+    EXPECT_EQ(testutil::run(testutil::ubsim() + " loss --scheme sack --fault drop=trunk0.fwd:5", &out, true), 2);
+    EXPECT_NE(out.find("no link 'trunk0'"), std::string::npos) << out;
 }
 
 } // namespace

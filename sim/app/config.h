@@ -80,6 +80,7 @@ typedef struct {
     /* on a topology (path_on_topology): a wire stage is one link with its
      * own rate and delay; a switch stage names the switch and its ports */
     int has_link;
+    int link;          /* STAGE_WIRE with has_link: the topology's link index */
     int64_t link_one_way_ps;
     double link_gbytes_per_s;
     int sw, sw_in, sw_out; /* STAGE_SWITCH: topology switch, input, output port */

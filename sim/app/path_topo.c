@@ -52,6 +52,7 @@ int path_on_topology(const path_cfg_t *p, const topo_file_t *tf, int from, int t
             snprintf(w->label, sizeof w->label, "%.60s, %.20s to %.20s", st->label[0] ? st->label : st->name,
                      a, b);
             w->has_link = 1;
+            w->link = hop[h].link;
             w->link_one_way_ps = (int64_t)llround(l->one_way_ns * 1000.0);
             w->link_gbytes_per_s = l->gbytes_per_s;
             if (hop[h].sw < 0)

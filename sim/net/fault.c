@@ -7,6 +7,10 @@
 #include <string.h>
 
 #include "text.h"
+#include "topo.h"
+
+_Static_assert(FAULT_LINK_LEN == TOPO_NAME_LEN, "a drop= link name holds any link's name");
+_Static_assert(FAULT_MAX_DROPS <= 64, "a link's drop entries are the bits of a uint64_t");
 
 void fault_spec_init(fault_spec_t *s)
 {
@@ -106,22 +110,29 @@ static int parse_pair(fault_spec_t *s, const char *key, const char *v, char *err
         return 0;
     }
     if (!strcmp(key, "drop")) {
-        const char *colon = strchr(v, ':');
+        /* [LINK.]DIR:K: K follows the last ':', DIR the last '.' before it
+         * (a link's name has no '.') */
+        const char *colon = strrchr(v, ':'), *dot = NULL;
+        for (const char *c = v; colon && c < colon; c++)
+            if (*c == '.')
+                dot = c;
+        const char *d = dot ? dot + 1 : v;
         int dir = -1;
-        if (colon && colon - v == 3 && !strncmp(v, "fwd", 3))
+        if (colon && colon - d == 3 && !strncmp(d, "fwd", 3))
             dir = FAULT_FWD;
-        else if (colon && colon - v == 4 && !strncmp(v, "back", 4))
+        else if (colon && colon - d == 4 && !strncmp(d, "back", 4))
             dir = FAULT_BACK;
-        if (dir < 0) {
+        if (dir < 0 || (dot && (dot == v || dot - v >= FAULT_LINK_LEN))) {
             snprintf(err, (size_t)errlen,
-                     "--fault: drop=%s: expected DIR:K with DIR fwd or back (for example drop=fwd:5)",
+                     "--fault: drop=%s: expected [LINK.]DIR:K with DIR fwd or back and LINK the name "
+                     "of a link of the topology (for example drop=fwd:5, drop=trunk0.back:2)",
                      v);
             return -1;
         }
         if (parse_u64("drop", colon + 1, 1, UINT64_MAX, &x, err, errlen)) {
             snprintf(err, (size_t)errlen,
-                     "--fault: drop=%s: expected DIR:K with K a whole number from 1 to %llu (the "
-                     "K-th packet, counted from 1)",
+                     "--fault: drop=%s: expected [LINK.]DIR:K with K a whole number from 1 to %llu "
+                     "(the K-th packet, counted from 1)",
                      v, (unsigned long long)UINT64_MAX);
             return -1;
         }
@@ -129,6 +140,9 @@ static int parse_pair(fault_spec_t *s, const char *key, const char *v, char *err
             snprintf(err, (size_t)errlen, "--fault: more than %d drop= entries", FAULT_MAX_DROPS);
             return -1;
         }
+        memset(s->drop[s->n_drop].link, 0, FAULT_LINK_LEN);
+        if (dot)
+            memcpy(s->drop[s->n_drop].link, v, (size_t)(dot - v));
         s->drop[s->n_drop].dir = dir;
         s->drop[s->n_drop++].k = x;
         return 0;
@@ -201,6 +215,64 @@ int fault_parse(const char *text, fault_spec_t *s, char *err, int errlen)
     return rc;
 }
 
+/* ---- links ---- */
+
+/* "a, b, c" of t's link names (NULL: the default link's), cut short with
+ * "..." to fit len. */
+static void link_names(const topo_t *t, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    int n = t ? t->n_links : 1;
+    for (int i = 0; i < n; i++) {
+        const char *name = t ? t->link[i].name : TOPO_DEFAULT_LINK;
+        size_t need = strlen(name) + (i ? 2 : 0);
+        if (at + need + 5 > len) { /* (room for ", ..." and the 0) */
+            snprintf(buf + at, len - at, "%s...", i ? ", " : "");
+            return;
+        }
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", name);
+    }
+}
+
+int fault_check_links(const fault_spec_t *s, const topo_t *t, const char *topo_name, char *err,
+                      int errlen)
+{
+    char names[400];
+    for (int i = 0; i < s->n_drop; i++) {
+        const char *link = s->drop[i].link, *dir = s->drop[i].dir == FAULT_FWD ? "fwd" : "back";
+        unsigned long long k = (unsigned long long)s->drop[i].k;
+        if (!link[0]) {
+            if (t && t->n_links > 1) {
+                link_names(t, names, sizeof names);
+                snprintf(err, (size_t)errlen,
+                         "--fault: drop=%s:%llu: topology '%s' has %d links: name the one to drop "
+                         "on, as drop=LINK.%s:%llu (links: %s)",
+                         dir, k, topo_name ? topo_name : "", t->n_links, dir, k, names);
+                return -1;
+            }
+            continue;
+        }
+        int found = 0;
+        for (int l = 0; l < (t ? t->n_links : 1) && !found; l++)
+            found = !strcmp(link, t ? t->link[l].name : TOPO_DEFAULT_LINK);
+        if (!found) {
+            link_names(t, names, sizeof names);
+            if (t)
+                snprintf(err, (size_t)errlen,
+                         "--fault: drop=%s.%s:%llu: topology '%s' has no link '%s' (links: %s)", link,
+                         dir, k, topo_name ? topo_name : "", link, names);
+            else
+                snprintf(err, (size_t)errlen,
+                         "--fault: drop=%s.%s:%llu: no link '%s': without --topology the path's one "
+                         "link is %s (drop=%s:%llu or drop=%s.%s:%llu)",
+                         link, dir, k, link, names, dir, k, names, dir, k);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* ---- decisions ---- */
 
 static uint64_t next_u64(uint64_t *x)
@@ -215,12 +287,19 @@ static uint64_t next_u64(uint64_t *x)
 /* A uniform draw in [0, 1) with 53 bits. */
 static double next_unit(uint64_t *x) { return (double)(next_u64(x) >> 11) * 0x1.0p-53; }
 
-void fault_link_init(fault_link_t *l, const fault_spec_t *s, int dir)
+void fault_link_init(fault_link_t *l, const fault_spec_t *s, const topo_t *t, int link, int dir)
 {
     memset(l, 0, sizeof(*l));
     l->dir = dir;
-    uint64_t x = s->seed ^ (0xa0761d6478bd642full * (uint64_t)(dir + 1));
+    l->link = link;
+    /* link 0 adds nothing: the stream a two-node path has always had */
+    uint64_t id = (uint64_t)link, mix = link ? next_u64(&id) : 0;
+    uint64_t x = s->seed ^ (0xa0761d6478bd642full * (uint64_t)(dir + 1)) ^ mix;
     l->rng = next_u64(&x);
+    const char *name = !t ? TOPO_DEFAULT_LINK : link >= 0 && link < t->n_links ? t->link[link].name : "";
+    for (int i = 0; i < s->n_drop; i++)
+        if (s->drop[i].dir == dir && (!s->drop[i].link[0] || !strcmp(s->drop[i].link, name)))
+            l->drops |= 1ull << i;
 }
 
 void fault_decide(fault_link_t *l, const fault_spec_t *s, size_t bytes, fault_action_t *a)
@@ -232,7 +311,7 @@ void fault_decide(fault_link_t *l, const fault_spec_t *s, size_t bytes, fault_ac
     double u_loss = next_unit(&l->rng), u_dup = next_unit(&l->rng);
     double u_reorder = next_unit(&l->rng), u_corrupt = next_unit(&l->rng);
     for (int i = 0; i < s->n_drop; i++) {
-        if (s->drop[i].dir == l->dir && s->drop[i].k == k) {
+        if ((l->drops >> i & 1) && s->drop[i].k == k) {
             a->lose = 1;
             l->dropped++;
             return;

@@ -116,12 +116,14 @@ int wire_init(wire_comp_t *w, const char *name, chan_t *in, chan_t *out, const c
  * wire_pass returns (its probes recorded, the link's state updated). */
 tick_t wire_take(const wire_comp_t *w, tick_t t);
 tick_t wire_pass(wire_comp_t *w, msg_t *m, tick_t t);
-/* Puts faults on the wire, in direction dir (FAULT_FWD, FAULT_BACK): a lost
+/* Puts faults on the wire, link `link` of topology t (t NULL, link 0: the
+ * one link of two nodes) in direction dir (FAULT_FWD, FAULT_BACK): a lost
  * packet is serialised and never arrives; a duplicate follows its original
  * one serialisation later; a reordered one arrives `reorder` ticks late
  * (the wire's output must then be a sorted channel); a corrupted one
  * carries MSG_CORRUPT, which the receiver's checksum refuses. */
-void wire_faults(wire_comp_t *w, const fault_spec_t *spec, int dir, tick_t reorder);
+void wire_faults(wire_comp_t *w, const fault_spec_t *spec, const struct topo *t, int link, int dir,
+                 tick_t reorder);
 /* Sizes every packet from what it carries: hdr_bytes, plus its request's
  * length if it carries data (fwd: the wire goes from the initiator to the
  * target, where a write's and a send's data go; read_data: a read's response

@@ -227,6 +227,12 @@ int path_net_tp_counts(const path_net_t *net, path_tp_counts_t *c)
     return 1;
 }
 
+int path_net_fault_check(const fault_spec_t *f, const path_cfg_t *p, char *err, int errlen)
+{
+    return fault_check_links(f, p->topo ? &p->topo->t : NULL, p->topo ? p->topo->name : NULL, err,
+                             errlen);
+}
+
 int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const path_net_opts_t *o,
                    char *err, int errlen)
 {
@@ -241,6 +247,9 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
     }
     net->link_send = o->link_send;
     net->link_ctx = o->link_ctx;
+    /* a drop= names a link of the topology (the commands check it first) */
+    if (o->fault && path_net_fault_check(o->fault, p, err, errlen))
+        return -1;
     /* the node each stage belongs to: a NIC's own, a wire's sender's, a
      * delay's the node the request is in */
     for (int i = 0, cur = NODE_INITIATOR; i < p->n_stages; i++) {
@@ -343,8 +352,10 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
                        st->payload_bytes > 0, stage_gbytes_per_s(p, st), k->tb.per_ps);
             if (o->fault) {
                 int dir = st->wire_dir == WIRE_FORWARD ? FAULT_FWD : FAULT_BACK;
-                wire_faults(w, o->fault, dir,
-                            tb_from_ps(&k->tb, (int64_t)llround(o->fault->reorder_ns * 1000.0)));
+                /* each link of a topology, and each direction, faulty on
+                 * its own (fault.h) */
+                wire_faults(w, o->fault, p->topo ? &p->topo->t : NULL, st->has_link ? st->link : 0,
+                            dir, tb_from_ps(&k->tb, (int64_t)llround(o->fault->reorder_ns * 1000.0)));
                 /* a packet held back is overtaken: what it overtakes is seen first */
                 if (o->fault->dir[dir].reorder > 0)
                     w->flight.sorted = out->sorted = 1;

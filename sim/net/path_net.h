@@ -133,6 +133,9 @@ typedef struct path_net {
  * message. */
 int path_net_build(path_net_t *net, kernel_t *k, const path_cfg_t *path, const path_net_opts_t *o,
                    char *err, int errlen);
+/* Faults f against the links path p crosses (its topology's, or the one
+ * link of two nodes): fault_check_links. 0, or -1 with a message. */
+int path_net_fault_check(const fault_spec_t *f, const path_cfg_t *p, char *err, int errlen);
 /* Split: a packet sent on wire stage `stage` (m->t its arrival) reaches the
  * far end. Returns 0, or -1 out of memory. */
 int path_net_arrive(path_net_t *net, int stage, const msg_t *m);

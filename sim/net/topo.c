@@ -16,7 +16,7 @@ void topo_default(topo_t *t)
     int l = topo_add_link(t, "A", "B", 50.0, 100.0, err, sizeof err);
     if (l >= 0) {
         memset(t->link[l].name, 0, sizeof t->link[l].name);
-        snprintf(t->link[l].name, sizeof t->link[l].name, "AB"); /* as configs/topo/two_nodes.ini */
+        snprintf(t->link[l].name, sizeof t->link[l].name, "%s", TOPO_DEFAULT_LINK);
     }
 }
 

@@ -57,7 +57,7 @@ typedef struct {
     int sw, in_port, out_port;
 } topo_hop_t;
 
-typedef struct {
+typedef struct topo {
     int n_nodes, n_switches, n_links;
     topo_node_t node[TOPO_MAX_NODES];
     topo_switch_t sw[TOPO_MAX_SWITCHES];
@@ -65,7 +65,9 @@ typedef struct {
 } topo_t;
 
 void topo_init(topo_t *t);
-/* The two-node default: nodes A and B, one link of 50 GB/s and 100 ns. */
+/* The two-node default: nodes A and B, one link of 50 GB/s and 100 ns,
+ * named TOPO_DEFAULT_LINK (as in configs/topo/two_nodes.ini). */
+#define TOPO_DEFAULT_LINK "AB"
 void topo_default(topo_t *t);
 /* Adds a node / a switch (name unique); returns its index or -1 with a
  * message. */

@@ -29,11 +29,12 @@ tick_t wire_take(const wire_comp_t *w, tick_t t)
     return t;
 }
 
-void wire_faults(wire_comp_t *w, const fault_spec_t *spec, int dir, tick_t reorder)
+void wire_faults(wire_comp_t *w, const fault_spec_t *spec, const struct topo *t, int link, int dir,
+                 tick_t reorder)
 {
     w->fault = spec;
     w->reorder = reorder;
-    fault_link_init(&w->fl, spec, dir);
+    fault_link_init(&w->fl, spec, t, link, dir);
 }
 
 void wire_sizes(wire_comp_t *w, uint32_t hdr_bytes, int fwd, int read_data, double gbytes_per_s,

@@ -638,8 +638,12 @@ int incast_default_topology(topo_file_t *tf, int n, char *err, int errlen)
         char a[16], b[16];
         snprintf(a, sizeof a, i < n ? "s%d" : "T", i);
         snprintf(b, sizeof b, "S:%d", i);
-        if (topo_add_link(&tf->t, a, b, 50.0, 100.0, e, sizeof e) < 0)
+        int l = topo_add_link(&tf->t, a, b, 50.0, 100.0, e, sizeof e);
+        if (l < 0)
             goto fail;
+        /* each link named after its node, as configs/topo/star3.ini does
+         * (what --fault drop=LINK.DIR:K names) */
+        snprintf(tf->t.link[l].name, sizeof tf->t.link[l].name, "%s", a);
     }
     if (topo_check(&tf->t, e, sizeof e) || topo_routes(&tf->t, e, sizeof e))
         goto fail;

@@ -81,7 +81,8 @@ int incast_check(const path_cfg_t *path, const topo_file_t *tf, int target, cons
                  int n, char *err, int errlen);
 /* A star: n senders s0..s(n-1) and a target T on one switch S of n + 1
  * ports (256 KiB per port, 10 cycles at 500 MHz, store-and-forward), links of
- * 50 GB/s and 100 ns. Returns 0, or -1 with a message. */
+ * 50 GB/s and 100 ns, each named after its node (s0.., T) and indexed in
+ * that order. Returns 0, or -1 with a message. */
 int incast_default_topology(topo_file_t *tf, int n, char *err, int errlen);
 /* `ubsim incast` */
 int cmd_incast(int argc, char **argv);

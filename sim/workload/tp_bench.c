@@ -311,7 +311,8 @@ static int check_cfg(const tpb_cfg_t *c, char *err, int errlen)
         return fail(err, errlen, "re-read delay must be 0 to 1e9 ns");
     if (c->rto_ns < 1)
         return fail(err, errlen, "timeout must be at least 1 ns");
-    return 0;
+    /* two nodes: a drop= names the one link, if any */
+    return fault_check_links(&c->fault, NULL, NULL, err, errlen) ? -1 : 0;
 }
 
 /* A packet arriving at node 1 - d over link d: its bytes decoded and
@@ -474,7 +475,7 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
         in->cfg_retry_max = (uint8_t)cfg->retry_max;
         memset(&b->out[n], 0, sizeof b->out[n]);
         b->out[n].sq_ready = 1;
-        fault_link_init(&b->link[n].fl, &cfg->fault, n == 0 ? FAULT_FWD : FAULT_BACK);
+        fault_link_init(&b->link[n].fl, &cfg->fault, NULL, 0, n == 0 ? FAULT_FWD : FAULT_BACK);
     }
     b->first_send = UINT64_MAX;
     int can_jump = block_can_jump(b->blk[0]) && block_can_jump(b->blk[1]);
