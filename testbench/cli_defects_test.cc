@@ -2,6 +2,7 @@
 // or the option's name), says what was expected and exits with status 2 (1
 // for a report or waveform that could not be written).
 #include <gtest/gtest.h>
+#include <gtest/gtest-spi.h>
 
 #include <cstdio>
 #include <algorithm>
@@ -16,6 +17,7 @@ extern "C" {
 #include "config.h"
 #include "rate.h"
 #include "text.h"
+#include "topo_file.h"
 #include "wave.h"
 }
 
@@ -54,6 +56,17 @@ void expect_usage_errors(const std::vector<UsageCase> &cases)
         std::string out, what = c.args.substr(0, 60);
         EXPECT_EQ(ubsim(c.args + " --quiet", &out), 2) << what << ": " << out;
         EXPECT_TRUE(has(out, c.expect)) << what << ": " << out;
+    }
+}
+
+// `ubsim topology FILE` (which takes no --quiet) is bad usage, and its
+// message says `expect`.
+void expect_topology_errors(const std::vector<UsageCase> &cases)
+{
+    for (auto &c : cases) {
+        std::string out;
+        EXPECT_EQ(ubsim("topology " + c.args, &out), 2) << c.args << ": " << out;
+        EXPECT_TRUE(has(out, c.expect)) << c.args << ": " << out;
     }
 }
 
@@ -178,14 +191,14 @@ TEST(CliDefects, ANulByteInAConfigFileIsAnErrorAtItsLine)
     } cases[] = {
         // inside a value: "3\0 22" was read as 3 MHz
         {"[path]\nname = nul\n[clock]\nnic_mhz = 3" + std::string(1, '\0') + "22\n" + tail,
-         ":4: NUL byte at column 12"},
+         ":4:12: not a text file: a NUL byte"},
         // at the end of a line, before a section header
-        {head + "; comment" + std::string(1, '\0') + "\n" + tail, ":5: NUL byte at column 10"},
+        {head + "; comment" + std::string(1, '\0') + "\n" + tail, ":5:10: not a text file: a NUL byte"},
         // a line of its own, and the first byte of a section header line
-        {head + std::string(1, '\0') + "\n" + tail, ":5: NUL byte at column 1"},
-        {head + std::string(1, '\0') + tail, ":5: NUL byte at column 1"},
+        {head + std::string(1, '\0') + "\n" + tail, ":5:1: not a text file: a NUL byte"},
+        {head + std::string(1, '\0') + tail, ":5:1: not a text file: a NUL byte"},
         // the last byte of the file, no newline after it
-        {head + tail + "; end" + std::string(1, '\0'), ":11: NUL byte at column 6"},
+        {head + tail + "; end" + std::string(1, '\0'), ":11:6: not a text file: a NUL byte"},
     };
     for (auto &c : cases) {
         char tmpl[] = "/tmp/ubsim_test_XXXXXX";
@@ -201,7 +214,7 @@ TEST(CliDefects, ANulByteInAConfigFileIsAnErrorAtItsLine)
         char err[512];
         config_init(&cfg);
         EXPECT_EQ(config_load_file(&cfg, tmpl, err, sizeof err), -1);
-        EXPECT_TRUE(has(err, "NUL byte")) << err;
+        EXPECT_TRUE(has(err, "a NUL byte")) << err;
         std::remove(tmpl);
     }
 }
@@ -624,7 +637,7 @@ TEST(CliDefects, ConflictingAndRepeatedOptionsAreRefused)
         {"latency --fault fwd.loss=0.2,loss=0.1", "--fault: fwd.loss=0.2 and loss=0.1: the same setting twice"},
         {"latency --fault dup=0.1,back.dup=0.1", "--fault: dup=0.1 and back.dup=0.1: the same setting twice"},
         {"latency --fault drop=fwd:1,drop=fwd:1", "--fault: drop=fwd:1 and drop=fwd:1: the same setting twice"},
-        {"latency --fault drop=fwd:0", "--fault: drop=fwd:0: expected DIR:K with K a whole number from 1"},
+        {"latency --fault drop=fwd:0", "--fault: drop=fwd:0: expected [LINK.]DIR:K with K a whole number from 1"},
         {"rate --seed 9223372036854775808", "--seed: expected a whole number from 0 to 9223372036854775807"},
     });
     std::string out; // two drops are two entries, not a repeat
@@ -730,6 +743,188 @@ TEST(CliDefects, AFullDiskFailsEveryWaveformWithAMessageAndStatus1)
     for (const char *f : {"/x.fst", "/x-rtl.fst"})
         EXPECT_EQ(wave_fst_verify((disk.dir + f).c_str(), err, sizeof err), 0) << err;
     EXPECT_EQ(disk.files().size(), 2u);
+}
+
+TEST(CliDefects, HostileConfigAndTopologyFilesAreRefusedBeforeParsing)
+{
+    // a device that never ends: refused at once (not read into memory without end)
+    expect_usage_errors({
+        {"latency --topology /dev/zero", "--topology: /dev/zero:1:1: not a text file: a NUL byte (expected a topology file"},
+        {"latency --config /dev/zero", "/dev/zero:1:1: not a text file: a NUL byte (expected a config file"},
+        {"rate --topology /dev/zero", "--topology: /dev/zero:1:1: not a text file"},
+    });
+    expect_topology_errors({{"/dev/zero", "/dev/zero:1:1: not a text file: a NUL byte (expected a topology file"}});
+    // a file over the size limit, though text
+    std::string big = "[topology]\nname = big\n";
+    while (big.size() <= 1024 * 1024)
+        big += "; " + std::string(70, 'x') + "\n";
+    const std::string bigf = testutil::temp_file(big);
+    const std::string bigc = testutil::temp_file("[path]\nname = big\n" + big.substr(21));
+    // control characters and what is not UTF-8, at their line and column
+    const std::string ctl = testutil::temp_file("[topology]\nname = a\x01" "b\n");
+    const std::string latin1 = testutil::temp_file("[path]\nname = x\n; caf\xe9\n");
+    const std::string overlong = testutil::temp_file("[path]\nname = x\n; \xc0\xaf\n");
+    std::string ub_async;
+    {
+        FILE *f = std::fopen("configs/ub_async.ini", "r");
+        ASSERT_TRUE(f);
+        ub_async = testutil::slurp(f);
+    }
+    const std::string utf8 = testutil::temp_file(ub_async + "; caf\xc3\xa9 \xe2\x86\x92 ok\n");
+    expect_topology_errors({
+        {bigf, bigf + ": larger than 1048576 bytes (expected a topology file"},
+        {ctl, ctl + ":2:9: not a text file: byte 0x01"},
+    });
+    expect_usage_errors({
+        {"latency --config " + bigc, bigc + ": larger than 1048576 bytes (expected a config file"},
+        {"latency --config " + latin1, latin1 + ":3:6: not a text file: byte 0xe9"},
+        {"latency --config " + overlong, overlong + ":3:3: not a text file: byte 0xc0"},
+    });
+    // UTF-8 text in a comment is text
+    std::string out;
+    EXPECT_NE(ubsim("latency --quiet --ops 1 --config " + utf8, &out), 2) << out;
+    EXPECT_FALSE(has(out, "not a text file")) << out;
+    // the library refuses the same text given as a string
+    static config_t cfg;
+    char err[512];
+    config_init(&cfg);
+    EXPECT_EQ(config_load_string(&cfg, "s", "[path]\nname = x\x7f\n", err, sizeof err), -1);
+    EXPECT_TRUE(has(err, "s:2:9: not a text file: byte 0x7f")) << err;
+    for (const std::string &f : {bigf, bigc, ctl, latin1, overlong, utf8})
+        std::remove(f.c_str());
+}
+
+TEST(CliDefects, AKeyBeforeAnySectionHasOneMessageEverywhere)
+{
+    const std::string topo = testutil::temp_file("name = x\n[link.a]\n");
+    const std::string cfg = testutil::temp_file("; x\nname = x\n[path]\n");
+    expect_topology_errors({{topo, topo + ":1: name: a key before any section (expected a '[section]' header first)"}});
+    expect_usage_errors({
+        {"latency --config " + cfg, cfg + ":2: name: a key before any section (expected a '[section]' header first)"},
+    });
+    std::string out; // (not the keys of a link)
+    ubsim("topology " + topo, &out);
+    EXPECT_FALSE(has(out, "one_way_ns")) << out;
+    std::remove(topo.c_str());
+    std::remove(cfg.c_str());
+}
+
+TEST(CliDefects, AnOptionOfOneValueGivenTwiceIsRefused)
+{
+    expect_usage_errors({
+        {"latency --fault loss=0.5 --fault loss=0.0", "--fault: given twice (give it once, with every fault key in one comma-separated list)"},
+        {"latency --fault loss=0.5 --fault=dup=0.1", "--fault: given twice"},
+        {"latency --topology configs/topo/line4.ini --topology configs/topo/star3.ini", "--topology: given twice"},
+        {"rate --stack ub --stack roce", "--stack: given twice"},
+        {"latency --ops 2 --ops=3", "--ops: given twice"},
+        {"incast --path ub_async --path pcie_nic", "--path: given twice"},
+        {"loss --scheme sack --scheme gbn", "--scheme: given twice"},
+        {"cache --n 1,2 --n 3", "--n: given twice"},
+    });
+    // the lists that add up on purpose
+    std::string out;
+    EXPECT_EQ(ubsim("latency --quiet --ops 1 --path ub_async --path ub_load --set clock.nic_mhz=322 "
+                    "--set wire.one_way_ns=100", &out), 0) << out;
+    EXPECT_TRUE(has(out, "ub_async") && has(out, "ub_load")) << out;
+    EXPECT_EQ(ubsim("rate --quiet --stack ub --burst 2 --burst 4", &out), 0) << out;
+}
+
+TEST(CliDefects, RateSaysNothingOfSlotTimesWhenNoReadCompleted)
+{
+    // a switch whose buffer holds no packet: every read is dropped
+    std::string topo;
+    {
+        FILE *f = std::fopen("configs/topo/star3.ini", "r");
+        ASSERT_TRUE(f);
+        topo = testutil::slurp(f);
+        size_t at = topo.find("buffer_bytes = 262144");
+        ASSERT_NE(at, std::string::npos);
+        topo.replace(at, 21, "buffer_bytes = 64");
+    }
+    const std::string file = testutil::temp_file(topo);
+    std::string out;
+    ASSERT_EQ(ubsim("rate --quiet --burst 20 --topology " + file, &out), 0) << out;
+    EXPECT_TRUE(has(out, "ub         20     20        -          -     0.000")) << out;
+    EXPECT_TRUE(has(out, "-  -\n")) << out; // bound and binding
+    ASSERT_EQ(ubsim("rate --quiet --burst 20 --format json --topology " + file, &out), 0) << out;
+    EXPECT_TRUE(has(out, "\"slot_time_ns\":\tnull")) << out;
+    EXPECT_TRUE(has(out, "\"idle_slot_time_ns\":\tnull")) << out;
+    EXPECT_TRUE(has(out, "\"min_gbps\":\tnull")) << out;
+    EXPECT_TRUE(has(out, "\"binding\":\tnull")) << out;
+    ASSERT_EQ(ubsim("rate --quiet --burst 20 --format csv --stack ub --topology " + file, &out), 0) << out;
+    EXPECT_TRUE(has(out, ",0,1,,,0.000000,")) << out; // completed 0, conserved, T and T0 empty
+    // a run in which reads complete still shows them all
+    ASSERT_EQ(ubsim("rate --quiet --burst 20 --stack ub", &out), 0) << out;
+    EXPECT_FALSE(has(out, "        -")) << out;
+    std::remove(file.c_str());
+}
+
+TEST(CliDefects, AWaveformThatCannotBeCreatedIsBadUsageOnEveryCommand)
+{
+    expect_usage_errors({
+        {"latency --ops 1 --wave /nonexistent_dir/x.fst", "--wave: cannot create '/nonexistent_dir/x.fst'"},
+        {"rate --stack ub --burst 4 --wave /nonexistent_dir/x.fst", "--wave: cannot create '/nonexistent_dir/x.fst'"},
+        {"loss --scheme sack --fault loss=0.01 --wave /nonexistent_dir/x.fst", "--wave: cannot create '/nonexistent_dir/x.fst': No such file or directory"},
+    });
+}
+
+TEST(CliDefects, VectorsMakeOnlyTheFolderNamed)
+{
+    const std::string d = temp_dir();
+    std::string out;
+    EXPECT_EQ(ubsim("latency --quiet --ops 1 --path ub_load --vectors " + d + "/a/b", &out), 2) << out;
+    EXPECT_TRUE(has(out, "cannot create folder '" + d + "/a/b': No such file or directory")) << out;
+    EXPECT_NE(access((d + "/a").c_str(), F_OK), 0) << "a folder above the one named was made";
+    EXPECT_EQ(ubsim("latency --quiet --ops 1 --path ub_load --vectors " + d + "/a", &out), 0) << out;
+    EXPECT_EQ(access((d + "/a").c_str(), F_OK), 0);
+    testutil::run("rm -rf " + d, &out);
+}
+
+// (run only by NoTestCanHangTheSuite, in a child: it never ends)
+// A section header after a form feed or carriage return is a section header
+// (the INI library skips them as it skips spaces); it was once taken for a key
+// line, and the key after it indexed the section before the first
+TEST(CliDefects, AHeaderAfterAFormFeedOrCarriageReturnOpensItsSection)
+{
+    static topo_file_t tf;
+    char err[512];
+    for (const char *lead : {"\f", "\r", " \f\t"}) {
+        std::string t = std::string(lead) + "[switch.S]\nports = 3\n" + lead + "[link.x]\na = A\nb = S:0\n"
+                        "[node.A]\n[node.B]\n[link.y]\na = B\nb = S:1\n";
+        err[0] = 0;
+        EXPECT_EQ(topo_load_text(&tf, "t", t.c_str(), err, sizeof err), 0) << err;
+        t = std::string(lead) + "[nik.:AD]\na = A\n";
+        EXPECT_EQ(topo_load_text(&tf, "t", t.c_str(), err, sizeof err), -1);
+        EXPECT_TRUE(has(err, "t:1: unknown section [nik.:AD]")) << err;
+    }
+}
+
+TEST(Watchdog, DISABLED_AHangingTest)
+{
+    for (;;)
+        pause();
+}
+
+TEST(Watchdog, NoTestCanHangTheSuite)
+{
+    std::string out;
+    std::string self = std::string(UBSIM_BUILD_DIR) + "/ubsim_tests";
+    int rc = testutil::run("UBSIM_TEST_TIMEOUT=1 " + self + " --gtest_also_run_disabled_tests "
+                           "--gtest_filter=Watchdog.DISABLED_AHangingTest", &out, true);
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_TRUE(has(out, "[  TIMEOUT ] Watchdog.DISABLED_AHangingTest did not end within 1 s")) << out;
+    EXPECT_TRUE(has(out, "\ntests: 0 passed, 1 failed, 0 skipped\n")) << out;
+}
+
+TEST(Watchdog, ACommandThatDoesNotEndFailsTheTestNamingIt)
+{
+    setenv("UBSIM_TEST_SUBPROCESS_TIMEOUT", "1", 1);
+    static std::string out;
+    static int rc;
+    EXPECT_NONFATAL_FAILURE(rc = testutil::run("sleep 30", &out),
+                            "did not end within 1 s (UBSIM_TEST_SUBPROCESS_TIMEOUT): sleep 30");
+    unsetenv("UBSIM_TEST_SUBPROCESS_TIMEOUT");
+    EXPECT_EQ(rc, 124);
 }
 
 }  // namespace

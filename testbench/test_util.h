@@ -2,6 +2,8 @@
 #ifndef UB_TEST_UTIL_H
 #define UB_TEST_UTIL_H
 
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
@@ -11,10 +13,32 @@
 
 namespace testutil {
 
+// The time limit of one command a test starts (UBSIM_TEST_SUBPROCESS_TIMEOUT
+// seconds, default 240; 0: none): a command still running then is stopped
+// (TERM, KILL 5 s later) and the test fails, naming it.
+inline unsigned subprocess_limit_s()
+{
+    const char *s = std::getenv("UBSIM_TEST_SUBPROCESS_TIMEOUT");
+    return s && *s ? (unsigned)std::strtoul(s, nullptr, 10) : 240;
+}
+
+// cmd as one word of a POSIX shell command line.
+inline std::string shell_quote(const std::string &cmd)
+{
+    std::string q = "'";
+    for (char ch : cmd)
+        q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return q + "'";
+}
+
 // Runs a shell command; returns its exit status and stdout (+ stderr if asked).
+// A command that outlives subprocess_limit_s() fails the test.
 inline int run(const std::string &cmd, std::string *out, bool with_stderr = false)
 {
     std::string c = cmd + (with_stderr ? " 2>&1" : " 2>/dev/null");
+    unsigned limit = subprocess_limit_s();
+    if (limit)
+        c = "timeout -k 5 " + std::to_string(limit) + " /bin/sh -c " + shell_quote(c);
     FILE *p = popen(c.c_str(), "r");
     if (!p)
         return -1;
@@ -24,7 +48,11 @@ inline int run(const std::string &cmd, std::string *out, bool with_stderr = fals
     while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
         out->append(buf, n);
     int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    int rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (limit && (rc == 124 || rc == 137))
+        ADD_FAILURE() << "timed out: the command did not end within " << limit
+                      << " s (UBSIM_TEST_SUBPROCESS_TIMEOUT): " << cmd;
+    return rc;
 }
 
 inline std::string ubsim() { return UBSIM_BIN; }

@@ -97,7 +97,7 @@ typedef struct {
 
 int cmd_cache(int argc, char **argv)
 {
-    cli_args_t A = {argc, argv, 1, "cache"};
+    cli_args_t A = {.argc = argc, .argv = argv, .i = 1, .cmd = "cache"};
     cli_run_opts_t ro;
     cli_run_defaults(&ro, 1);
     cb_cfg_t base;

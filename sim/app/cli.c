@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -29,6 +30,28 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
+/* Notes that option `name` was met: 1 (with *bad set) if it was met before
+ * and may not be repeated. */
+static int once_more(cli_args_t *A, const char *name, int *bad)
+{
+    static const char *const lists[] = {"--config", "--set", "--burst"};
+    for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
+        if (!strcmp(name, lists[k]))
+            return 0;
+    if (!strcmp(name, "--path") && !strcmp(A->cmd, "latency"))
+        return 0;
+    for (int k = 0; k < A->n_seen; k++)
+        if (!strcmp(A->seen[k], name)) {
+            *bad = cli_usage_error(A->cmd, "%s: given twice (give it once%s)", name,
+                                   !strcmp(name, "--fault") ? ", with every fault key in one "
+                                                              "comma-separated list" : "");
+            return 1;
+        }
+    if (A->n_seen < CLI_MAX_SEEN)
+        A->seen[A->n_seen++] = name;
+    return 0;
+}
+
 int cli_opt_value(cli_args_t *A, const char *name, const char **val, int *bad)
 {
     const char *arg = A->argv[A->i];
@@ -37,10 +60,13 @@ int cli_opt_value(cli_args_t *A, const char *name, const char **val, int *bad)
         return 0;
     if (arg[n] == '=') {
         *val = arg + n + 1;
+        once_more(A, name, bad);
         return 1;
     }
     if (arg[n] != 0)
         return 0;
+    if (once_more(A, name, bad))
+        return 1;
     if (A->i + 1 >= A->argc) {
         *bad = cli_usage_error(A->cmd, "%s: expected a value after it", name);
         return 1;
@@ -375,6 +401,30 @@ int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd)
         return 2;
     }
     return 0;
+}
+
+int cli_wave_creatable(const char *path, char *err, size_t errlen)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[CLI_WAVE_LEN];
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    struct stat st;
+    const char *why = NULL;
+    if (stat(dir, &st))
+        why = strerror(errno);
+    else if (!S_ISDIR(st.st_mode))
+        why = strerror(ENOTDIR);
+    else if (access(dir, W_OK | X_OK))
+        why = strerror(errno);
+    else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        why = strerror(EISDIR);
+    if (!why)
+        return 0;
+    snprintf(err, errlen, "cannot create '%s': %s", path, why);
+    return -1;
 }
 
 int cli_wave_sibling(const char *wave, const char *suffix, char *buf, size_t len)

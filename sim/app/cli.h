@@ -15,11 +15,15 @@
 #define CLI_WAVE_LEN 1024
 #define CLI_WAVE_MAX (CLI_WAVE_LEN - 64 - 1)
 
+#define CLI_MAX_SEEN 64
 typedef struct {
     int argc;
     char **argv;
     int i;           /* the argument being looked at */
     const char *cmd; /* "latency", "rate": for messages */
+    /* (cli_opt_value's) the options with a value met so far */
+    const char *seen[CLI_MAX_SEEN];
+    int n_seen;
 } cli_args_t;
 
 /* Prints "ubsim CMD: <message>" and a pointer to --help; returns 2. */
@@ -27,7 +31,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* Matches --name VALUE or --name=VALUE at argv[i]; *val gets the value. A
- * missing value sets *bad to the exit status. Returns 1 on a match. */
+ * missing value sets *bad to the exit status. Returns 1 on a match. An
+ * option given a second time is a usage error (a second value would replace
+ * or silently merge with the first), except those that are lists on
+ * purpose: --config, --set, --burst and latency's --path (their values add
+ * up). */
 int cli_opt_value(cli_args_t *A, const char *name, const char **val, int *bad);
 
 /* A whole number >= min, in decimal (config_parse_whole). Returns 0, -1 if
@@ -115,6 +123,11 @@ typedef struct {
 } cli_report_t;
 FILE *cli_report_open(cli_report_t *r);
 void cli_report_close(cli_report_t *r, int print);
+
+/* Whether a waveform file can be created at `path` (its folder exists and
+ * may be written) before a run that writes it only later: 0, or -1 with
+ * "cannot create 'path': ..." in err. */
+int cli_wave_creatable(const char *path, char *err, size_t errlen);
 
 /* FILE.fst -> FILE<suffix>: where a run's second waveform goes. Returns 0, or
  * -1 if it does not fit in len bytes (never with a --wave name, a buffer of

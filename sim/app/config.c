@@ -392,7 +392,7 @@ static int check_section(ini_lines_t *il, const char *name, int n)
     FAIL("unknown section [%.*s] (expected path, clock, wire, nic, context or stage.NAME)", n, name);
 }
 
-static int load(config_t *c, const char *name, FILE *f, const char *text, char *err, int errlen)
+static int load(config_t *c, const char *name, const char *text, char *err, int errlen)
 {
     /* stages and paths remember the file they come from */
     if (strlen(name) >= CFG_FILE_LEN) {
@@ -402,7 +402,7 @@ static int load(config_t *c, const char *name, FILE *f, const char *text, char *
     }
     loader_t L = {.in = {.file = name, .err = err, .errlen = errlen, .on_section = check_section},
                   .cfg = c};
-    if (ini_lines_parse(&L.in, f, text, handler, &L))
+    if (ini_lines_parse(&L.in, "config", text, handler, &L))
         return -1;
     if (!L.cur) {
         snprintf(err, (size_t)errlen, "%s:1: expected '[path]' with 'name = ...'", name);
@@ -418,17 +418,17 @@ int config_load_file(config_t *c, const char *path, char *err, int errlen)
                  path, CFG_FILE_LEN - 1, strlen(path));
         return -1;
     }
-    FILE *f = ini_lines_open(path, "config", err, errlen);
-    if (!f)
+    char *text = ini_lines_read(path, "config", err, errlen);
+    if (!text)
         return -1;
-    int rc = load(c, path, f, NULL, err, errlen);
-    fclose(f);
+    int rc = load(c, path, text, err, errlen);
+    free(text);
     return rc;
 }
 
 int config_load_string(config_t *c, const char *name, const char *text, char *err, int errlen)
 {
-    return load(c, name, NULL, text, err, errlen);
+    return load(c, name, text, err, errlen);
 }
 
 int config_set(config_t *c, const char *assignment, const char *origin, char *err, int errlen)

@@ -337,7 +337,7 @@ static cJSON *rec_json(const diff_state_t *S, const diff_rec_t *r)
 
 static int parse_args(int argc, char **argv, diff_opts_t *o)
 {
-    cli_args_t A = {argc, argv, 1, "diff"};
+    cli_args_t A = {.argc = argc, .argv = argv, .i = 1, .cmd = "diff"};
     int n_files = 0, only_files = 0;
     for (; A.i < argc; A.i++) {
         const char *arg = argv[A.i], *v = NULL;

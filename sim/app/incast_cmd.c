@@ -44,7 +44,9 @@ static const char *const usage_incast =
     "  --config FILE        load FILE instead of the built-in paths (repeatable)\n"
     "  --set SEC.KEY=VALUE  override a config key (repeatable)\n"
     "  --backend B          send pipelines as c (default), rtl or lockstep\n"
-    "  --fault SPEC         faults on every link too (see 'ubsim latency --help')\n"
+    "  --fault SPEC         faults on every link too, each link on its own (see\n"
+    "                       'ubsim latency --help'); drop=LINK.fwd|back:K names\n"
+    "                       a link (on the built-in star: s0.., T)\n"
     "  --timeout-us T       a request with no completion after T us fails\n"
     "                       (default 1000)\n"
     "  --format FMT         table (default), csv or json\n"
@@ -181,7 +183,7 @@ static int print_json(const incast_result_t *r, const char *path, const char *to
 
 int cmd_incast(int argc, char **argv)
 {
-    cli_args_t A = {argc, argv, 1, "incast"};
+    cli_args_t A = {.argc = argc, .argv = argv, .i = 1, .cmd = "incast"};
     cli_config_opts_t co = {0};
     cli_run_opts_t ro;
     cli_run_defaults(&ro, 0);
@@ -300,7 +302,8 @@ int cmd_incast(int argc, char **argv)
         .step_every_cycle = ro.step_all,
         .progress = ro.show_progress ? progress : NULL,
     };
-    if (incast_check(path, &tf, target, list, n, err, sizeof err)) {
+    if (incast_check(path, &tf, target, list, n, err, sizeof err) ||
+        (o.fault && fault_check_links(o.fault, &tf.t, tf.name, err, sizeof err))) {
         fprintf(stderr, "ubsim incast: %s\n", err);
         return 2;
     }

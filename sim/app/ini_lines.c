@@ -3,11 +3,60 @@
 #include <errno.h>
 #include <ini.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-FILE *ini_lines_open(const char *path, const char *what, char *err, int errlen)
+/* Bytes that are not text: control characters other than tab, line feed,
+ * carriage return and form feed, and what is not UTF-8. Returns the offset
+ * of the first such byte, or len. */
+static size_t first_non_text(const unsigned char *t, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        unsigned char c = t[i];
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7f)
+                return i;
+            i++;
+            continue;
+        }
+        /* a UTF-8 sequence: its length, and the smallest code point it may
+         * hold (no overlong forms, no surrogates, nothing above U+10FFFF) */
+        size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        if (!n || len - i < n)
+            return i;
+        uint32_t cp = c & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
+        for (size_t k = 1; k < n; k++) {
+            if ((t[i + k] & 0xc0) != 0x80)
+                return i;
+            cp = cp << 6 | (t[i + k] & 0x3f);
+        }
+        if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+            (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+            return i;
+        i += n;
+    }
+    return len;
+}
+
+/* "is not text" with the place of the first bad byte. */
+static void not_text(const char *name, const char *what, const char *t, size_t at, char *err,
+                     int errlen)
+{
+    int line = 1;
+    size_t bol = 0;
+    for (size_t i = 0; i < at; i++)
+        if (t[i] == '\n')
+            line++, bol = i + 1;
+    char byte[16];
+    snprintf(byte, sizeof byte, t[at] ? "byte 0x%02x" : "a NUL byte", (unsigned char)t[at]);
+    snprintf(err, (size_t)errlen, "%s:%d:%zu: not a text file: %s (expected a %s file: UTF-8 "
+             "text, no control characters but tabs and line ends)",
+             name, line, at - bol + 1, byte, what);
+}
+
+char *ini_lines_read(const char *path, const char *what, char *err, int errlen)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -22,7 +71,38 @@ FILE *ini_lines_open(const char *path, const char *what, char *err, int errlen)
         fclose(f);
         return NULL;
     }
-    return f;
+    /* read at most one byte past the limit: a device that never ends
+     * (/dev/zero) or a huge file is refused, not swallowed */
+    char *t = malloc(INI_LINES_MAX_BYTES + 2);
+    if (!t) {
+        snprintf(err, (size_t)errlen, "out of memory reading %s '%s'", what, path);
+        fclose(f);
+        return NULL;
+    }
+    size_t n = fread(t, 1, INI_LINES_MAX_BYTES + 1, f);
+    int bad = ferror(f);
+    int e = errno;
+    fclose(f);
+    if (bad) {
+        snprintf(err, (size_t)errlen, "cannot read %s '%s': %s", what, path, strerror(e ? e : EIO));
+        free(t);
+        return NULL;
+    }
+    /* (what is there first: /dev/zero is not text before it is too long) */
+    t[n] = 0;
+    size_t at = first_non_text((const unsigned char *)t, n);
+    if (at < n) {
+        not_text(path, what, t, at, err, errlen);
+        free(t);
+        return NULL;
+    }
+    if (n > INI_LINES_MAX_BYTES) {
+        snprintf(err, (size_t)errlen, "%s: larger than %d bytes (expected a %s file: INI text of "
+                 "at most %d KiB)", path, INI_LINES_MAX_BYTES, what, INI_LINES_MAX_BYTES / 1024);
+        free(t);
+        return NULL;
+    }
+    return t;
 }
 
 int ini_lines_fail(ini_lines_t *il, const char *fmt, ...)
@@ -43,11 +123,8 @@ int ini_lines_fail(ini_lines_t *il, const char *fmt, ...)
 static int seen_once(ini_lines_t *il, const char *prefix, const char *a, int n, const char *b);
 
 typedef struct {
-    const char *text; /* string source, or NULL */
-    FILE *f;
+    const char *text; /* what is left to hand over */
     ini_lines_t *il;
-    char *buf;        /* getline's buffer */
-    size_t cap;
 } reader_t;
 
 /* Hands inih one whole line at a time. */
@@ -55,38 +132,12 @@ static char *reader(char *str, int num, void *stream)
 {
     reader_t *r = stream;
     ini_lines_t *il = r->il;
-    const char *line;
-    size_t len;
-    if (il->failed)
+    if (il->failed || !*r->text)
         return NULL;
-    if (r->f) {
-        errno = 0;
-        ssize_t got = getline(&r->buf, &r->cap, r->f);
-        if (got < 0) {
-            if (ferror(r->f)) {
-                il->line++;
-                ini_lines_fail(il, "read error: %s", strerror(errno ? errno : EIO));
-            }
-            return NULL;
-        }
-        line = r->buf;
-        len = (size_t)got;
-        /* inih sees a line as a C string: a NUL byte would silently end it
-         * there (and what follows up to the newline would be lost) */
-        const char *nul = memchr(line, 0, len);
-        if (nul) {
-            il->line++;
-            ini_lines_fail(il, "NUL byte at column %d (expected text)", (int)(nul - line) + 1);
-            return NULL;
-        }
-    } else {
-        if (!*r->text)
-            return NULL;
-        line = r->text;
-        const char *nl = strchr(r->text, '\n');
-        len = nl ? (size_t)(nl - r->text) + 1 : strlen(r->text);
-        r->text += len;
-    }
+    const char *line = r->text;
+    const char *nl = strchr(r->text, '\n');
+    size_t len = nl ? (size_t)(nl - r->text) + 1 : strlen(r->text);
+    r->text += len;
     il->line++;
     size_t content = len;
     while (content && (line[content - 1] == '\n' || line[content - 1] == '\r'))
@@ -99,7 +150,8 @@ static char *reader(char *str, int num, void *stream)
     size_t indent = 0;
     if (il->line == 1 && content >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3))
         indent = 3; /* a UTF-8 byte-order mark */
-    while (indent < content && (line[indent] == ' ' || line[indent] == '\t'))
+    while (indent < content && (line[indent] == ' ' || line[indent] == '\t' || line[indent] == '\f' ||
+                              line[indent] == '\r'))
         indent++;
     memcpy(str, line + indent, content - indent);
     str[content - indent] = '\n';
@@ -162,22 +214,36 @@ static int each_key(void *user, const char *section, const char *key, const char
     keys_t *k = user;
     if (k->il->failed)
         return 1;
+    if (!*section)
+        return ini_lines_fail(k->il, "%s: a key before any section (expected a '[section]' header "
+                              "first)", key) == 0;
     if (seen_once(k->il, "", section, (int)strlen(section), key))
         return ini_lines_fail(k->il, "[%s] %s: set twice in this file (first at line %ld)", section,
                               key, k->il->first_line) == 0;
     return k->handler(k->user, section, key, value);
 }
 
-int ini_lines_parse(ini_lines_t *il, FILE *f, const char *text,
+int ini_lines_parse(ini_lines_t *il, const char *what, const char *text,
                     int (*handler)(void *user, const char *section, const char *key,
                                    const char *value),
                     void *user)
 {
-    reader_t r = {.text = text, .f = f, .il = il};
+    size_t n = strlen(text);
+    if (n > INI_LINES_MAX_BYTES) {
+        snprintf(il->err, (size_t)il->errlen, "%s: larger than %d bytes (expected a %s file: INI "
+                 "text of at most %d KiB)", il->file, INI_LINES_MAX_BYTES, what,
+                 INI_LINES_MAX_BYTES / 1024);
+        return -1;
+    }
+    size_t at = first_non_text((const unsigned char *)text, n);
+    if (at < n) {
+        not_text(il->file, what, text, at, il->err, il->errlen);
+        return -1;
+    }
+    reader_t r = {.text = text, .il = il};
     keys_t k = {il, handler, user};
     il->seen = (strmap_t)STRMAP_INIT;
     int rc = ini_parse_stream(reader, &r, each_key, &k);
-    free(r.buf);
     strmap_free(&il->seen);
     if (il->failed)
         return -1;

@@ -188,7 +188,7 @@ static void single_table(const char *scheme, const tpb_cfg_t *c, const tpb_resul
 
 int cmd_loss(int argc, char **argv)
 {
-    cli_args_t A = {argc, argv, 1, "loss"};
+    cli_args_t A = {.argc = argc, .argv = argv, .i = 1, .cmd = "loss"};
     cli_run_opts_t ro;
     cli_run_defaults(&ro, 1);
     tpb_cfg_t c;
@@ -332,6 +332,10 @@ int cmd_loss(int argc, char **argv)
             fprintf(stderr, "ubsim loss: --wave: name too long\n");
             return 2;
         }
+        if (cli_wave_creatable(ro.wave, err, sizeof err)) {
+            fprintf(stderr, "ubsim loss: --wave: %s\n", err);
+            return 2;
+        }
         if (c.backend == BACKEND_C) { /* the C models' traces under the names given */
             c.c_fst[0] = ro.wave;
             c.c_fst[1] = wave_b;
@@ -352,6 +356,10 @@ int cmd_loss(int argc, char **argv)
         c.gbn = strcmp(scheme, "gbn") == 0;
         if (strcmp(scheme, "all") == 0) {
             fprintf(stderr, "ubsim loss: --fault: a single run: say --scheme sack or gbn\n");
+            return 2;
+        }
+        if (fault_check_links(&c.fault, NULL, NULL, err, sizeof err)) { /* two nodes, one link */
+            fprintf(stderr, "ubsim loss: %s\n", err);
             return 2;
         }
         tpb_result_t r;

@@ -59,7 +59,8 @@ static const char *const usage_top =
     "                 clock edge; exp.hex: the C model's outputs; manifest.json),\n"
     "                 for replay in any Verilog simulator with the testbench\n"
     "                 build/replay/<block>_replay.sv (make replay-tb;\n"
-    "                 docs/vectors.md). Needs --backend c or lockstep\n"
+    "                 docs/vectors.md). Needs --backend c or lockstep; DIR\n"
+    "                 must be new or empty, in a folder that exists\n"
     "\n"
     "Exit status: 0 success, 1 simulation failure or a report or waveform that\n"
     "could not be written (a full disk), 2 bad command line or config.\n";
@@ -106,11 +107,13 @@ static const char *const usage_latency =
     "                       reorder=1e-3,corrupt=1e-4,drop=fwd:5,seed=7 (keys: loss,\n"
     "                       dup, reorder, corrupt, reorder_ns, corrupt_bits,\n"
     "                       drop=fwd|back:K, seed; fwd./back. before a probability\n"
-    "                       sets one direction; docs/packets.md). The receivers'\n"
-    "                       checks refuse what arrives wrong; a read with no\n"
-    "                       completion within the timeout ends in an error. Prints\n"
-    "                       the reads that failed, the fault counts and the\n"
-    "                       receive checks by reason\n"
+    "                       sets one direction; docs/packets.md). On a --topology\n"
+    "                       each link and direction draws its faults on its own,\n"
+    "                       and a drop names its link: drop=LINK.fwd|back:K. The\n"
+    "                       receivers' checks refuse what arrives wrong; a read\n"
+    "                       with no completion within the timeout ends in an\n"
+    "                       error. Prints the reads that failed, the fault counts\n"
+    "                       and the receive checks by reason\n"
     "  --timeout-us T       with --fault, or a switch on a --topology path: a read\n"
     "                       with no completion after T us\n"
     "                       fails (default 1000)\n"
@@ -166,7 +169,7 @@ static int latency_job(void *ctx, int i)
 
 static int cmd_latency(int argc, char **argv)
 {
-    cli_args_t A = {argc, argv, 1, "latency"};
+    cli_args_t A = {.argc = argc, .argv = argv, .i = 1, .cmd = "latency"};
     cli_config_opts_t co = {0};
     const char *paths[CLI_MAX_LIST];
     int n_paths = 0;
@@ -237,6 +240,9 @@ static int cmd_latency(int argc, char **argv)
     for (int i = 0; i < n_sel; i++)
         if ((rc = cli_transport_path_check("latency", &tpo, sel[i])) != 0)
             return rc;
+    for (int i = 0; i < n_sel && ro.have_fault; i++)
+        if (path_net_fault_check(&ro.fault, sel[i], err, sizeof err))
+            return fprintf(stderr, "ubsim latency: %s\n", err), 2;
 
     wave_t *w = NULL;
     if (ro.wave) {

@@ -131,7 +131,7 @@ static int print_json(const order_result_t *r, const char *backend)
 
 int cmd_order(int argc, char **argv)
 {
-    cli_args_t A = {argc, argv, 1, "order"};
+    cli_args_t A = {.argc = argc, .argv = argv, .i = 1, .cmd = "order"};
     cli_run_opts_t ro;
     cli_run_defaults(&ro, 0);
     for (; A.i < argc; A.i++) {

@@ -53,7 +53,7 @@ typedef struct {
 
 int cmd_state(int argc, char **argv)
 {
-    cli_args_t A = {argc, argv, 1, "state"};
+    cli_args_t A = {.argc = argc, .argv = argv, .i = 1, .cmd = "state"};
     state_cfg_t c;
     state_cfg_default(&c);
     int fmt = FMT_TABLE, l_given = 0, dummy = 0;

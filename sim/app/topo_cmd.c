@@ -109,7 +109,7 @@ static int print_json(const topo_file_t *tf)
 
 int cmd_topology(int argc, char **argv)
 {
-    cli_args_t A = {argc, argv, 1, "topology"};
+    cli_args_t A = {.argc = argc, .argv = argv, .i = 1, .cmd = "topology"};
     const char *file = NULL;
     int format = FMT_TABLE;
     for (; A.i < argc; A.i++) {

@@ -220,7 +220,7 @@ static int build(tloader_t *L, char *err, int errlen)
     return 0;
 }
 
-static int load(topo_file_t *tf, const char *name, FILE *fp, const char *text, char *err,
+static int load(topo_file_t *tf, const char *name, const char *text, char *err,
                 int errlen)
 {
     memset(tf, 0, sizeof(*tf));
@@ -232,7 +232,7 @@ static int load(topo_file_t *tf, const char *name, FILE *fp, const char *text, c
     }
     L->in = (ini_lines_t){.file = name, .err = err, .errlen = errlen, .on_section = on_section};
     L->tf = tf;
-    int rc = ini_lines_parse(&L->in, fp, text, handler, L);
+    int rc = ini_lines_parse(&L->in, "topology", text, handler, L);
     if (!rc)
         rc = build(L, err, errlen);
     free(L);
@@ -254,15 +254,15 @@ static int load(topo_file_t *tf, const char *name, FILE *fp, const char *text, c
 
 int topo_load_text(topo_file_t *tf, const char *name, const char *text, char *err, int errlen)
 {
-    return load(tf, name, NULL, text, err, errlen);
+    return load(tf, name, text, err, errlen);
 }
 
 int topo_load_file(topo_file_t *tf, const char *path, char *err, int errlen)
 {
-    FILE *f = ini_lines_open(path, "topology", err, errlen);
-    if (!f)
+    char *text = ini_lines_read(path, "topology", err, errlen);
+    if (!text)
         return -1;
-    int rc = load(tf, path, f, NULL, err, errlen);
-    fclose(f);
+    int rc = load(tf, path, text, err, errlen);
+    free(text);
     return rc;
 }

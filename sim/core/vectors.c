@@ -34,35 +34,20 @@ static struct {
     char failed_path[640];
 } g;
 
-/* mkdir -p */
-static int make_dirs(const char *path, char *err, int errlen)
+/* Makes the folder `path` (its parent must exist: no folder above the one
+ * named is made), or takes it if it is there. */
+static int make_dir(const char *path, char *err, int errlen)
 {
-    char *p = strdup(path);
-    if (!p) {
-        snprintf(err, (size_t)errlen, "out of memory");
+    if (mkdir(path, 0777) && errno != EEXIST) {
+        snprintf(err, (size_t)errlen, "cannot create folder '%s': %s%s", path, strerror(errno),
+                 errno == ENOENT ? " (the folder it goes in must exist)" : "");
         return -1;
     }
-    for (char *s = p + 1;; s++) {
-        if (*s == '/' || *s == '\0') {
-            char c = *s;
-            *s = '\0';
-            if (mkdir(p, 0777) && errno != EEXIST) {
-                snprintf(err, (size_t)errlen, "cannot create folder '%s': %s", p, strerror(errno));
-                free(p);
-                return -1;
-            }
-            struct stat st;
-            if (stat(p, &st) || !S_ISDIR(st.st_mode)) {
-                snprintf(err, (size_t)errlen, "'%s' is not a folder", p);
-                free(p);
-                return -1;
-            }
-            *s = c;
-            if (!c)
-                break;
-        }
+    struct stat st;
+    if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+        snprintf(err, (size_t)errlen, "'%s' is not a folder", path);
+        return -1;
     }
-    free(p);
     return 0;
 }
 
@@ -73,7 +58,7 @@ int block_vectors_begin(const char *dir, const char *cmdline, const char *seed, 
         snprintf(err, (size_t)errlen, "--vectors: a folder expected");
         return -1;
     }
-    if (make_dirs(dir, err, errlen))
+    if (make_dir(dir, err, errlen))
         return -1;
     /* a folder of an earlier run would mix its instances with this run's */
     DIR *d = opendir(dir);
@@ -214,7 +199,7 @@ vec_writer_t *vec_open(const block_class_t *cls, backend_kind_t kind, char *err,
         return NULL;
     }
     snprintf(v->dir, n, "%s/%s.%ld", g.dir, cls->name, k);
-    if (make_dirs(v->dir, err, errlen) || !(v->in = open_in(v, "in.hex", err, errlen)) ||
+    if (make_dir(v->dir, err, errlen) || !(v->in = open_in(v, "in.hex", err, errlen)) ||
         !(v->exp = open_in(v, "exp.hex", err, errlen))) {
         vec_close(v);
         return NULL;

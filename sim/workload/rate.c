@@ -209,6 +209,9 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
         return -1;
     }
     r->idle_time_ns = lat_sim_total_ns(&l1);
+    r->t0_known = l1.completed > 0;
+    r->t_known = lr.completed > 0;
+    latency_result_free(&l1);
     r->slots_gbps = (double)r->slots * m / r->idle_time_ns;
     /* delta: the steady interval of an unthrottled burst of the same reads */
     latency_opts_t burst = {.ops = 64, .slots = 64, .payload = o->payload, .backend = o->backend,
@@ -331,10 +334,19 @@ static void print_table(const rate_row_t *rows, int n, const char *backend, int6
            "B_eff", "B_path", "N*m/T0", "m/delta", "bound", "binding");
     for (int i = 0; i < n; i++) {
         const rate_result_t *r = &rows[i].r;
-        printf("%-5s %7lld %6lld %8.1f %10.1f %9.3f %9.3f %9.3f %9.3f %9.3f  %s\n", rows[i].stack,
-               (long long)r->burst, (long long)r->slots, r->idle_time_ns, r->slot_time_ns,
-               r->throughput_gbps,
-               r->path_gbps, r->slots_gbps, r->issue_gbps, r->bound_gbps, r->binding);
+        /* (what no completed read measured is '-') */
+        char t0[16] = "-", t[16] = "-", slots[16] = "-", bound[16] = "-";
+        if (r->t0_known) {
+            snprintf(t0, sizeof t0, "%.1f", r->idle_time_ns);
+            snprintf(slots, sizeof slots, "%.3f", r->slots_gbps);
+        }
+        if (r->t_known)
+            snprintf(t, sizeof t, "%.1f", r->slot_time_ns);
+        if (r->t_known && r->t0_known)
+            snprintf(bound, sizeof bound, "%.3f", r->bound_gbps);
+        printf("%-5s %7lld %6lld %8s %10s %9.3f %9.3f %9s %9.3f %9s  %s\n", rows[i].stack,
+               (long long)r->burst, (long long)r->slots, t0, t, r->throughput_gbps, r->path_gbps,
+               slots, r->issue_gbps, bound, r->t_known && r->t0_known ? r->binding : "-");
     }
     for (int i = 0; i < n; i++) {
         const rate_result_t *r = &rows[i].r;
@@ -395,18 +407,33 @@ static void print_csv(const rate_row_t *rows, int n)
     printf("\n");
     for (int i = 0; i < n; i++) {
         const rate_result_t *r = &rows[i].r;
-        printf("%s,%lld,%lld,%lld,%.6f,%.6f,%.6f,%lld,%lld,%lld,%lld,%lld,%d,%.6f,%.6f,%.6f,%.6f,"
-               "%.6f,%.6f,%s",
+        /* (what no completed read measured is an empty field) */
+        char t0[32] = "", t[32] = "", slots[32] = "";
+        if (r->t0_known) {
+            snprintf(t0, sizeof t0, "%.6f", r->idle_time_ns);
+            snprintf(slots, sizeof slots, "%.6f", r->slots_gbps);
+        }
+        if (r->t_known)
+            snprintf(t, sizeof t, "%.6f", r->slot_time_ns);
+        printf("%s,%lld,%lld,%lld,%.6f,%.6f,%.6f,%lld,%lld,%lld,%lld,%lld,%d,%s,%s,%.6f,%.6f,"
+               "%s,%.6f,%s",
                rows[i].stack, (long long)r->burst, (long long)r->slots, (long long)r->payload,
                r->rate_per_us, r->executed_per_us, r->interval_ns, (long long)r->interval_cycles,
                (long long)r->posted, (long long)r->sent, (long long)r->executed,
-               (long long)r->completed, r->conserved, r->slot_time_ns, r->idle_time_ns,
-               r->throughput_gbps,
-               r->path_gbps, r->slots_gbps, r->issue_gbps, r->binding);
+               (long long)r->completed, r->conserved, t, t0, r->throughput_gbps,
+               r->path_gbps, slots, r->issue_gbps, r->t_known && r->t0_known ? r->binding : "");
         if (faults)
             csv_fault_fields(&r->fx);
         printf("\n");
     }
+}
+
+static void json_number_or_null(cJSON *o, const char *key, int known, double v)
+{
+    if (known)
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
 }
 
 static int print_json(const rate_row_t *rows, int n, const char *backend)
@@ -439,16 +466,21 @@ static int print_json(const rate_row_t *rows, int n, const char *backend)
                 snprintf(key, sizeof(key), "%s%d", c == RATE_HIST_MAX ? ">=" : "", c);
                 cJSON_AddNumberToObject(h, key, (double)r->hist[c]);
             }
-        cJSON_AddNumberToObject(o, "slot_time_ns", r->slot_time_ns);
-        cJSON_AddNumberToObject(o, "idle_slot_time_ns", r->idle_time_ns);
+        /* (what no completed read measured is null) */
+        int both = r->t_known && r->t0_known;
+        json_number_or_null(o, "slot_time_ns", r->t_known, r->slot_time_ns);
+        json_number_or_null(o, "idle_slot_time_ns", r->t0_known, r->idle_time_ns);
         cJSON_AddNumberToObject(o, "throughput_gbps", r->throughput_gbps);
         cJSON *b = cJSON_AddObjectToObject(o, "bound");
         cJSON_AddNumberToObject(b, "path_gbps", r->path_gbps);
-        cJSON_AddNumberToObject(b, "slots_gbps", r->slots_gbps);
+        json_number_or_null(b, "slots_gbps", r->t0_known, r->slots_gbps);
         cJSON_AddNumberToObject(b, "issue_gbps", r->issue_gbps);
         cJSON_AddNumberToObject(b, "delta_ns", r->delta_ns);
-        cJSON_AddNumberToObject(b, "min_gbps", r->bound_gbps);
-        cJSON_AddStringToObject(b, "binding", r->binding);
+        json_number_or_null(b, "min_gbps", both, r->bound_gbps);
+        if (both)
+            cJSON_AddStringToObject(b, "binding", r->binding);
+        else
+            cJSON_AddNullToObject(b, "binding");
         cJSON_AddNumberToObject(o, "nic_edges_simulated", (double)r->edges_stepped);
         report_faults_json(o, &r->fx);
         report_ctx_json(o, &r->ctx);
@@ -461,7 +493,7 @@ static int print_json(const rate_row_t *rows, int n, const char *backend)
 
 int cmd_rate(int argc, char **argv)
 {
-    cli_args_t A = {argc, argv, 1, "rate"};
+    cli_args_t A = {.argc = argc, .argv = argv, .i = 1, .cmd = "rate"};
     cli_config_opts_t co = {0};
     long long bursts[CLI_MAX_LIST];
     int n_bursts = 0;
@@ -582,6 +614,13 @@ int cmd_rate(int argc, char **argv)
     }
 
     char err[512];
+    /* a drop= names a link the paths cross */
+    for (int s = 0; s < 2 && ro.have_fault; s++) {
+        if (paths[s] && path_net_fault_check(&ro.fault, paths[s], err, sizeof err)) {
+            fprintf(stderr, "ubsim rate: %s\n", err);
+            return 2;
+        }
+    }
     wave_t *w = NULL;
     char rtl_wave[1024] = "", c_wave[1024] = "";
     if (ro.wave) {

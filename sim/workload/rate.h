@@ -56,6 +56,10 @@ typedef struct {
                                 unthrottled burst of 64 of the same reads */
     double delta_ns;
     double bound_gbps;       /* the smallest of the three */
+    /* whether T (a read of the run completed), T0 (the one read alone
+     * completed) and so the bound are known; reported as '-' or null if
+     * not */
+    int t_known, t0_known;
     const char *binding;     /* which one it is */
     uint64_t edges_stepped, edges_spanned;
     uint64_t lockstep_mismatches;
