@@ -306,3 +306,66 @@ TEST(PacketAck, RefusesFieldsThatDoNotFit)
     EXPECT_EQ(pkt_ack_encode(&a, buf, sizeof buf, &e), 0u);
     EXPECT_EQ(e, PKT_BAD_FIELD);
 }
+
+namespace {
+
+// The CRC-32 of everything before the last four bytes, written there.
+void reseal(std::vector<uint8_t> &b)
+{
+    uint32_t c = (uint32_t)crc32(crc32(0L, Z_NULL, 0), b.data(), (uInt)(b.size() - 4));
+    for (int i = 0; i < 4; i++)
+        b[b.size() - 4 + i] = (uint8_t)(c >> (24 - 8 * i));
+}
+
+}  // namespace
+
+// A TPACK (or NAK) is an RTPH and a checksum, nothing else: one with bytes
+// between them, under a checksum that matches, is refused.
+TEST(PacketAck, APlainAckOfAnyOtherLengthIsRefused)
+{
+    for (int nak = 0; nak < 2; nak++) {
+        pkt_ack_t a;
+        std::memset(&a, 0, sizeof a);
+        a.nak = (uint8_t)nak;
+        a.src_tpn = 0x10;
+        a.dst_tpn = 0x20;
+        a.psn = 0x345;
+        uint8_t buf[64];
+        size_t n = pkt_ack_encode(&a, buf, sizeof buf, nullptr);
+        ASSERT_EQ(n, (size_t)(UB_RTPH_BYTES + PKT_CRC_BYTES));
+        pkt_ack_t d;
+        ASSERT_EQ(pkt_ack_decode(buf, n, &d), PKT_OK);
+        EXPECT_EQ(d.nak, nak);
+        for (size_t extra : {1u, 3u, 4u, 8u, 132u}) {
+            std::vector<uint8_t> v(buf, buf + UB_RTPH_BYTES);
+            v.resize(UB_RTPH_BYTES + extra + PKT_CRC_BYTES, 0);
+            reseal(v);
+            EXPECT_EQ(pkt_ack_decode(v.data(), v.size(), &d), PKT_TRUNCATED)
+                << "nak " << nak << ", " << extra << " bytes more";
+        }
+    }
+}
+
+// The TAH's source Jetty is 20 bits of a 3-byte field: the decoder reads the
+// 20 and ignores the reserved bits above them.
+TEST(Packet, TheJettyFieldsReservedBitsAreIgnored)
+{
+    uint64_t s = 31;
+    for (uint32_t jetty : {0u, 0xABCDEu, (uint32_t)UB_JETTY_MASK}) {
+        pkt_hdr_t h = random_ub(s, 8);
+        h.jetty = jetty;
+        std::vector<uint8_t> b(pkt_wire_bytes(&h));
+        ASSERT_EQ(pkt_encode(&h, nullptr, b.data(), b.size(), nullptr), b.size());
+        const size_t at = UB_RTPH_BYTES + 4; /* the Jetty's first byte */
+        EXPECT_EQ(b[at] >> 4, 0) << "reserved bits are sent as 0";
+        for (uint8_t rsv : {0x10, 0x80, 0xF0}) {
+            std::vector<uint8_t> v = b;
+            v[at] |= rsv;
+            reseal(v);
+            pkt_hdr_t d;
+            ASSERT_EQ(pkt_decode(v.data(), v.size(), PKT_UB, &d, nullptr), PKT_OK);
+            EXPECT_EQ(d.jetty, jetty) << std::hex << (int)rsv;
+            expect_same(h, d);
+        }
+    }
+}

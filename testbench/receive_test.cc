@@ -339,4 +339,84 @@ TEST(RxCheck, RoceWritesMeetTheSegmentChecks)
     node_mem_free(&mem);
 }
 
+// The PSN check at the edge of half the 24-bit space: 2^23 ahead of the next
+// expected PSN is behind it (a duplicate), 2^23 - 1 ahead is a gap; UB and
+// RoCE alike, and the boundary moves on with the sequence.
+TEST(RxCheck, HalfThePsnSpaceAheadIsADuplicate)
+{
+    for (pkt_proto_t proto : {PKT_UB, PKT_RC}) {
+        rx_checker_t rx;
+        rx_cfg_t cfg{};
+        cfg.proto = proto;
+        cfg.tpn_base = 4;
+        cfg.n_tpn = 2;
+        cfg.psn_init = 0x123456;
+        char err[256];
+        ASSERT_EQ(rx_init(&rx, &cfg, err, sizeof err), 0) << err;
+        auto at = [&](uint32_t psn) {
+            pkt_hdr_t h{};
+            h.proto = proto;
+            h.tp_opcode = proto == PKT_UB ? (uint8_t)UB_TP_RELIABLE : (uint8_t)RC_OP_SEND_ONLY;
+            h.dst_tpn = 5;
+            h.psn = psn & 0xFFFFFF;
+            h.payload_len = 8;
+            std::vector<uint8_t> b = bytes(h);
+            pkt_hdr_t d;
+            return rx_check(&rx, b.data(), b.size(), &d, nullptr);
+        };
+        for (uint32_t next : {0x123456u, 0x123457u}) {
+            EXPECT_EQ(at(next + 0x800000), RX_PSN_DUPLICATE) << proto << " " << next;
+            EXPECT_EQ(at(next + 0x7FFFFF), RX_PSN_GAP) << proto << " " << next;
+            EXPECT_EQ(at(next + 0x800001), RX_PSN_DUPLICATE) << proto << " " << next;
+            EXPECT_EQ(at(next - 1), RX_PSN_DUPLICATE) << proto << " " << next;
+            EXPECT_EQ(at(next + 1), RX_PSN_GAP) << proto << " " << next;
+            EXPECT_EQ(at(next), RX_OK) << proto << " " << next;
+        }
+        EXPECT_EQ(rx.count[RX_OK], 2u);
+        EXPECT_EQ(rx.count[RX_PSN_DUPLICATE], 6u);
+        EXPECT_EQ(rx.count[RX_PSN_GAP], 4u);
+        rx_free(&rx);
+    }
+}
+
+// A receiver's TPNs are [base, base + n): the one just past the end is not
+// one of them (it would name the next sender's first channel).
+TEST(RxCheck, TheTpnJustPastTheRangeIsWrong)
+{
+    for (pkt_proto_t proto : {PKT_UB, PKT_RC}) {
+        rx_checker_t rx;
+        rx_cfg_t cfg{};
+        cfg.proto = proto;
+        cfg.tpn_base = 0x100;
+        cfg.n_tpn = 16;
+        cfg.n_src = 2; /* channel state for two senders, one after the other */
+        char err[256];
+        ASSERT_EQ(rx_init(&rx, &cfg, err, sizeof err), 0) << err;
+        auto at = [&](uint32_t tpn) {
+            pkt_hdr_t h{};
+            h.proto = proto;
+            h.tp_opcode = proto == PKT_UB ? (uint8_t)UB_TP_RELIABLE : (uint8_t)RC_OP_SEND_ONLY;
+            h.dst_tpn = tpn;
+            h.psn = 0;
+            std::vector<uint8_t> b = bytes(h);
+            pkt_hdr_t d;
+            return rx_check(&rx, b.data(), b.size(), &d, nullptr);
+        };
+        EXPECT_EQ(at(0x110), RX_WRONG_TPN) << proto;
+        EXPECT_EQ(at(0x111), RX_WRONG_TPN) << proto;
+        EXPECT_EQ(at(0x0ff), RX_WRONG_TPN) << proto;
+        EXPECT_EQ(at(0x10f), RX_OK) << proto;
+        EXPECT_EQ(at(0x100), RX_OK) << proto;
+        EXPECT_EQ(rx.count[RX_WRONG_TPN], 3u);
+        // the same through the field check
+        pkt_hdr_t h{};
+        h.proto = proto;
+        h.tp_opcode = proto == PKT_UB ? (uint8_t)UB_TP_RELIABLE : (uint8_t)RC_OP_SEND_ONLY;
+        h.dst_tpn = 0x110;
+        EXPECT_EQ(rx_check_fields_from(&rx, &h, 1, 0), RX_WRONG_TPN) << proto;
+        EXPECT_EQ(rx.count[RX_WRONG_TPN], 4u);
+        rx_free(&rx);
+    }
+}
+
 }  // namespace

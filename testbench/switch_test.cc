@@ -87,7 +87,7 @@ struct Net {
         EXPECT_EQ(tb_init(&k.tb, 322, other, 1), 0);
         k.step_all = step_all;
         clock_init(&clk, "switch", &k.tb, 400, 0);
-        ser_per_byte = 1000.0 / 50.0 * (double)k.tb.per_ps / 1000.0; /* 1 B at 50 GB/s */
+        ser_per_byte = 1000.0 / 50.0 * (double)k.tb.per_ps; /* 1 B at 50 GB/s: 20 ps */
         ser = (tick_t)llround(ser_per_byte * (double)bytes);
         prop = tb_from_ps(&k.tb, 100000);
         switch_cfg_t cfg{};
@@ -233,6 +233,48 @@ TEST(Switch, AFullBufferDropsAndCountsAndNothingIsLostUncounted)
     }
     EXPECT_EQ(net.sw.received, fwd + drop + net.sw.unroutable);
     EXPECT_EQ(net.sw.received, (uint64_t)(2 * k + 2));
+}
+
+// A packet that exactly fills what is left of an output's buffer is queued:
+// one packet the buffer's size goes through, and under incast the queue
+// fills to the last byte before anything is dropped.
+TEST(Switch, APacketThatExactlyFillsTheBufferIsQueued)
+{
+    {
+        Net net(2, 1024, 0, 0, 1024);
+        switch_route(&net.sw, 7, 1);
+        net.src[0]->msgs.push_back(Net::pkt(1, 0, 7, 1024));
+        net.run();
+        EXPECT_EQ(net.sink[1]->got.size(), 1u);
+        EXPECT_EQ(net.sw.port[1].dropped, 0u);
+        EXPECT_EQ(net.sw.port[1].forwarded, 1u);
+        EXPECT_EQ(net.sw.port[1].peak, 1024);
+    }
+    {
+        Net net(2, 1023, 0, 0, 1024); /* a byte short: dropped */
+        switch_route(&net.sw, 7, 1);
+        net.src[0]->msgs.push_back(Net::pkt(1, 0, 7, 1024));
+        net.run();
+        EXPECT_EQ(net.sink[1]->got.size(), 0u);
+        EXPECT_EQ(net.sw.port[1].dropped, 1u);
+        EXPECT_EQ(net.sw.port[1].peak, 0);
+    }
+    // two senders into one output of four packets' room
+    const int k = 100;
+    Net net(3, 4 * 512, 0, 0, 512);
+    switch_route(&net.sw, 9, 2);
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < k; i++)
+            net.src[s]->msgs.push_back(Net::pkt((uint32_t)(s * 1000 + i), i * net.ser, 9, 512));
+    net.run();
+    const switch_port_t &o = net.sw.port[2];
+    EXPECT_EQ(o.peak, 4 * 512);
+    // the output link takes a packet every 12.5 ns (10.24 ns of 512 B at
+    // 50 GB/s, to the switch's next edge) while two arrive every 10.24 ns
+    EXPECT_EQ(o.forwarded, 85u);
+    EXPECT_EQ(o.dropped, 115u);
+    EXPECT_EQ(net.sink[2]->got.size(), 85u);
+    EXPECT_EQ(o.bytes, 0);
 }
 
 TEST(Switch, SkippingIdleCyclesEqualsSteppingEveryCycle)

@@ -641,3 +641,176 @@ static void wrap_run(backend_kind_t be)
 TEST(TransportWrap, PsnsCrossTheWrapOnC) { wrap_run(BACKEND_C); }
 TEST(TransportWrap, PsnsCrossTheWrapOnRtl) { wrap_run(BACKEND_RTL); }
 TEST(TransportWrap, PsnsCrossTheWrapInLockstep) { wrap_run(BACKEND_LOCKSTEP); }
+
+// The block alone, on the C model, the RTL and both in lockstep: the timeout
+// back-off, go-back-N's NAKs and the receive verdict at half the PSN space.
+namespace {
+
+class TransportBackend : public ::testing::TestWithParam<backend_kind_t> {};
+
+std::string backend_label(const ::testing::TestParamInfo<backend_kind_t> &i)
+{
+    return backend_name(i.param);
+}
+
+void tp_defaults(transport_in_t &in)
+{
+    in.cfg_window = 64;
+    in.cfg_ooo_cap = 64;
+    in.cfg_rto = 1000;
+    in.cfg_backoff = 1;
+    in.cfg_retry_max = 7;
+    in.pkt_ready = 1;
+    in.ao_ready = 1;
+}
+
+// One packet, never acknowledged: it leaves, then every timeout sends it
+// again, each timeout twice the one before (1000, 2000, 4000, 8000 cycles),
+// not twice the configured one (which would make it 1000, 2000, 2000, 2000).
+TEST_P(TransportBackend, EachTimeoutIsTwiceTheOneBefore)
+{
+    TpBlock b(&transport_class, GetParam(), 3106);
+    ASSERT_TRUE(b.ok());
+    tp_defaults(b.in);
+    std::vector<uint64_t> sent, resent, timeouts;
+    for (uint64_t e = 0; e < 40000 && resent.size() < 4; e++) {
+        b.in.sq_valid = e == 0;
+        b.in.sq_ch = 2;
+        b.in.sq_hdl = 0x77;
+        ASSERT_EQ(b.step(), 0) << "lockstep mismatch at edge " << e;
+        if (b.out.pkt_valid) {
+            EXPECT_EQ(b.out.pkt_ch, 2);
+            EXPECT_EQ(b.out.pkt_psn, 0u);
+            EXPECT_EQ(b.out.pkt_hdl, 0x77);
+            (b.out.pkt_retx ? resent : sent).push_back(e);
+        }
+        if (b.out.tmo)
+            timeouts.push_back(e);
+    }
+    ASSERT_EQ(sent.size(), 1u);
+    ASSERT_EQ(resent.size(), 4u);
+    EXPECT_EQ(sent[0], 1u);
+    // the timeouts: 1000 cycles after the packet left, then 2000, 4000 and
+    // 8000 cycles after the one before
+    ASSERT_EQ(timeouts.size(), 4u);
+    std::vector<uint64_t> waited;
+    uint64_t last = sent[0];
+    for (uint64_t t : timeouts) {
+        waited.push_back(t - last);
+        last = t;
+    }
+    EXPECT_EQ(waited, (std::vector<uint64_t>{1000, 2000, 4000, 8000}));
+    // each resend leaves at the edge after its timeout
+    EXPECT_EQ(resent, (std::vector<uint64_t>{1002, 3002, 7002, 15002}));
+    EXPECT_EQ(b.out.fail, 0);
+    EXPECT_EQ(block_mismatches(b.inst), 0u);
+}
+
+// The same through the two-node bench at the default timeout (25.6 us,
+// doubling): a message of one packet whose first three copies are lost waits
+// 25.6, 51.2 and 102.4 us for them, 179.2 us more than one that arrives at
+// once - to the cycle 1 + 2 + 4 timeouts of 8244 cycles (25.6 us rounded up
+// to the 322 MHz clock) and the edge from the last timeout to its resend.
+TEST_P(TransportBackend, ThreeLossesInARowWait25And51And102Us)
+{
+    tpb_cfg_t c = base_cfg();
+    c.backend = GetParam();
+    c.msg_bytes = 64;
+    c.mtu = 64;
+    c.n_msgs = 1;
+    tpb_result_t clean = run_ok(c);
+    faults(c, "drop=fwd:1,drop=fwd:2,drop=fwd:3");
+    tpb_result_t lossy = run_ok(c);
+    EXPECT_EQ(lossy.msgs_done, 1u);
+    EXPECT_EQ(lossy.timeouts, 3u);
+    EXPECT_EQ(lossy.pkts_resent, 3u);
+    EXPECT_EQ(lossy.cycles - clean.cycles, 7u * 8244u + 1u);
+    const double waited_ns = lossy.deliverable_ns - clean.deliverable_ns;
+    EXPECT_NEAR(waited_ns, (7 * 8244 + 1) * (1000.0 / 322), 0.01);
+    EXPECT_NEAR(waited_ns, 25600 + 51200 + 102400, 25);
+}
+
+// Go-back-N: a receiver NAKs the first packet beyond a gap once, and NAKs
+// again when, after the gap was filled and delivered, a later packet is
+// missing: each loss gets its NAK, none waits for the sender's timer.
+TEST_P(TransportBackend, GoBackNNaksEachLossOnce)
+{
+    TpBlock b(&transport_class, GetParam(), 3106);
+    ASSERT_TRUE(b.ok());
+    tp_defaults(b.in);
+    b.in.cfg_gbn = 1;
+    const uint32_t arrive[] = {0, 2, 3, 1, 2, 4, 6, 7, 3, 4, 5, 6, 7};
+    std::vector<int> verdicts;
+    std::vector<std::pair<int, uint32_t>> acks; // (kind, base)
+    std::vector<uint32_t> delivered;
+    auto watch = [&]() {
+        if (b.out.rxv_valid)
+            verdicts.push_back(b.out.rxv_verdict);
+        if (b.out.ao_valid)
+            acks.push_back({b.out.ao_kind, b.out.ao_base});
+        if (b.out.dlv_valid)
+            delivered.push_back(b.out.dlv_psn);
+    };
+    for (uint32_t psn : arrive) {
+        b.in.rx_valid = 1;
+        b.in.rx_ch = 1;
+        b.in.rx_psn = psn;
+        ASSERT_EQ(b.step(), 0);
+        watch();
+        b.in.rx_valid = 0;
+        for (int i = 0; i < 3; i++) {
+            ASSERT_EQ(b.step(), 0);
+            watch();
+        }
+    }
+    EXPECT_EQ(verdicts, (std::vector<int>{TP_ACCEPT, TP_GAP, TP_GAP, TP_ACCEPT, TP_ACCEPT, TP_GAP,
+                                          TP_GAP, TP_GAP, TP_ACCEPT, TP_ACCEPT, TP_ACCEPT,
+                                          TP_ACCEPT, TP_ACCEPT}));
+    EXPECT_EQ(delivered, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+    std::vector<std::pair<int, uint32_t>> want = {
+        {TP_ACK, 1}, {TP_NAK, 1}, {TP_ACK, 2}, {TP_ACK, 3}, {TP_NAK, 3}, {TP_ACK, 4},
+        {TP_ACK, 5}, {TP_ACK, 6}, {TP_ACK, 7}, {TP_ACK, 8}};
+    EXPECT_EQ(acks, want);
+    EXPECT_EQ(block_mismatches(b.inst), 0u);
+}
+
+// The receive verdict against the next expected PSN, at the edge of half the
+// 24-bit space: 2^23 ahead is behind (a duplicate), 2^23 - 1 ahead is ahead
+// (beyond the bitmap, or a gap for go-back-N); from a start that is not 0.
+TEST_P(TransportBackend, HalfThePsnSpaceAheadIsADuplicate)
+{
+    for (int gbn = 0; gbn < 2; gbn++) {
+        TpBlock b(&transport_class, GetParam(), 3106);
+        ASSERT_TRUE(b.ok());
+        tp_defaults(b.in);
+        b.in.cfg_gbn = (uint8_t)gbn;
+        const uint32_t start = 0x923456;
+        b.in.cfg_psn_init = start;
+        auto verdict = [&](uint32_t psn) {
+            b.in.rx_valid = 1;
+            b.in.rx_ch = 3;
+            b.in.rx_psn = psn & TP_PSN_MASK;
+            EXPECT_EQ(b.step(), 0);
+            b.in.rx_valid = 0;
+            int v = b.out.rxv_valid ? b.out.rxv_verdict : -1;
+            for (int i = 0; i < 3; i++)
+                EXPECT_EQ(b.step(), 0);
+            return v;
+        };
+        const int ahead = gbn ? TP_GAP : TP_BEYOND;
+        EXPECT_EQ(verdict(start + 0x800000), TP_DUP) << "gbn " << gbn;
+        EXPECT_EQ(verdict(start + 0x7FFFFF), ahead) << "gbn " << gbn;
+        EXPECT_EQ(verdict(start + 0x800001), TP_DUP) << "gbn " << gbn;
+        EXPECT_EQ(verdict(start - 1), TP_DUP) << "gbn " << gbn;
+        EXPECT_EQ(verdict(start), TP_ACCEPT) << "gbn " << gbn;
+        // one further on: the boundary moves with the next expected PSN
+        EXPECT_EQ(verdict(start + 1 + 0x800000), TP_DUP) << "gbn " << gbn;
+        EXPECT_EQ(verdict(start + 1 + 0x7FFFFF), ahead) << "gbn " << gbn;
+        EXPECT_EQ(block_mismatches(b.inst), 0u);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Transport, TransportBackend,
+                         ::testing::Values(BACKEND_C, BACKEND_RTL, BACKEND_LOCKSTEP), backend_label);
+
+} // namespace
