@@ -8,7 +8,9 @@
 #   make lint      Verilator -Wall and Icarus lint, yosys synthesis of every RTL block
 #   make cmodel-alone  build the C models with nothing but cmodel/ and run them
 #   make bench     simulation speed figures
-#   make fuzz      fuzz the receive-side parsers (FUZZ_RUNS, default 10^7)
+#   make fuzz      fuzz the receive-side parsers, the waveform reader and the config
+#                  and topology parsers (FUZZ_RUNS each, default 10^7)
+#   make mutate    plant each mutation of scripts/mutate.py and check the tests catch it
 #   make plots     draw every experiment into docs/img/ (docs/results.md)
 #   make example   build and run the example workload of docs/verbs.md
 #   make systemc   the SystemC models of the blocks and the endpoint, their tests and example
@@ -121,7 +123,7 @@ EXAMPLE   := $(BUILD)/verbs_example
 
 LINK_LIBS  = $(LIB) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
 
-.PHONY: all deps run test test-asan test-tsan lint bench waves clean help cmodel-alone example fuzz plots replay-tb systemc
+.PHONY: all deps run test test-asan test-tsan lint bench waves clean help cmodel-alone example fuzz plots replay-tb systemc mutate
 .DEFAULT_GOAL := all
 
 all: $(UBSIM) $(TESTS) $(EXAMPLE) $(CMODEL_ALONE).ok
@@ -356,26 +358,33 @@ $(TESTS): $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT)
 	$(CXX) $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN) \
 	  $(shell pkg-config --libs gtest 2>/dev/null) -o $@
 
+# No test can hang the run: every GoogleTest test has UBSIM_TEST_TIMEOUT
+# seconds (testbench/main.cc) and every command it starts
+# UBSIM_TEST_SUBPROCESS_TIMEOUT (testbench/test_util.h); the SystemC test
+# programs, which are not GoogleTest, have TEST_LIMIT_S each. The sanitizer
+# builds, several times slower, have longer limits.
+TEST_LIMIT_S ?= 600
+TEST_LIMIT = timeout -k 10 $(TEST_LIMIT_S)
 test: deps
 	@$(MAKE) --no-print-directory $(UBSIM) $(TESTS) $(EXAMPLE) replay-tb $(SC_TEST) $(SC_EP_TEST) $(SC_EXAMPLE)
 	@$(MAKE) --no-print-directory cmodel-alone
 	$(TESTS)
-	$(SC_TEST)
-	$(SC_EP_TEST)
-	$(SC_EXAMPLE)
+	$(TEST_LIMIT) $(SC_TEST)
+	$(TEST_LIMIT) $(SC_EP_TEST)
+	$(TEST_LIMIT) $(SC_EXAMPLE)
 
 test-asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/ubsim build/asan/ubsim_tests build/asan/verbs_example \
 	  build/asan/sc_block_test build/asan/sc_endpoint_test
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/ubsim_tests
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/sc_block_test
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 build/asan/sc_endpoint_test
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 UBSIM_TEST_TIMEOUT=900 UBSIM_TEST_SUBPROCESS_TIMEOUT=600 build/asan/ubsim_tests
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 $(TEST_LIMIT) build/asan/sc_block_test
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 $(TEST_LIMIT) build/asan/sc_endpoint_test
 
 # The simulations a command runs side by side (--jobs, sim/core/jobs.h) under
 # ThreadSanitizer: ubsim itself, on every backend and engine that threads.
 test-tsan: deps
 	@$(MAKE) --no-print-directory BUILD=build/tsan SAN=thread build/tsan/ubsim build/tsan/ubsim_tests
-	TSAN_OPTIONS=halt_on_error=1 UBSIM_TEST_SHORT=1 build/tsan/ubsim_tests --gtest_filter='*SideBySide*:Jobs.*'
+	TSAN_OPTIONS=halt_on_error=1 UBSIM_TEST_SHORT=1 UBSIM_TEST_TIMEOUT=900 UBSIM_TEST_SUBPROCESS_TIMEOUT=600 build/tsan/ubsim_tests --gtest_filter='*SideBySide*:Jobs.*'
 
 # --- SystemC models of the blocks (sim/systemc/, docs/systemc.md) ------------
 SC_TEST := $(BUILD)/sc_block_test
@@ -443,29 +452,96 @@ plots: deps
 	$(PLOT) incast docs/img/incast.png $(patsubst %,$(BUILD)/plots/incast_%.json,$(PLOT_SENDERS))
 
 # --- fuzzing (clang-14 + libFuzzer, ASan + UBSan) --------------------------
-# The receive-side parsers and the transport's inputs (testbench/fuzz/rx_fuzz.c).
-# `make fuzz` runs FUZZ_RUNS executions from the seeds; CI runs a short one.
+# rx_fuzz: the receive-side parsers and the transport's inputs
+# (testbench/fuzz/rx_fuzz.c); trace_fuzz: the waveform reader of `ubsim diff`,
+# with the FST check before the FST reader (testbench/fuzz/trace_fuzz.c);
+# config_fuzz, topo_fuzz: the path configuration and topology file parsers.
+# `make fuzz` runs FUZZ_RUNS executions of each from its seeds (rx_fuzz's
+# from testbench/fuzz/seeds.c; trace_fuzz's the waveforms ubsim writes, the
+# FST writer's other forms and copies with a byte changed, from
+# testbench/fuzz/trace_seeds.c; the INI files of configs/ and configs/topo/)
+# and fails if any saved a failing input (crash, leak, timeout, out of
+# memory) in $(BUILD)/fuzz/ (each one's output: $(BUILD)/fuzz/TARGET.log);
+# CI runs a short one.
 FUZZ_RUNS ?= 10000000
 FUZZ_CC   := clang-14
 FUZZ_LIB  := sim/net/packet.c sim/node/rx_check.c sim/node/mem.c cmodel/transport.c
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Wall -Wextra -Werror \
               -Icmodel -Isim/net -Isim/node
+FUZZ_SAN  := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_TARGETS := rx_fuzz trace_fuzz config_fuzz topo_fuzz
+# the FST reader and writer with their decompressors, with the configuration
+# Verilator compiles them with (third-party code: address-checked only, as in
+# the sanitizer build), with coverage for the fuzzer
+FUZZ_FST  = $(addprefix $(BUILD)/fuzz/fst/,fstapi.o lz4.o fastlz.o)
+FUZZ_APP_FLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Wall -Wextra -Werror $(CPPFLAGS) \
+                 $(PKG_CFLAGS) -I$(VL_INC)/gtkwave
+# what each parser links with (the config parser names blocks through the
+# block API, which brings the wave and vector writers)
+FUZZ_TRACE_LIB := sim/core/trace_read.c sim/core/fst_check.c sim/core/strmap.c
+FUZZ_CFG_LIB  := sim/app/config.c sim/app/ini_lines.c sim/core/text.c sim/core/strmap.c sim/core/block.c \
+                 sim/core/vectors.c sim/core/wave.c cmodel/nic_pipe.c
+FUZZ_TOPO_LIB := $(FUZZ_CFG_LIB) sim/app/topo_file.c sim/net/topo.c
+$(BUILD)/fuzz/fst/%.o: $(VL_INC)/gtkwave/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -g -O1 -w -fsanitize=fuzzer-no-link,address -I$(VL_INC)/gtkwave \
+	  -DFST_CONFIG_INCLUDE='"fst_config.h"' -DHAVE_LIBPTHREAD -DFST_WRITER_PARALLEL -c $< -o $@
 $(BUILD)/fuzz/rx_fuzz: testbench/fuzz/rx_fuzz.c $(FUZZ_LIB) $(wildcard cmodel/*.h sim/net/*.h sim/node/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	  testbench/fuzz/rx_fuzz.c $(FUZZ_LIB) -lz -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_SAN) testbench/fuzz/rx_fuzz.c $(FUZZ_LIB) -lz -o $@
+$(BUILD)/fuzz/trace_fuzz: testbench/fuzz/trace_fuzz.c $(FUZZ_TRACE_LIB) $(FUZZ_FST) $(wildcard sim/core/*.h)
+	$(FUZZ_CC) $(FUZZ_APP_FLAGS) $(FUZZ_SAN) testbench/fuzz/trace_fuzz.c $(FUZZ_TRACE_LIB) $(FUZZ_FST) \
+	  -lz -pthread -o $@
+$(BUILD)/fuzz/config_fuzz: testbench/fuzz/config_fuzz.c $(FUZZ_CFG_LIB) $(FUZZ_FST) \
+                           $(wildcard sim/app/*.h sim/core/*.h cmodel/*.h)
+	$(FUZZ_CC) $(FUZZ_APP_FLAGS) $(FUZZ_SAN) testbench/fuzz/config_fuzz.c $(FUZZ_CFG_LIB) $(FUZZ_FST) \
+	  $(PKG_LIBS) -lm -o $@
+$(BUILD)/fuzz/topo_fuzz: testbench/fuzz/topo_fuzz.c $(FUZZ_TOPO_LIB) $(FUZZ_FST) \
+                         $(wildcard sim/app/*.h sim/core/*.h sim/net/*.h cmodel/*.h)
+	$(FUZZ_CC) $(FUZZ_APP_FLAGS) $(FUZZ_SAN) testbench/fuzz/topo_fuzz.c $(FUZZ_TOPO_LIB) $(FUZZ_FST) \
+	  $(PKG_LIBS) -lm -o $@
 $(BUILD)/fuzz/seeds: testbench/fuzz/seeds.c $(FUZZ_LIB)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) testbench/fuzz/seeds.c sim/net/packet.c -lz -o $@
-fuzz: deps $(BUILD)/fuzz/rx_fuzz $(BUILD)/fuzz/seeds
-	@rm -rf $(BUILD)/fuzz/seed_dir && mkdir -p $(BUILD)/fuzz/seed_dir $(BUILD)/fuzz/corpus
-	$(BUILD)/fuzz/seeds $(BUILD)/fuzz/seed_dir
-	cd $(BUILD)/fuzz && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ./rx_fuzz -runs=$(FUZZ_RUNS) -max_len=4096 -seed=1 -print_final_stats=1 corpus seed_dir 2>&1 | \
-	  grep -E '^(Done|INFO: Seed|stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|rx_fuzz)' || true
-	@test -z "$$(ls $(BUILD)/fuzz/crash-* $(BUILD)/fuzz/leak-* $(BUILD)/fuzz/timeout-* 2>/dev/null)" || \
-	  { echo "make fuzz: a failing input was saved:"; ls $(BUILD)/fuzz/crash-* $(BUILD)/fuzz/leak-* $(BUILD)/fuzz/timeout-* 2>/dev/null; exit 1; }
-	@echo "make fuzz: $(FUZZ_RUNS) runs, clean"
+$(BUILD)/fuzz/trace_seeds: testbench/fuzz/trace_seeds.c $(FUZZ_FST)
+	$(FUZZ_CC) $(FUZZ_APP_FLAGS) -fsanitize=address testbench/fuzz/trace_seeds.c $(FUZZ_FST) -lz -pthread -o $@
+# the waveforms ubsim writes, small ones: C model and RTL, VCD and FST
+FUZZ_WAVES = latency --wave $(BUILD)/fuzz/waves/lat.fst; \
+             latency --ops 2 --path ub_async --wave $(BUILD)/fuzz/waves/lat.vcd; \
+             rate --quiet --stack ub --burst 8 --backend c --wave $(BUILD)/fuzz/waves/rate.fst; \
+             rate --quiet --stack roce --burst 4 --backend rtl --wave $(BUILD)/fuzz/waves/rtl.fst
+fuzz: deps $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS) seeds trace_seeds) $(UBSIM)
+	@rm -rf $(BUILD)/fuzz/seeds_* $(BUILD)/fuzz/waves && \
+	  mkdir -p $(addprefix $(BUILD)/fuzz/seeds_,$(FUZZ_TARGETS)) $(BUILD)/fuzz/waves
+	$(BUILD)/fuzz/seeds $(BUILD)/fuzz/seeds_rx_fuzz
+	@echo '$(FUZZ_WAVES)' | tr ';' '\n' | while read -r r; do $(UBSIM) $$r >/dev/null || \
+	  { echo "make fuzz: ubsim $$r failed"; exit 1; }; done
+	$(BUILD)/fuzz/trace_seeds $(BUILD)/fuzz/seeds_trace_fuzz $(BUILD)/fuzz/waves/*
+	cp configs/*.ini $(BUILD)/fuzz/seeds_config_fuzz/
+	cp configs/topo/*.ini $(BUILD)/fuzz/seeds_topo_fuzz/
+	@cd $(BUILD)/fuzz && for t in $(FUZZ_TARGETS); do \
+	  case $$t in rx_fuzz) len=4096;; trace_fuzz) len=16384;; *) len=8192;; esac; \
+	  mkdir -p corpus_$$t; echo "make fuzz: $$t"; \
+	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$$t -runs=$(FUZZ_RUNS) -max_len=$$len \
+	    -timeout=30 -seed=1 -artifact_prefix=$$t- -print_final_stats=1 corpus_$$t seeds_$$t > $$t.log 2>&1; \
+	  grep -E "^(Done|INFO: Seed|stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|$$t)" $$t.log; \
+	  grep -q '^Done ' $$t.log || ls $$t-crash-* $$t-leak-* $$t-timeout-* $$t-oom-* >/dev/null 2>&1 || \
+	    { echo "make fuzz: $$t did not run to its end (see $(BUILD)/fuzz/$$t.log)"; exit 1; }; \
+	done
+	@test -z "$$(ls $(BUILD)/fuzz/*crash-* $(BUILD)/fuzz/*leak-* $(BUILD)/fuzz/*timeout-* $(BUILD)/fuzz/*oom-* 2>/dev/null)" || \
+	  { echo "make fuzz: a failing input was saved:"; \
+	    ls $(BUILD)/fuzz/*crash-* $(BUILD)/fuzz/*leak-* $(BUILD)/fuzz/*timeout-* $(BUILD)/fuzz/*oom-* 2>/dev/null; exit 1; }
+	@echo "make fuzz: $(FUZZ_TARGETS): $(FUZZ_RUNS) runs each, clean"
+
+# --- mutation testing (scripts/mutate.py, docs/mutations.md) ---------------
+# Each mutation of the script's table, one at a time, in a copy of the tree
+# rebuilt from a copy of build/dev (a PGO=0 build, made first), and the tests
+# that must catch it. MUTATE_ARGS: mutation names or options of the script.
+# Not part of `make test`.
+MUTATE_ARGS ?=
+mutate: deps
+	@$(MAKE) --no-print-directory PGO=0 BUILD=build/dev build/dev/ubsim build/dev/ubsim_tests
+	/usr/bin/python3 scripts/mutate.py --build-from build/dev $(MUTATE_ARGS)
 
 # --- RTL quality -----------------------------------------------------------
 lint:
