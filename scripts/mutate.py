@@ -477,8 +477,8 @@ def table(rows):
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__,
-        epilog="Example: scripts/mutate.py --build-from build/dev transport_backoff_c "
-               "ot_saturate_rtl",
+        epilog="Example: scripts/mutate.py --build-from build/dev transport_backoff "
+               "ot_saturate",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("names", nargs="*", metavar="NAME",
                     help="mutations to run (default: all; see --list)")

@@ -378,7 +378,7 @@ TEST(Fault, DropsAreCheckedAgainstTheLinksThereAre)
               std::string::npos)
         << err;
     EXPECT_EQ(fault_check_links(&s, nullptr, nullptr, err, sizeof err), -1);
-    EXPECT_NE(std::string(err).find("without --topology the path's one link is AB"), std::string::npos) << err;
+    EXPECT_NE(std::string(err).find("between two nodes the one link is AB"), std::string::npos) << err;
     s = parse_ok("drop=AB.back:7");
     EXPECT_EQ(fault_check_links(&s, nullptr, nullptr, err, sizeof err), 0) << err;
     // a topology of one link takes the plain form

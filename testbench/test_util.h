@@ -15,11 +15,21 @@ namespace testutil {
 
 // The time limit of one command a test starts (UBSIM_TEST_SUBPROCESS_TIMEOUT
 // seconds, default 240; 0: none): a command still running then is stopped
-// (TERM, KILL 5 s later) and the test fails, naming it.
+// (TERM, KILL 5 s later) and the test fails, naming it. A value that is not
+// whole seconds fails the test and keeps the default.
 inline unsigned subprocess_limit_s()
 {
     const char *s = std::getenv("UBSIM_TEST_SUBPROCESS_TIMEOUT");
-    return s && *s ? (unsigned)std::strtoul(s, nullptr, 10) : 240;
+    if (!s || !*s)
+        return 240;
+    char *end;
+    unsigned long v = std::strtoul(s, &end, 10);
+    if (*end || *s == '-' || v > 86400) {
+        ADD_FAILURE() << "UBSIM_TEST_SUBPROCESS_TIMEOUT=" << s
+                      << ": expected whole seconds, 0 to 86400 (0: no limit)";
+        return 240;
+    }
+    return (unsigned)v;
 }
 
 // cmd as one word of a POSIX shell command line.

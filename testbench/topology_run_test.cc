@@ -323,7 +323,7 @@ TEST(TopologyCli, ADropLosesOnePacketOnTheLinkItNames)
         EXPECT_NE(a.find("dropped by the list 1"), std::string::npos) << a;
     }
     EXPECT_EQ(testutil::run(testutil::ubsim() + " latency --fault drop=trunk0.fwd:5", &out, true), 2);
-    EXPECT_NE(out.find("no link 'trunk0': without --topology the path's one link is AB"), std::string::npos)
+    EXPECT_NE(out.find("no link 'trunk0': between two nodes the one link is AB"), std::string::npos)
         << out;
     EXPECT_EQ(testutil::run(testutil::ubsim() + " loss --scheme sack --fault drop=trunk0.fwd:5", &out, true), 2);
     EXPECT_NE(out.find("no link 'trunk0'"), std::string::npos) << out;

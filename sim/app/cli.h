@@ -147,7 +147,8 @@ int cli_load_config(config_t *cfg, const cli_config_opts_t *o, const char *cmd);
 #define CLI_VECTORS_HELP                                                                     \
     "  --vectors DIR        test vectors of every block instance the run makes, into\n"     \
     "                       DIR/<block>.<k>/ (inputs, resets, the C model's outputs;\n"     \
-    "                       docs/vectors.md); needs --backend c or lockstep\n"
+    "                       docs/vectors.md); needs --backend c or lockstep; DIR\n"   \
+    "                       new or empty, in a folder that exists\n"
 
 /* --transport MODE and --rto-ns NS (latency, rate): the NICs' transport
  * in the read paths (parts.h, tp_port). */

@@ -56,6 +56,27 @@ static void not_text(const char *name, const char *what, const char *t, size_t a
              name, line, at - bol + 1, byte, what);
 }
 
+/* The checks every INI text passes before parsing: text (in its first
+ * INI_LINES_MAX_BYTES: /dev/zero is not text before it is too long, and a
+ * character cut at the limit is no fault of the file's) and at most
+ * INI_LINES_MAX_BYTES. 0, or -1 with the message. */
+static int check_text(const char *name, const char *what, const char *t, size_t n, char *err,
+                      int errlen)
+{
+    size_t head = n < INI_LINES_MAX_BYTES ? n : INI_LINES_MAX_BYTES;
+    size_t at = first_non_text((const unsigned char *)t, head);
+    if (at < head) {
+        not_text(name, what, t, at, err, errlen);
+        return -1;
+    }
+    if (n > INI_LINES_MAX_BYTES) {
+        snprintf(err, (size_t)errlen, "%s: larger than %d bytes (expected a %s file: INI text of "
+                 "at most %d KiB)", name, INI_LINES_MAX_BYTES, what, INI_LINES_MAX_BYTES / 1024);
+        return -1;
+    }
+    return 0;
+}
+
 char *ini_lines_read(const char *path, const char *what, char *err, int errlen)
 {
     FILE *f = fopen(path, "r");
@@ -88,17 +109,9 @@ char *ini_lines_read(const char *path, const char *what, char *err, int errlen)
         free(t);
         return NULL;
     }
-    /* (what is there first: /dev/zero is not text before it is too long) */
     t[n] = 0;
-    size_t at = first_non_text((const unsigned char *)t, n);
-    if (at < n) {
-        not_text(path, what, t, at, err, errlen);
-        free(t);
-        return NULL;
-    }
-    if (n > INI_LINES_MAX_BYTES) {
-        snprintf(err, (size_t)errlen, "%s: larger than %d bytes (expected a %s file: INI text of "
-                 "at most %d KiB)", path, INI_LINES_MAX_BYTES, what, INI_LINES_MAX_BYTES / 1024);
+    /* (here, where a NUL byte is still seen: the parser gets a C string) */
+    if (check_text(path, what, t, n, err, errlen)) {
         free(t);
         return NULL;
     }
@@ -228,18 +241,9 @@ int ini_lines_parse(ini_lines_t *il, const char *what, const char *text,
                                    const char *value),
                     void *user)
 {
-    size_t n = strlen(text);
-    if (n > INI_LINES_MAX_BYTES) {
-        snprintf(il->err, (size_t)il->errlen, "%s: larger than %d bytes (expected a %s file: INI "
-                 "text of at most %d KiB)", il->file, INI_LINES_MAX_BYTES, what,
-                 INI_LINES_MAX_BYTES / 1024);
+    /* (text given to the library is checked as a file is) */
+    if (check_text(il->file, what, text, strlen(text), il->err, il->errlen))
         return -1;
-    }
-    size_t at = first_non_text((const unsigned char *)text, n);
-    if (at < n) {
-        not_text(il->file, what, text, at, il->err, il->errlen);
-        return -1;
-    }
     reader_t r = {.text = text, .il = il};
     keys_t k = {il, handler, user};
     il->seen = (strmap_t)STRMAP_INIT;

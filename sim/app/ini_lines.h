@@ -12,8 +12,6 @@
 #ifndef UB_INI_LINES_H
 #define UB_INI_LINES_H
 
-#include <stdio.h>
-
 #include "strmap.h"
 
 typedef struct ini_lines {
@@ -40,7 +38,8 @@ typedef struct ini_lines {
  * string, the caller's to free; NULL with a message naming the file when it
  * cannot be read, is a directory, holds more than INI_LINES_MAX_BYTES (read
  * no further: a device that never ends is refused) or is not text (a NUL or
- * other control byte, or bytes that are not UTF-8: "file:line:column"). */
+ * other control byte, or bytes that are not UTF-8: "file:line:column", the
+ * column counted in bytes). */
 char *ini_lines_read(const char *path, const char *what, char *err, int errlen);
 
 /* Sets "file:line: ..." as the error (the first one wins) and returns -1. */

@@ -477,6 +477,11 @@ static int run_main(int argc, char **argv)
         if (i > 1)
             strcat(cmdline, " ");
         strcat(cmdline, argv[i]);
+        if (i > 1 && vec_dir && (!strcmp(argv[i], "--vectors") || !strncmp(argv[i], "--vectors=", 10))) {
+            fprintf(stderr, "ubsim %s: --vectors: given twice (give it once)\n", argv[1]);
+            free(cmdline);
+            return 2;
+        }
         if (i > 1 && strcmp(argv[i], "--vectors") == 0) {
             if (i + 1 >= argc || !argv[i + 1][0]) {
                 fprintf(stderr, "ubsim %s: --vectors: a folder expected\n", argv[1]);

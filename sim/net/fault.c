@@ -264,7 +264,7 @@ int fault_check_links(const fault_spec_t *s, const topo_t *t, const char *topo_n
                          dir, k, topo_name ? topo_name : "", link, names);
             else
                 snprintf(err, (size_t)errlen,
-                         "--fault: drop=%s.%s:%llu: no link '%s': without --topology the path's one "
+                         "--fault: drop=%s.%s:%llu: no link '%s': between two nodes the one "
                          "link is %s (drop=%s:%llu or drop=%s.%s:%llu)",
                          link, dir, k, link, names, dir, k, names, dir, k);
             return -1;

@@ -342,11 +342,11 @@ static void print_table(const rate_row_t *rows, int n, const char *backend, int6
         }
         if (r->t_known)
             snprintf(t, sizeof t, "%.1f", r->slot_time_ns);
-        if (r->t_known && r->t0_known)
+        if (r->t0_known)
             snprintf(bound, sizeof bound, "%.3f", r->bound_gbps);
         printf("%-5s %7lld %6lld %8s %10s %9.3f %9.3f %9s %9.3f %9s  %s\n", rows[i].stack,
                (long long)r->burst, (long long)r->slots, t0, t, r->throughput_gbps, r->path_gbps,
-               slots, r->issue_gbps, bound, r->t_known && r->t0_known ? r->binding : "-");
+               slots, r->issue_gbps, bound, r->t0_known ? r->binding : "-");
     }
     for (int i = 0; i < n; i++) {
         const rate_result_t *r = &rows[i].r;
@@ -421,7 +421,7 @@ static void print_csv(const rate_row_t *rows, int n)
                r->rate_per_us, r->executed_per_us, r->interval_ns, (long long)r->interval_cycles,
                (long long)r->posted, (long long)r->sent, (long long)r->executed,
                (long long)r->completed, r->conserved, t, t0, r->throughput_gbps,
-               r->path_gbps, slots, r->issue_gbps, r->t_known && r->t0_known ? r->binding : "");
+               r->path_gbps, slots, r->issue_gbps, r->t0_known ? r->binding : "");
         if (faults)
             csv_fault_fields(&r->fx);
         printf("\n");
@@ -467,7 +467,6 @@ static int print_json(const rate_row_t *rows, int n, const char *backend)
                 cJSON_AddNumberToObject(h, key, (double)r->hist[c]);
             }
         /* (what no completed read measured is null) */
-        int both = r->t_known && r->t0_known;
         json_number_or_null(o, "slot_time_ns", r->t_known, r->slot_time_ns);
         json_number_or_null(o, "idle_slot_time_ns", r->t0_known, r->idle_time_ns);
         cJSON_AddNumberToObject(o, "throughput_gbps", r->throughput_gbps);
@@ -476,8 +475,8 @@ static int print_json(const rate_row_t *rows, int n, const char *backend)
         json_number_or_null(b, "slots_gbps", r->t0_known, r->slots_gbps);
         cJSON_AddNumberToObject(b, "issue_gbps", r->issue_gbps);
         cJSON_AddNumberToObject(b, "delta_ns", r->delta_ns);
-        json_number_or_null(b, "min_gbps", both, r->bound_gbps);
-        if (both)
+        json_number_or_null(b, "min_gbps", r->t0_known, r->bound_gbps);
+        if (r->t0_known)
             cJSON_AddStringToObject(b, "binding", r->binding);
         else
             cJSON_AddNullToObject(b, "binding");

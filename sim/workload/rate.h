@@ -56,9 +56,9 @@ typedef struct {
                                 unthrottled burst of 64 of the same reads */
     double delta_ns;
     double bound_gbps;       /* the smallest of the three */
-    /* whether T (a read of the run completed), T0 (the one read alone
-     * completed) and so the bound are known; reported as '-' or null if
-     * not */
+    /* whether T (a read of the run completed) and T0 (the one read alone
+     * completed: then N*m/T0 and the bound) are known; reported as '-' or
+     * null if not */
     int t_known, t0_known;
     const char *binding;     /* which one it is */
     uint64_t edges_stepped, edges_spanned;
