@@ -760,6 +760,10 @@ TEST(CliDefects, HostileConfigAndTopologyFilesAreRefusedBeforeParsing)
         big += "; " + std::string(70, 'x') + "\n";
     const std::string bigf = testutil::temp_file(big);
     const std::string bigc = testutil::temp_file("[path]\nname = big\n" + big.substr(21));
+    // (a character the limit cuts in two is no fault of the file's)
+    std::string cut = big.substr(0, 1024 * 1024 - 1);
+    cut.back() = '\n';
+    const std::string cutf = testutil::temp_file(cut + "\xc3\xa9\n");
     // control characters and what is not UTF-8, at their line and column
     const std::string ctl = testutil::temp_file("[topology]\nname = a\x01" "b\n");
     const std::string latin1 = testutil::temp_file("[path]\nname = x\n; caf\xe9\n");
@@ -773,6 +777,7 @@ TEST(CliDefects, HostileConfigAndTopologyFilesAreRefusedBeforeParsing)
     const std::string utf8 = testutil::temp_file(ub_async + "; caf\xc3\xa9 \xe2\x86\x92 ok\n");
     expect_topology_errors({
         {bigf, bigf + ": larger than 1048576 bytes (expected a topology file"},
+        {cutf, cutf + ": larger than 1048576 bytes (expected a topology file"},
         {ctl, ctl + ":2:9: not a text file: byte 0x01"},
     });
     expect_usage_errors({
@@ -790,7 +795,7 @@ TEST(CliDefects, HostileConfigAndTopologyFilesAreRefusedBeforeParsing)
     config_init(&cfg);
     EXPECT_EQ(config_load_string(&cfg, "s", "[path]\nname = x\x7f\n", err, sizeof err), -1);
     EXPECT_TRUE(has(err, "s:2:9: not a text file: byte 0x7f")) << err;
-    for (const std::string &f : {bigf, bigc, ctl, latin1, overlong, utf8})
+    for (const std::string &f : {bigf, bigc, cutf, ctl, latin1, overlong, utf8})
         std::remove(f.c_str());
 }
 

@@ -64,6 +64,9 @@ static int check_text(const char *name, const char *what, const char *t, size_t 
                       int errlen)
 {
     size_t head = n < INI_LINES_MAX_BYTES ? n : INI_LINES_MAX_BYTES;
+    /* (past the limit, the check ends before a character the limit cuts) */
+    for (int k = 0; k < 3 && head < n && head > 0 && ((unsigned char)t[head] & 0xc0) == 0x80; k++)
+        head--;
     size_t at = first_non_text((const unsigned char *)t, head);
     if (at < head) {
         not_text(name, what, t, at, err, errlen);
