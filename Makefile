@@ -6,6 +6,9 @@
 #   make test-asan the test suite built with AddressSanitizer + UBSan
 #   make test-tsan the simulations run side by side (--jobs) under ThreadSanitizer
 #   make lint      Verilator -Wall and Icarus lint, yosys synthesis of every RTL block
+#   make timing    every RTL block at full size synthesised for UltraScale+: its worst
+#                  register-to-register path and an estimated period (docs/rtl.md)
+#   make formal    prove every block's assertions with yosys-smtbmc (docs/rtl.md)
 #   make cmodel-alone  build the C models with nothing but cmodel/ and run them
 #   make bench     simulation speed figures
 #   make fuzz      fuzz the receive-side parsers, the waveform reader and the config
@@ -32,7 +35,7 @@ SAN       ?= 0
 DEB_PKGS := build-essential pkg-config verilator yosys iverilog gtkwave xvfb \
             libgtest-dev libinih-dev libcjson-dev zlib1g-dev imagemagick \
             clang-14 libclang-rt-14-dev libfuzzer-14-dev python3-matplotlib libsystemc-dev \
-            valgrind
+            valgrind z3 cvc4
 
 ifeq ($(SAN),thread)
   # ThreadSanitizer: the simulations a command runs side by side (--jobs)
@@ -101,7 +104,7 @@ SHIM_SRCS := $(wildcard sim/rtl/*_rtl.cc)
 SC_SRCS   := $(wildcard sim/systemc/*.cc)
 RTL_TOPS  := $(patsubst sim/rtl/%_rtl.cc,%,$(SHIM_SRCS))
 RTL_PKG   := rtl/ub_pkg.sv
-RTL_SRCS  := $(wildcard rtl/*.sv)
+RTL_SRCS  := $(wildcard rtl/*.sv) $(wildcard rtl/*.svh)
 TEST_SRCS := $(wildcard testbench/*.cc)
 # Test-only blocks: testbench/rtl/<block>.sv, C model testbench/<block>_model.c,
 # port list testbench/<block>_ports.h, shim testbench/<block>_rtl.cc.
@@ -123,7 +126,7 @@ EXAMPLE   := $(BUILD)/verbs_example
 
 LINK_LIBS  = $(LIB) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
 
-.PHONY: all deps run test test-asan test-tsan lint bench waves clean help cmodel-alone example fuzz plots replay-tb systemc mutate
+.PHONY: all deps run test test-asan test-tsan lint timing formal bench waves clean help cmodel-alone example fuzz plots replay-tb systemc mutate
 .DEFAULT_GOAL := all
 
 all: $(UBSIM) $(TESTS) $(EXAMPLE) $(CMODEL_ALONE).ok
@@ -190,7 +193,7 @@ $(PGO_STAMP): $(PGO_DIR)/ubsim
 PORTCHECK = /usr/bin/python3 scripts/portcheck.py --cpp "$(CC) -E"
 define verilate
 	@mkdir -p $(BUILD)/vl/$(1)
-	$(VERILATOR) --cc --trace-fst --trace-structs -Wall -O3 -y rtl --prefix V$(1) --top-module $(1) \
+	$(VERILATOR) --cc --trace-fst --trace-structs -Wall -O3 --assert -y rtl -Irtl --prefix V$(1) --top-module $(1) \
 	  -Mdir $(BUILD)/vl/$(1) $(2)
 	$(PORTCHECK) $(1) $(BUILD)/vl/$(1)/V$(1).h $(3)
 endef
@@ -546,6 +549,12 @@ mutate: deps
 # --- RTL quality -----------------------------------------------------------
 lint:
 	@scripts/lint.sh
+
+timing: deps
+	@scripts/timing.sh
+
+formal: deps
+	@scripts/formal.sh
 
 clean:
 	rm -rf build

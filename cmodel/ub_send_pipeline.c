@@ -53,8 +53,9 @@ static inline __attribute__((always_inline)) void write_outputs(const ub_send_pi
     if (!s->out_cnt)
         return;
     const ubsp_item_t *it = &s->out[0];
-    /* packet s->seg of the request: MTU-sized, the last one what is left */
-    const unsigned mtu = s->mtu_q & 31u;
+    /* packet s->seg of the request: MTU-sized, the last one what is left
+     * (with the MTU the request was split by) */
+    const unsigned mtu = it->mtu & 31u;
     const int last = s->seg == it->nseg;
     const uint32_t psn = ub_psn_add(it->psn, s->seg);
     const int rel = it->tp_opcode == UB_TP_RELIABLE;
@@ -207,6 +208,7 @@ static inline void pick_head(ub_send_pipeline_state_t *s, const ub_send_pipeline
     /* its packets less one (MTU segments), decided as it is picked */
     ubsp_item_t *p = &s->st[k];
     p->nseg = ub_ta_has_payload(p->opcode) ? ub_send_nseg(p->len, in->cfg_mtu_log2) : 0;
+    p->mtu = (uint8_t)(in->cfg_mtu_log2 & 31u);
     s->st_mask |= 1u;
     s->be_count++;
     s->q_rd[g] = (uint8_t)((s->q_rd[g] + 1) & (QD - 1));
@@ -255,7 +257,6 @@ void ub_send_pipeline_step_answered(ub_send_pipeline_state_t *s,
     s->seq_rq = 0;
     if (!in->wr_valid && !ub_send_pipeline_busy(s)) {
         /* Idle: nothing else can change but a completion's count. */
-        s->mtu_q = in->cfg_mtu_log2 & 31u;
         if (in->cmp_valid & 1u) {
             order_tracker_in_t ti = {0};
             ti.cmp_valid = 1;
@@ -316,8 +317,6 @@ void ub_send_pipeline_step_answered(ub_send_pipeline_state_t *s,
         it->tag = in->wr_tag;
         s->in_valid = 1;
     }
-    s->mtu_q = in->cfg_mtu_log2 & 31u;
-
     if (accept || pick || (in->cmp_valid & 1u))
         ot_edge(s, in, accept, pick, g);
 
@@ -390,8 +389,6 @@ void ub_send_pipeline_advance_answered(ub_send_pipeline_state_t *s,
      * in the intake register drains into its queue, then it is picked into
      * S0 (the edges step would make, with wr_valid and cmp_valid low and
      * the output buffer empty) */
-    if (n > 0)
-        s->mtu_q = in->cfg_mtu_log2 & 31u;
     if (n > 0 && s->in_valid) {
         turn(s); /* (nothing inside) */
         drain_intake(s, s->in_item.jetty & (NQ - 1));

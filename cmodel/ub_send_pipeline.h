@@ -72,6 +72,8 @@ typedef struct {
     uint16_t tassn;
     uint32_t tpn, psn, tpmsn;
     uint32_t nseg;         /* its packets less one (MTU segments, 24 bits) */
+    uint8_t mtu;           /* the MTU (log2) it was split by, as it was picked:
+                            * its packets' lengths and addresses follow it */
 } ubsp_item_t;
 
 typedef struct {
@@ -99,7 +101,6 @@ typedef struct {
     uint8_t out_cnt;
     ubsp_item_t out[UBSP_OUT_DEPTH];
     uint32_t seg;          /* packets of out[0] sent already */
-    uint8_t mtu_q;         /* cfg_mtu_log2, registered (the outputs use it) */
     /* the order tracker beside the scheduler (docs/order_tracker.md): the
      * scheduler picks only heads it says are eligible */
     order_tracker_state_t ot;

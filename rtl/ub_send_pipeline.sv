@@ -24,30 +24,46 @@
 //           segment of the head request (PSN, length, address and ack
 //           request per packet; the last is marked)
 //
-// Storage: a request is copied once, when the scheduler picks it, into a
-// slot of the packet memory (slot_*), and stays there until the MAC takes
-// the packet. Items leave in the order they were picked, so the slots are a
-// ring: allocated at sl_wr_q by the scheduler, freed at sl_rd_q by the
-// output buffer, whose head is always slot sl_rd_q (12 slots: the most
-// requests ever in flight). The stages S0..S20 are shift registers of
-// narrow stage fields (slot id and the few request bits the stages compute
-// with), written with fixed indices; a stage that
-// computes a header field writes it into the item's slot.
+// Storage: the scheduler picks a queue's head at an edge and registers
+// where it lies; in the next cycle the record is read from the queue memory
+// and copied once into a slot of the packet memory (slot_*), with the MTU of
+// the pick edge (a request's packets follow the MTU it was split by). The
+// two cycles after compute its packet count (length less one; then shifted
+// by the MTU; then whether that is 0 or 1), each in a register of its own,
+// long before S13 asks the channel table with it. Items leave in the order
+// they were picked, so the slots are a ring allocated at sl_wr_q (12 slots:
+// the most requests ever between S0 and S20). The stages S0..S20 are shift
+// registers of narrow stage fields (slot id and the few request bits the
+// stages compute with), written with fixed indices; a stage that computes a
+// header field writes it into the item's slot.
 //
 // S0..S20 advance together whenever the output buffer holds fewer than two
 // packets (a register-only condition), so pkt_ready_i reaches only the output
 // buffer. The scheduler fills S0 only while S0 is empty: one request every
 // two cycles, the rate of the two-cycle sequence round trip to the channel
 // table (the pipeline keeps no PSN of its own).
-// Every output is a register, or logic of registers only (the head slot
-// selected and gated, the packet's PSN, length and address from the segment
-// counter and the registered MTU): no path leads from an input to an output.
-// Inputs reach only the clocked blocks and the S0 segment count that feeds
-// a register.
+//
+// Output buffer: the item leaving S20 is read from its slot into one of two
+// entry registers (e0_q offered, e1_q behind it), in the form of its first
+// packet, every field ready: PSN, address, length, the bytes left, the MTU
+// in bytes, the packets left and whether this is the last or the one before
+// it, the ack request. The MAC taking a packet steps the head to its next
+// packet (PSN + 1, address + MTU, length: the MTU or, for the last, what is
+// left) or, after the last, moves e1_q forward. So every output is a
+// register gated by the valid flag (zero while none is offered), and no
+// path leads from an input to an output.
+//
+// Timing (docs/rtl.md, make timing): the scheduler works on registered
+// flags only (q_ne_q, q_full_q, the order tracker's elig, a thermometer
+// mask for the rotating pointer) and picks in three LUT levels; everything
+// that follows a pick but the queue pointers and the order tracker waits
+// for the next cycle.
 //
 // Constants (opcodes, modes, widths, stage indices, the request record
 // ub_req_t, the parameter defaults) come from rtl/ub_pkg.sv; the port list is
-// cmodel/ub_send_pipeline_ports.h.
+// cmodel/ub_send_pipeline_ports.h. Assertions: rtl/prim_assert.svh.
+`include "prim_assert.svh"
+
 module ub_send_pipeline #(
   parameter int NumQueues   = ub_pkg::UbspNumQueues,    // power of two
   parameter int QueueDepth  = ub_pkg::UbspQueueDepth,   // power of two
@@ -114,6 +130,7 @@ module ub_send_pipeline #(
 
   // Back-end stages. A stage index k names the register Sk.
   localparam int NumStages = ub_pkg::UbspNumStages;
+  localparam int LastStage = NumStages - 1;
   localparam int StTassn   = ub_pkg::UbspStTassn;
   localparam int StTpn     = ub_pkg::UbspStTpn;
   localparam int StSeqAsk  = ub_pkg::UbspStSeqAsk;
@@ -125,6 +142,8 @@ module ub_send_pipeline #(
   localparam int TpnW   = ub_pkg::UbTpnBits;
   localparam int PsnW   = ub_pkg::UbPsnBits;
   localparam int ModeW  = ub_pkg::UbModeBits;
+  localparam int LenW   = ub_pkg::UbLenBits;
+  localparam int AddrW  = ub_pkg::UbAddrBits;
   // Memories of requests are plain vectors of the record's width (yosys 0.23
   // drops memories whose element type is a struct); what is read from them is
   // a req_t again.
@@ -148,11 +167,36 @@ module ub_send_pipeline #(
     logic [ub_pkg::UbTagBits-1:0]      tag;
   } req_t;
 
+  // One entry of the output buffer: the request's packet that is offered
+  // (or offered next), every field ready in a register.
+  typedef struct packed {
+    logic [ub_pkg::UbTaOpcodeBits-1:0] opcode;
+    logic [ub_pkg::UbModeBits-1:0]     mode;
+    logic [ub_pkg::UbOrderBits-1:0]    order;
+    logic                              fence;
+    logic                              comp_order;
+    logic [ub_pkg::UbJettyBits-1:0]    jetty;
+    logic [ub_pkg::UbCeidBits-1:0]     dst;
+    logic [ub_pkg::UbTokenBits-1:0]    token;
+    logic [ub_pkg::UbTagBits-1:0]      tag;
+    logic [TassnW-1:0]                 tassn;
+    logic [TpnW-1:0]                   tpn;
+    logic                              rel;    // reliable transport
+    logic [PsnW-1:0]                   tpmsn;
+    logic [PsnW-1:0]                   psn;    // this packet's PSN
+    logic [AddrW-1:0]                  addr;   // this packet's address
+    logic [LenW-1:0]                   len;    // this packet's length
+    logic [LenW-1:0]                   rem;    // bytes from this packet on
+    logic [LenW-1:0]                   mtub;   // the request's MTU in bytes
+    logic [PsnW-1:0]                   left;   // packets after this one
+    logic                              last;   // left == 0
+    logic                              nlast;  // left == 1
+    logic                              ack;    // this packet asks for an ack
+  } ent_t;
+
   // Packet memory: at most 12 requests are in flight between the scheduler
-  // and the MAC. S0..S20 hold at most 11 (items are at least one stage
-  // apart); when the output buffer fills to 2 at an edge that moved S20 into
-  // it, S19 was empty before that edge, so S20 is empty after it and S0..S19
-  // hold at most 10.
+  // and the output buffer (S0..S20 hold at most 11; a slot is free once its
+  // request has been copied into the output buffer).
   localparam int NumSlots  = 12;
   localparam int SW        = $clog2(NumSlots);
   localparam logic [SW-1:0] LastSlot = SW'(NumSlots - 1);
@@ -160,7 +204,7 @@ module ub_send_pipeline #(
   // The stages carry only what they compute with, each field in its own
   // shift register (stage k of field F is F_sr_q[k*W +: W]), as far as the
   // last stage that needs it; the request keeps the rest in its slot.
-  localparam int IdLast    = StRtph - 1;    // slot id, S0..S14 (S9, S12, S13, S15 use)
+  localparam int IdLast    = LastStage;     // slot id, S0..S20 (S9, S12, S13, S15 write; S20 reads)
   localparam int JettyLast = StTassn - 1;   // Jetty context, S0..S8 (S9)
   localparam int ChLast    = StSeqAsk - 1;  // channel, S0..S12 (S12, S13)
   localparam int ModeLast  = StRtph - 1;    // service mode, S0..S14 (S15)
@@ -175,34 +219,46 @@ module ub_send_pipeline #(
 
   // ---------------------------------------------------------------------
   // Per-Jetty queues: circular buffers in one memory, index {queue, entry}.
-  // Read / write pointers have one wrap bit more than the entry index:
-  // equal pointers = empty, equal entries with different wrap bits = full.
-  // q_ne_q[e] is registered with them: queue e holds a request.
+  // Read / write pointers have one wrap bit more than the entry index.
+  // q_ne_q[e]: queue e holds a request; q_full_q[e]: it holds QueueDepth
+  // (both registered with the pointers, so no pointer compare lies on the
+  // paths of the intake or the scheduler).
   // ---------------------------------------------------------------------
   logic [ReqW-1:0]       q_mem_q [NumQueues*QueueDepth];
   logic [DW:0]           q_rd_q [NumQueues];
   logic [DW:0]           q_wr_q [NumQueues];
-  logic [NumQueues-1:0]  q_ne_q;
-  logic [DW:0]           in_q_wr, in_q_rd, g_rd;
+  logic [NumQueues-1:0]  q_ne_q, q_full_q;
 
   // ---------------------------------------------------------------------
-  // Scheduler
+  // Scheduler: rotating priority. mask_q[k] is set for the queues at or
+  // after the rotating pointer (all ones for pointer 0): the first
+  // requester among them wins, else the first of all.
   // ---------------------------------------------------------------------
-  logic [QW-1:0]   rr_ptr_q;
-  logic            any_req;
-  logic [QW-1:0]   grant;
-  logic            pick;
-  req_t            pick_req;
+  logic [NumQueues-1:0] mask_q, req, hi, gnt_hi, gnt_lo, gnt_oh, mask_d;
+  logic [QW-1:0]        enc_hi, enc_lo, grant;
+  logic [DW-1:0]        g_rd;
+  logic                 any_hi, any_req, pick;
+
+  // The picked request's record is read from the queue memory in the cycle
+  // after the pick (fresh_q), at the address registered with it: S0's
+  // fields are that read while fresh_q, then the copy taken of it.
+  logic                 fresh_q;
+  logic [QW+DW-1:0]     pk_addr_q;
+  logic [4:0]           pk_mtu_q;    // cfg_mtu_log2_i at the pick
+  req_t                 qrd;
 
   // ---------------------------------------------------------------------
   // Back end S0..S20: valid bits and the stage fields
   // ---------------------------------------------------------------------
-  logic [NumStages-1:0]        sv_q;
-  logic [(IdLast+1)*SW-1:0]    id_sr_q;
-  logic [(JettyLast+1)*JW-1:0] jetty_sr_q;
-  logic [(ChLast+1)*CW-1:0]    ch_sr_q;
+  logic [NumStages-1:0]          sv_q;
+  logic [(IdLast+1)*SW-1:0]      id_sr_q;
+  logic [(JettyLast+1)*JW-1:0]   jetty_sr_q;
+  logic [(ChLast+1)*CW-1:0]      ch_sr_q;
   logic [(ModeLast+1)*ModeW-1:0] mode_sr_q;
-  logic                        be_en;
+  logic                          be_en;
+  logic [JW-1:0]                 s0_jetty;
+  logic [CW-1:0]                 s0_ch;
+  logic [ModeW-1:0]              s0_mode;
 
   // Per-context state.
   logic [TassnW-1:0]      tassn_mem_q [NumJettyCtx];
@@ -212,34 +268,42 @@ module ub_send_pipeline #(
   // S15 at the edge it comes, or later from here if the back end stalled).
   logic [PsnW-1:0] hold_psn_q, hold_tpmsn_q;
 
+  // The segment count of a picked request, two cycles after its record is
+  // read (p1: length less one; p2: shifted by the MTU; p3: its flags).
+  logic            p1_valid_q, p2_valid_q;
+  logic [LenW-1:0] p1_lenm1_q;
+  logic            p1_none_q;     // one packet whatever its length
+  logic [4:0]      p1_mtu_q;
+  logic [SW-1:0]   p1_id_q, p2_id_q;
+  logic [PsnW-1:0] p2_nseg_q, p1_nseg;
+
   // ---------------------------------------------------------------------
   // Packet memory (no reset: a slot is read only after it was written)
   // ---------------------------------------------------------------------
-  logic [ReqW-1:0]   slot_req_q   [NumSlots];  // written at S0
+  logic [ReqW-1:0]   slot_req_q   [NumSlots];  // written a cycle after S0
+  logic [4:0]        slot_mtu_q   [NumSlots];  // the same edge: the MTU it is split by
+  logic [PsnW-1:0]   slot_nseg_q  [NumSlots];  // two cycles after: packets - 1
+  logic [1:0]        slot_flag_q  [NumSlots];  // three cycles after: {nseg == 1, nseg == 0}
   logic [TassnW-1:0] slot_tassn_q [NumSlots];  // written at S9
   logic [TpnW-1:0]   slot_tpn_q   [NumSlots];  // written at S12
   // written at S15: {reliable, TPMSN, first PSN}
   logic [2*PsnW:0]   slot_seq_q   [NumSlots];
-  logic [PsnW-1:0]   slot_nseg_q  [NumSlots];  // written at S0: packets - 1
-  logic [SW-1:0]   sl_wr_q;                  // next slot to allocate
-  logic [SW-1:0]   sl_rd_q;                  // head of the output buffer
+  logic [SW-1:0]     sl_wr_q;                  // next slot to allocate
 
-  // Output skid buffer: its entries are slots sl_rd_q and sl_rd_q + 1; the
-  // head has sent seg_q of its packets. mtu_q is cfg_mtu_log2_i, registered.
+  // Output buffer: two entries, e0_q the packet offered (while out_cnt_q
+  // is not 0), e1_q the request behind it.
   logic [1:0]      out_cnt_q;
-  logic [PsnW-1:0] seg_q;
-  logic [4:0]      mtu_q;
-  logic            pkt_last;
+  logic            pkt_valid_q;
+  ent_t            e0_q, e1_q, ld, adv;
+  logic            s20_in, take, pop;
 
   // ---------------------------------------------------------------------
   // Intake and queues
   // ---------------------------------------------------------------------
-  assign in_qidx  = in_req_q.jetty[QW-1:0];
-  assign in_q_wr  = q_wr_q[in_qidx];
-  assign in_q_rd  = q_rd_q[in_qidx];
-  // The intake drains unless its queue is full.
-  assign drain    = in_valid_q && (in_q_wr != (in_q_rd ^ {1'b1, {DW{1'b0}}}));
-  // wr_ready depends on registers only.
+  assign in_qidx    = in_req_q.jetty[QW-1:0];
+  // The intake drains unless its queue is full; wr_ready depends on
+  // registers only.
+  assign drain      = in_valid_q && !q_full_q[in_qidx];
   assign wr_ready_o = !in_valid_q || drain;
 
   // The order tracker beside the scheduler (docs/order_tracker.md): it sees
@@ -266,27 +330,57 @@ module ub_send_pipeline #(
     .busy_o      (ot_busy)
   );
 
-  ub_rr_pick #(
-    .N(NumQueues),
-    .W(QW)
-  ) u_rr_pick (
-    .req_i  (q_ne_q & ot_elig),
-    .ptr_i  (rr_ptr_q),
-    .valid_o(any_req),
-    .idx_o  (grant)
-  );
+  // The lowest requester, one-hot and as an index, among those after the
+  // pointer and among all; the first wins when there is one.
+  assign req    = q_ne_q & ot_elig;
+  assign hi     = req & mask_q;
+  assign any_hi = |hi;
+  assign any_req = |req;
+  always_comb begin
+    logic seen_hi, seen_lo;
+    seen_hi = 1'b0;
+    seen_lo = 1'b0;
+    enc_hi  = '0;
+    enc_lo  = '0;
+    for (int k = 0; k < NumQueues; k++) begin
+      gnt_hi[k] = hi[k] && !seen_hi;
+      gnt_lo[k] = req[k] && !seen_lo;
+      if (gnt_hi[k]) enc_hi = QW'(k);
+      if (gnt_lo[k]) enc_lo = QW'(k);
+      seen_hi = seen_hi || hi[k];
+      seen_lo = seen_lo || req[k];
+    end
+  end
+  assign gnt_oh = any_hi ? gnt_hi : gnt_lo;
+  assign grant  = any_hi ? enc_hi : enc_lo;
+  assign be_en  = (out_cnt_q != 2'(OutDepth));
+  assign pick   = be_en && !sv_q[0] && any_req;
 
-  assign be_en     = (out_cnt_q != 2'(OutDepth));
-  assign pick      = be_en && !sv_q[0] && any_req;
-  assign g_rd      = q_rd_q[grant];
-  assign pick_req  = q_mem_q[{grant, g_rd[DW-1:0]}];
+  // The pointer moves behind the granted queue (after the last: all ones).
+  always_comb begin
+    logic below;
+    below = 1'b0;
+    for (int k = 0; k < NumQueues; k++) begin
+      mask_d[k] = below || gnt_oh[NumQueues-1];
+      below = below || gnt_oh[k];
+    end
+  end
+  // The granted queue's read pointer (an AND-OR of the one-hot grant).
+  always_comb begin
+    g_rd = '0;
+    for (int k = 0; k < NumQueues; k++) begin
+      g_rd = g_rd | ({DW{gnt_oh[k]}} & q_rd_q[k][DW-1:0]);
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       in_valid_q <= 1'b0;
       in_req_q   <= '0;
       q_ne_q     <= '0;
-      rr_ptr_q   <= '0;
+      q_full_q   <= '0;
+      mask_q     <= '1;
+      fresh_q    <= 1'b0;
       for (int e = 0; e < NumQueues; e++) begin
         q_rd_q[e] <= '0;
         q_wr_q[e] <= '0;
@@ -300,38 +394,62 @@ module ub_send_pipeline #(
       end else if (drain) begin
         in_valid_q <= 1'b0;
       end
-      // (a queue that takes a request holds one after the edge, whether
-      // or not its head is picked at it)
+      // Per queue: a pick pops its head, a drain pushes behind (a queue
+      // that takes a request holds one after the edge, whether or not its
+      // head is picked at it); a pick leaves it not full, a drain into a
+      // queue one short of full fills it.
+      for (int e = 0; e < NumQueues; e++) begin
+        logic pk, dr, near;
+        pk   = pick && gnt_oh[e];
+        dr   = drain && (in_qidx == QW'(e));
+        near = (q_wr_q[e] - q_rd_q[e]) == (DW+1)'(QueueDepth - 1);
+        if (pk) begin
+          q_rd_q[e] <= q_rd_q[e] + 1'b1;
+        end
+        if (dr) begin
+          q_wr_q[e] <= q_wr_q[e] + 1'b1;
+        end
+        if (dr) begin
+          q_ne_q[e] <= 1'b1;
+        end else if (pk) begin
+          q_ne_q[e] <= (q_rd_q[e] + 1'b1) != q_wr_q[e];
+        end
+        q_full_q[e] <= !pk && (q_full_q[e] || (near && dr));
+      end
       if (pick) begin
-        q_rd_q[grant] <= g_rd + 1'b1;
-        q_ne_q[grant] <= (g_rd + 1'b1) != q_wr_q[grant];
-        rr_ptr_q <= grant + 1'b1;
+        mask_q <= mask_d;
       end
-      if (drain) begin
-        q_wr_q[in_qidx] <= in_q_wr + 1'b1;
-        q_ne_q[in_qidx] <= 1'b1;
-      end
+      fresh_q <= pick;
     end
   end
 
   always_ff @(posedge clk_i) begin
     if (drain) begin
-      q_mem_q[{in_qidx, in_q_wr[DW-1:0]}] <= in_req_q;
+      q_mem_q[{in_qidx, q_wr_q[in_qidx][DW-1:0]}] <= in_req_q;
+    end
+    if (pick) begin
+      pk_addr_q <= {grant, g_rd};
+      pk_mtu_q  <= cfg_mtu_log2_i;
     end
   end
+  assign qrd = q_mem_q[pk_addr_q];
 
   // ---------------------------------------------------------------------
   // Back end
   // ---------------------------------------------------------------------
   // Work of the stages, from the stage words of the items entering them.
-  logic [JW-1:0] tassn_idx;
+  logic [JW-1:0]     tassn_idx;
   logic [TassnW-1:0] tassn_rd;
-  logic          tassn_we, seq_ask, rtph_rel;
-  logic [PsnW-1:0] pick_nseg;
-  logic            pick_payload;
-  logic [PsnW-1:0] seq_psn, seq_tpmsn;
-  logic [ModeW-1:0] rtph_mode;
+  logic              tassn_we, seq_ask, rtph_rel, qrd_payload;
+  logic [PsnW-1:0]   seq_psn, seq_tpmsn;
+  logic [ModeW-1:0]  rtph_mode;
+  logic [SW-1:0]     s0_id, s20_id;
 
+  assign s0_id     = id_sr_q[0 +: SW];
+  assign s20_id    = id_sr_q[IdLast*SW +: SW];
+  assign s0_jetty  = fresh_q ? qrd.jetty[JW-1:0] : jetty_sr_q[0 +: JW];
+  assign s0_ch     = fresh_q ? qrd.dst[CW-1:0] : ch_sr_q[0 +: CW];
+  assign s0_mode   = fresh_q ? qrd.mode : mode_sr_q[0 +: ModeW];
   assign tassn_idx = jetty_sr_q[(StTassn-1)*JW +: JW];
   assign tassn_rd  = tassn_init_q[tassn_idx] ? tassn_mem_q[tassn_idx] : '0;
   assign tassn_we  = be_en && sv_q[StTassn-1];
@@ -341,25 +459,25 @@ module ub_send_pipeline #(
   assign rtph_mode = mode_sr_q[(StRtph-1)*ModeW +: ModeW];
   assign rtph_rel  = (rtph_mode == ub_pkg::UrmaOt) || (rtph_mode == ub_pkg::UrmaOi) ||
                      (rtph_mode == ub_pkg::UrmaOl);
-  // S0: the picked request's packets less one (MTU segments; 0 without an
-  // MTU; only transactions whose length is payload: sends, writes, read and
-  // atomic responses), kept in its slot for S13 and the output
-  assign pick_payload = (pick_req.opcode <= ub_pkg::UbTaWriteNotify) ||
-                        (pick_req.opcode == ub_pkg::UbTaReadResp) ||
-                        (pick_req.opcode == ub_pkg::UbTaAtomicResp);
-  assign pick_nseg = (!pick_payload || cfg_mtu_log2_i == 5'd0 || pick_req.len == 32'd0) ? '0
-                   : PsnW'((pick_req.len - 32'd1) >> cfg_mtu_log2_i);
+  // The picked request's packets less one (MTU segments; 0 without an MTU,
+  // without bytes, or for a transaction whose length is not payload: only
+  // sends, writes, read and atomic responses are split), with the MTU of
+  // the edge that picked it.
+  assign qrd_payload = (qrd.opcode <= ub_pkg::UbTaWriteNotify) ||
+                       (qrd.opcode == ub_pkg::UbTaReadResp) ||
+                       (qrd.opcode == ub_pkg::UbTaAtomicResp);
+  assign p1_nseg = p1_none_q ? '0 : PsnW'(p1_lenm1_q >> p1_mtu_q);
 
   // Valid bits, slot allocation, per-context valid bits, output buffer.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sv_q         <= '0;
       sl_wr_q      <= '0;
-      sl_rd_q      <= '0;
       out_cnt_q    <= '0;
-      seg_q        <= '0;
-      mtu_q        <= '0;
+      pkt_valid_q  <= 1'b0;
       tassn_init_q <= '0;
+      p1_valid_q   <= 1'b0;
+      p2_valid_q   <= 1'b0;
       seq_rq_o     <= 1'b0;
       seq_ch_o     <= '0;
       seq_nseg_o   <= '0;
@@ -372,20 +490,16 @@ module ub_send_pipeline #(
       if (pick) begin
         sl_wr_q <= (sl_wr_q == LastSlot) ? '0 : sl_wr_q + 1'b1;
       end
-      mtu_q <= cfg_mtu_log2_i;
-      // The MAC takes a packet: the head's next one, or after its last the
-      // head is popped; S20 moves in behind.
-      if ((out_cnt_q != 2'd0) && pkt_ready_i) begin
-        seg_q <= pkt_last ? '0 : seg_q + 1'b1;
-      end
-      if ((out_cnt_q != 2'd0) && pkt_ready_i && pkt_last) begin
-        sl_rd_q   <= (sl_rd_q == LastSlot) ? '0 : sl_rd_q + 1'b1;
-        out_cnt_q <= out_cnt_q - 2'd1 + {1'b0, be_en && sv_q[NumStages-1]};
-      end else begin
-        out_cnt_q <= out_cnt_q + {1'b0, be_en && sv_q[NumStages-1]};
-      end
-      if (tassn_we) begin
-        tassn_init_q[tassn_idx] <= 1'b1;
+      p1_valid_q <= fresh_q;
+      p2_valid_q <= p1_valid_q;
+      // The MAC takes the offered packet: the head's next one, or after its
+      // last the entry behind; S20 moves in behind.
+      out_cnt_q   <= out_cnt_q - {1'b0, pop} + {1'b0, s20_in};
+      pkt_valid_q <= (out_cnt_q - {1'b0, pop} + {1'b0, s20_in}) != 2'd0;
+      for (int k = 0; k < NumJettyCtx; k++) begin
+        if (tassn_we && tassn_idx == JW'(k)) begin
+          tassn_init_q[k] <= 1'b1;
+        end
       end
       // S13: the request to the channel table, for one cycle; its answer
       // is held.
@@ -403,17 +517,37 @@ module ub_send_pipeline #(
 
   // Stage words, per-context memories, packet memory.
   always_ff @(posedge clk_i) begin
-    if (be_en) begin
-      // S0 takes the picked request's fields (don't-care without a pick).
-      id_sr_q    <= {id_sr_q[IdLast*SW-1:0], sl_wr_q};
-      jetty_sr_q <= {jetty_sr_q[JettyLast*JW-1:0], pick_req.jetty[JW-1:0]};
-      ch_sr_q    <= {ch_sr_q[ChLast*CW-1:0], pick_req.dst[CW-1:0]};
-      mode_sr_q  <= {mode_sr_q[ModeLast*ModeW-1:0], pick_req.mode};
+    // S0's fields as read (its copy, while it waits).
+    if (fresh_q) begin
+      jetty_sr_q[0 +: JW]   <= qrd.jetty[JW-1:0];
+      ch_sr_q[0 +: CW]      <= qrd.dst[CW-1:0];
+      mode_sr_q[0 +: ModeW] <= qrd.mode;
     end
-    // S0: the picked request moves into its slot.
-    if (pick) begin
-      slot_req_q[sl_wr_q]  <= pick_req;
-      slot_nseg_q[sl_wr_q] <= pick_nseg;
+    if (be_en) begin
+      // S0 takes the slot id allocated (don't-care without a pick).
+      id_sr_q <= {id_sr_q[IdLast*SW-1:0], sl_wr_q};
+      jetty_sr_q[JW +: JettyLast*JW]   <= {jetty_sr_q[JW +: (JettyLast-1)*JW], s0_jetty};
+      ch_sr_q[CW +: ChLast*CW]         <= {ch_sr_q[CW +: (ChLast-1)*CW], s0_ch};
+      mode_sr_q[ModeW +: ModeLast*ModeW] <= {mode_sr_q[ModeW +: (ModeLast-1)*ModeW], s0_mode};
+    end
+    // The cycle after the pick: the request moves into its slot, with the
+    // MTU; its length less one is registered.
+    if (fresh_q) begin
+      slot_req_q[s0_id] <= qrd;
+      slot_mtu_q[s0_id] <= pk_mtu_q;
+      p1_lenm1_q <= qrd.len - 32'd1;
+      p1_none_q  <= !qrd_payload || pk_mtu_q == 5'd0 || qrd.len == 32'd0;
+      p1_mtu_q   <= pk_mtu_q;
+      p1_id_q    <= s0_id;
+    end
+    // Then its packets less one, then whether that is 0 or 1.
+    if (p1_valid_q) begin
+      slot_nseg_q[p1_id_q] <= p1_nseg;
+      p2_nseg_q <= p1_nseg;
+      p2_id_q   <= p1_id_q;
+    end
+    if (p2_valid_q) begin
+      slot_flag_q[p2_id_q] <= {p2_nseg_q == PsnW'(1), p2_nseg_q == '0};
     end
     // S9: TASSN of the Jetty context (read-modify-write in one cycle).
     if (tassn_we) begin
@@ -433,39 +567,158 @@ module ub_send_pipeline #(
   end
 
   // ---------------------------------------------------------------------
-  // Outputs: the head of the output buffer, zero while it is empty
+  // Output buffer
   // ---------------------------------------------------------------------
-  req_t            pkt;
-  logic            pkt_rel;
-  logic [PsnW-1:0] pkt_nseg, pkt_psn, pkt_psn0, pkt_tpmsn;
-  assign pkt_valid_o      = (out_cnt_q != 2'd0);
-  assign pkt              = pkt_valid_o ? slot_req_q[sl_rd_q] : '0;
-  assign {pkt_rel, pkt_tpmsn, pkt_psn0} = pkt_valid_o ? slot_seq_q[sl_rd_q] : '0;
-  assign pkt_nseg         = pkt_valid_o ? slot_nseg_q[sl_rd_q] : '0;
-  assign pkt_last         = (seg_q == pkt_nseg);
-  assign pkt_psn          = pkt_valid_o ? pkt_psn0 + seg_q : '0;
-  assign pkt_tp_opcode_o  = pkt_rel ? ub_pkg::UbTpReliable : ub_pkg::UbTpUnreliable;
-  assign pkt_last_o       = pkt_valid_o && pkt_last;
-  assign pkt_src_tpn_o    = pkt_valid_o ? slot_tpn_q[sl_rd_q] : '0;
-  assign pkt_dst_tpn_o    = pkt_src_tpn_o;
-  assign pkt_psn_o        = pkt_psn;
-  assign pkt_tpmsn_o      = pkt_tpmsn;
-  // an acknowledgement every 16th PSN, and (ROL) at the end of each message
-  assign pkt_ack_req_o    = pkt_rel && (((pkt.mode == ub_pkg::UrmaOl) && pkt_last) ||
-                                        (pkt_psn[3:0] == 4'hf));
+  // The request leaving S20, as an entry: its first packet.
+  req_t            r;
+  logic [PsnW-1:0] psn0;
+  logic [1:0]      flag;
+  assign r    = slot_req_q[s20_id];
+  assign flag = slot_flag_q[s20_id];
+  assign psn0 = slot_seq_q[s20_id][PsnW-1:0];
+  always_comb begin
+    ld.rel        = slot_seq_q[s20_id][2*PsnW];
+    ld.tpmsn      = slot_seq_q[s20_id][PsnW +: PsnW];
+    ld.opcode     = r.opcode;
+    ld.mode       = r.mode;
+    ld.order      = r.order;
+    ld.fence      = r.fence;
+    ld.comp_order = r.comp_order;
+    ld.jetty      = r.jetty;
+    ld.dst        = r.dst;
+    ld.token      = r.token;
+    ld.tag        = r.tag;
+    ld.tassn      = slot_tassn_q[s20_id];
+    ld.tpn        = slot_tpn_q[s20_id];
+    ld.psn        = psn0;
+    ld.addr       = r.addr;
+    ld.rem        = r.len;
+    ld.mtub       = LenW'(1) << slot_mtu_q[s20_id];
+    ld.len        = flag[0] ? r.len : ld.mtub;
+    ld.left       = slot_nseg_q[s20_id];
+    ld.last       = flag[0];
+    ld.nlast      = flag[1];
+    // an acknowledgement every 16th PSN, and (ROL) at the end of each message
+    ld.ack        = ld.rel && (((r.mode == ub_pkg::UrmaOl) && flag[0]) || (psn0[3:0] == 4'hf));
+  end
+
+  // The head's next packet: MTU-sized, the last what is left.
+  always_comb begin
+    adv       = e0_q;
+    adv.psn   = e0_q.psn + 1'b1;
+    adv.addr  = e0_q.addr + AddrW'(e0_q.mtub);
+    adv.rem   = e0_q.rem - e0_q.mtub;
+    adv.len   = e0_q.nlast ? e0_q.rem - e0_q.mtub : e0_q.mtub;
+    adv.left  = e0_q.left - 1'b1;
+    adv.last  = e0_q.nlast;
+    adv.nlast = (e0_q.left == PsnW'(2));
+    adv.ack   = e0_q.rel && (((e0_q.mode == ub_pkg::UrmaOl) && e0_q.nlast) ||
+                             (e0_q.psn[3:0] == 4'he));
+  end
+
+  assign s20_in = be_en && sv_q[LastStage];
+  assign take   = pkt_valid_q && pkt_ready_i;
+  assign pop    = take && e0_q.last;
+
+  always_ff @(posedge clk_i) begin
+    if ((out_cnt_q == 2'd0 || (pop && out_cnt_q == 2'd1)) && s20_in) begin
+      e0_q <= ld;
+    end else if (pop) begin
+      e0_q <= e1_q;
+    end else if (take) begin
+      e0_q <= adv;
+    end
+    if (out_cnt_q == 2'd1 && !pop && s20_in) begin
+      e1_q <= ld;
+    end
+  end
+
+  // ---------------------------------------------------------------------
+  // Outputs: the head entry, zero while none is offered
+  // ---------------------------------------------------------------------
+  /* verilator lint_off UNUSEDSIGNAL */
+  ent_t pkt;  // (the bookkeeping fields rem, mtub, left, nlast stay inside)
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign pkt              = pkt_valid_q ? e0_q : '0;
+  assign pkt_valid_o      = pkt_valid_q;
+  assign pkt_tp_opcode_o  = pkt.rel ? ub_pkg::UbTpReliable : ub_pkg::UbTpUnreliable;
+  assign pkt_last_o       = pkt.last;
+  assign pkt_src_tpn_o    = pkt.tpn;
+  assign pkt_dst_tpn_o    = pkt.tpn;
+  assign pkt_psn_o        = pkt.psn;
+  assign pkt_tpmsn_o      = pkt.tpmsn;
+  assign pkt_ack_req_o    = pkt.ack;
   assign pkt_ta_opcode_o  = pkt.opcode;
   assign pkt_order_o      = {pkt.fence, pkt.order};  // wire order field
-  assign pkt_tassn_o      = pkt_valid_o ? slot_tassn_q[sl_rd_q] : '0;
+  assign pkt_tassn_o      = pkt.tassn;
   assign pkt_jetty_o      = pkt.jetty;
   assign pkt_token_o      = pkt.token;
-  // the head's packet seg_q: MTU-sized, the last what is left
-  assign pkt_len_o        = (pkt_nseg == '0) ? pkt.len
-                          : pkt_last ? pkt.len - (32'(seg_q) << mtu_q)
-                                     : (32'd1 << mtu_q);
-  assign pkt_addr_o       = pkt.addr + (64'(seg_q) << mtu_q);
+  assign pkt_len_o        = pkt.len;
+  assign pkt_addr_o       = pkt.addr;
   assign pkt_tag_o        = pkt.tag;
   assign pkt_dst_o        = pkt.dst;
   assign pkt_mode_o       = pkt.mode;
   assign pkt_comp_order_o = pkt.comp_order;
+
+  // ---------------------------------------------------------------------
+  // Assertions (rtl/prim_assert.svh; make formal proves them)
+  // ---------------------------------------------------------------------
+  `UB_ASSERT_SETUP
+  `UB_ASSERT_INIT(NumQueuesPow2, NumQueues >= 2 && (NumQueues & (NumQueues - 1)) == 0)
+  `UB_ASSERT_INIT(NumQueuesFitTracker, NumQueues == ub_pkg::UbspNumQueues)
+  `UB_ASSERT_INIT(QueueDepthPow2, QueueDepth >= 2 && (QueueDepth & (QueueDepth - 1)) == 0)
+  `UB_ASSERT_INIT(NumJettyCtxPow2, NumJettyCtx >= 2 && (NumJettyCtx & (NumJettyCtx - 1)) == 0)
+  `UB_ASSERT_INIT(NumChannelsPow2, NumChannels >= 2 && NumChannels <= 16 &&
+                                   (NumChannels & (NumChannels - 1)) == 0)
+
+  // The queues: never more than QueueDepth, and the registered flags are
+  // what the pointers say (one bit per queue; yosys names an assertion once
+  // per module, so the queues are checked as one vector).
+  logic [NumQueues-1:0] a_q_fill_ok, a_q_full_ok, a_q_ne_ok;
+  always_comb begin
+    for (int e = 0; e < NumQueues; e++) begin
+      logic [DW:0] occ;
+      occ = q_wr_q[e] - q_rd_q[e];
+      a_q_fill_ok[e] = occ <= (DW+1)'(QueueDepth);
+      a_q_full_ok[e] = q_full_q[e] == (occ == (DW+1)'(QueueDepth));
+      a_q_ne_ok[e]   = q_ne_q[e] == (occ != '0);
+    end
+  end
+  `UB_ASSERT(QueueNoOverflow, &a_q_fill_ok)
+  `UB_ASSERT(QueueFullFlag, &a_q_full_ok)
+  `UB_ASSERT(QueueNonEmptyFlag, &a_q_ne_ok)
+  // The scheduler: at most one grant; a pick takes the head of a queue that
+  // holds one and that the order tracker lets go; the rotating mask is a
+  // run of ones up to the top queue.
+  `UB_ASSERT(GrantOneHot, $onehot0(gnt_oh) && (any_req == (gnt_oh != '0)))
+  `UB_ASSERT(PickIsEligible, !pick || (q_ne_q[grant] && ot_elig[grant] && gnt_oh[grant]))
+  `UB_ASSERT(MaskIsARun, mask_q[NumQueues-1] && ((mask_q & (mask_q << 1)) == (mask_q << 1)))
+  // One request every 2 cycles at most (S0 is filled only while empty),
+  // so the stages never hold two items side by side, and the table is
+  // never asked on two edges in a row.
+  `UB_ASSERT(IntervalOfTwo, !(pick && $past(pick)))
+  `UB_ASSERT(ItemsApart, (sv_q & (sv_q >> 1)) == '0)
+  `UB_ASSERT(SeqAskApart, !(seq_rq_o && $past(seq_rq_o)))
+  `UB_ASSERT(FreshAfterPick, fresh_q == $past(pick))
+  // Nothing enters a queue that is full, or the intake while it holds one
+  // that cannot drain.
+  `UB_ASSERT(DrainOnlyWithRoom, !drain || !q_full_q[in_qidx])
+  // The output buffer: at most two entries; the head's flags are what its
+  // counter says.
+  `UB_ASSERT(OutCntInRange, out_cnt_q <= 2'(OutDepth))
+  `UB_ASSERT(OutValidIsCount, pkt_valid_q == (out_cnt_q != 2'd0))
+  `UB_ASSERT(HeadLastFlag, !pkt_valid_q || (e0_q.last == (e0_q.left == '0)))
+  `UB_ASSERT(HeadNextLastFlag, !pkt_valid_q || (e0_q.nlast == (e0_q.left == PsnW'(1))))
+  // The packet stream: an offered packet stays offered, unchanged, until
+  // taken; a message's packets follow each other with consecutive PSNs
+  // (modulo 2^24) and the same message number and tag.
+  `UB_ASSERT(PktHeldUntilTaken, !($past(pkt_valid_o && !pkt_ready_i)) ||
+                                (pkt_valid_o && pkt_psn_o == $past(pkt_psn_o) &&
+                                 pkt_len_o == $past(pkt_len_o) && pkt_addr_o == $past(pkt_addr_o) &&
+                                 pkt_tag_o == $past(pkt_tag_o) && pkt_last_o == $past(pkt_last_o)))
+  `UB_ASSERT(PsnStepsByOne, !($past(pkt_valid_o && pkt_ready_i && !pkt_last_o)) ||
+                            (pkt_valid_o && pkt_psn_o == $past(pkt_psn_o) + 1'b1 &&
+                             pkt_tpmsn_o == $past(pkt_tpmsn_o) && pkt_tag_o == $past(pkt_tag_o)))
+  `UB_ASSERT(ZeroWhileIdle, pkt_valid_o || (pkt_psn_o == '0 && pkt_len_o == '0 && !pkt_last_o))
 
 endmodule

@@ -22,7 +22,7 @@ for f in "${files[@]}"; do
     if [ "$f" = "$pkg" ]; then
         cmd=(verilator --lint-only -Wall "$pkg")
     else
-        cmd=(verilator --lint-only -Wall -y rtl --top-module "$m" "$pkg" "$f")
+        cmd=(verilator --lint-only -Wall --assert -y rtl -Irtl --top-module "$m" "$pkg" "$f")
     fi
     if ! "${cmd[@]}" >"$out/$m.verilator" 2>&1; then
         echo "lint: verilator -Wall: $f"; sed 's/^/  /' "$out/$m.verilator" | head -20; fail=1
@@ -39,7 +39,7 @@ iv_benign='sorry: constant selects in always_\* processes|sorry: Case unique/uni
 for f in "${files[@]}"; do
     m=$(basename "$f" .sv)
     [ "$f" = "$pkg" ] && continue
-    if ! iverilog -g2012 -o /dev/null -y rtl -s "$m" "${files[@]}" >"$out/$m.iverilog" 2>&1; then
+    if ! iverilog -g2012 -o /dev/null -I rtl -y rtl -s "$m" "${files[@]}" >"$out/$m.iverilog" 2>&1; then
         echo "lint: iverilog -g2012: $f"; sed 's/^/  /' "$out/$m.iverilog" | head -20; fail=1
     elif grep -vE "$iv_benign" "$out/$m.iverilog" | grep -q .; then
         echo "lint: iverilog printed warnings for $f"; grep -vE "$iv_benign" "$out/$m.iverilog" | head -20 | sed 's/^/  /'; fail=1
@@ -55,12 +55,12 @@ synth_block() {
     # (read -defer: only the block's own hierarchy is elaborated, with those
     # parameters)
     pre=$(sed -n 's|^// lint-synth: \(.*\)$|\1|p' "rtl/$m.sv" | head -1)
-    local script="read_verilog -defer -sv ${files[*]}; ${pre:+$pre; }synth -flatten -top $m; stat"
+    local script="read_verilog -defer -sv -Irtl ${files[*]}; ${pre:+$pre; }synth -flatten -top $m; stat"
     # a clean verdict stands while nothing it was made from changes: the
     # yosys version, the script, this file and every RTL file (a fresh clone
     # synthesizes everything)
     local key
-    key=$( { yosys -V; echo "$script"; cat "$0" "${files[@]}"; } | sha256sum | cut -d' ' -f1)
+    key=$( { yosys -V; echo "$script"; cat "$0" "${files[@]}" rtl/*.svh; } | sha256sum | cut -d' ' -f1)
     if [ -f "$out/$m.key" ] && [ "$(cat "$out/$m.key")" = "$key" ] && [ -f "$res.ok" ]; then
         cp "$res.ok" "$res"
         return

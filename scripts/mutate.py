@@ -169,7 +169,7 @@ MUTATIONS = [
       ("cmodel/order_tracker.c",
        "        if (s->outstanding[q] != OT_COUNT_MAX)\n            s->outstanding[q]++;\n",
        "        s->outstanding[q]++;\n"),
-      ("rtl/order_tracker.sv", "inc   = pick && (out_q != CntMax);", "inc   = pick;")),
+      ("rtl/order_tracker.sv", "assign inc    = (pk == 1) && !max_s;", "assign inc    = (pk == 1);")),
     # --- changes the tests caught before this table existed ---
     M("transport_backoff_rtl",
       "transport, RTL only: a timeout doubles the configured timeout (lockstep sees the C "
@@ -211,8 +211,8 @@ MUTATIONS = [
     M("ot_fence_rtl",
       "order tracker, RTL: a fence does not wait for the requests before it",
       ORDER_TRACKER_TESTS,
-      ("rtl/order_tracker.sv", "ok = (o_n == '0);                            // fence",
-       "ok = 1'b1;                                   // fence")),
+      ("rtl/order_tracker.sv", "acc_wait = 1'b1;                                  // fence",
+       "acc_wait = 1'b0;                                  // fence")),
     M("packet_crc_unchecked",
       "packet decoder: a checksum that does not match is not refused",
       PACKET_TESTS + ":" + RX_TESTS,

@@ -67,7 +67,7 @@ def run_one(inst, args, tbdir, work):
     tb = testbench(block, tbdir, args.cpp)
     exe = os.path.join(work, "%s_%d.vvp" % (block, edges))
     if not os.path.isfile(exe):
-        cmd = ["iverilog", "-g2012", "-o", exe, "-s", block + "_replay",
+        cmd = ["iverilog", "-g2012", "-I", args.rtl, "-o", exe, "-s", block + "_replay",
                "-P%s_replay.EDGES=%d" % (block, edges)] + rtl_files(args.rtl) + [tb]
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
         errs = [l for l in r.stdout.splitlines() if "error" in l.lower()]

@@ -152,6 +152,39 @@ TEST_P(OrderTrackerBackend, EdgeCases)
     EXPECT_EQ(block_mismatches(d.b.inst), 0u);
 }
 
+// Events at one edge in the order the model takes them: a pick of an empty
+// queue pops nothing but counts one outstanding, and a request accepted at
+// that edge becomes the head (an SO one then waits for that count); a pick
+// of a full queue makes room for a request accepted at the same edge.
+TEST_P(OrderTrackerBackend, APickAndAnAcceptanceAtOneEdge)
+{
+    Dut d(GetParam());
+    ASSERT_TRUE(d.b.ok());
+    order_tracker_out_t o = d.edge(1, URMA_OI, UB_ORDER_SO, 0, 1); // empty queue 1: picked and accepted
+    EXPECT_EQ(o.elig, 0u);
+    EXPECT_EQ(o.held, 1u << 1);
+    EXPECT_EQ(o.busy, 1);
+    o = d.edge(-1, 0, 0, 0, -1, 1); // its completion: the SO head may go
+    EXPECT_EQ(o.elig, 1u << 1);
+    EXPECT_EQ(o.held, 0u);
+    for (int i = 0; i < OT_FIFO_DEPTH; i++)
+        o = d.edge(2, URMA_OL, UB_ORDER_NO); // queue 2 full
+    o = d.edge(2, URMA_OL, UB_ORDER_SO, 0, 2); // popped one, and the SO is kept behind the rest
+    EXPECT_EQ(o.elig & (1u << 2), 1u << 2);
+    for (int i = 0; i < OT_FIFO_DEPTH - 1; i++)
+        o = d.edge(-1, 0, 0, 0, 2); // the other seven leave: 8 outstanding
+    EXPECT_EQ(o.held, 1u << 2);
+    for (int i = 0; i < OT_FIFO_DEPTH; i++) {
+        EXPECT_EQ(o.elig & (1u << 2), 0u) << i;
+        o = d.edge(-1, 0, 0, 0, -1, 2);
+    }
+    EXPECT_EQ(o.elig & (1u << 2), 1u << 2); // at the edge of the last completion
+    o = d.edge(-1, 0, 0, 0, 2);
+    EXPECT_EQ(o.elig & (1u << 2), 0u); // nothing left behind it
+    EXPECT_EQ(o.held & (1u << 2), 0u);
+    EXPECT_EQ(block_mismatches(d.b.inst), 0u);
+}
+
 // The outstanding count is 24 bits and saturates: a pick with a request
 // behind it every edge keeps an unordered head eligible until 2^24 - 1 are
 // outstanding; then it is held (no more can be counted), a pick beyond the

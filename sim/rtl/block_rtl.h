@@ -330,6 +330,10 @@ void destroy(void *self)
         delete s->fst;
     }
     s->top->final();
+    // (Verilator frees a model's scopes through the thread's current
+    // context, the last one used on this thread, which may be gone by
+    // now: make it this model's own first)
+    Verilated::threadContextp(&s->ctx);
     delete s->top;
     delete s;
 }
