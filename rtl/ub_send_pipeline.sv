@@ -292,7 +292,7 @@ module ub_send_pipeline #(
 
   // Output buffer: two entries, e0_q the packet offered (while out_cnt_q
   // is not 0), e1_q the request behind it.
-  logic [1:0]      out_cnt_q;
+  logic [1:0]      out_cnt_q, out_cnt_d;
   logic            pkt_valid_q;
   ent_t            e0_q, e1_q, ld, adv;
   logic            s20_in, take, pop;
@@ -494,8 +494,8 @@ module ub_send_pipeline #(
       p2_valid_q <= p1_valid_q;
       // The MAC takes the offered packet: the head's next one, or after its
       // last the entry behind; S20 moves in behind.
-      out_cnt_q   <= out_cnt_q - {1'b0, pop} + {1'b0, s20_in};
-      pkt_valid_q <= (out_cnt_q - {1'b0, pop} + {1'b0, s20_in}) != 2'd0;
+      out_cnt_q   <= out_cnt_d;
+      pkt_valid_q <= out_cnt_d != 2'd0;
       for (int k = 0; k < NumJettyCtx; k++) begin
         if (tassn_we && tassn_idx == JW'(k)) begin
           tassn_init_q[k] <= 1'b1;
@@ -617,6 +617,7 @@ module ub_send_pipeline #(
   end
 
   assign s20_in = be_en && sv_q[LastStage];
+  assign out_cnt_d = out_cnt_q - {1'b0, pop} + {1'b0, s20_in};
   assign take   = pkt_valid_q && pkt_ready_i;
   assign pop    = take && e0_q.last;
 

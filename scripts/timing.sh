@@ -5,8 +5,8 @@
 # (LUT levels, MUXF and carry cells, an estimated period by the delay model
 # of docs/rtl.md) with its LUT, flip-flop, LUT-RAM, block-RAM and URAM counts.
 #
-# Blocks: every RTL file with a simulator shim (sim/rtl/<block>_rtl.cc), and
-# the picker ub_rr_pick. The blocks in GATED must be at or under the period
+# Blocks: every RTL file with a simulator shim (sim/rtl/<block>_rtl.cc). The
+# blocks in GATED must be at or under the period
 # (3.10 ns, 322 MHz): `make timing` fails when one is not. The others are
 # measured and listed; one whose synthesis does not finish within the time
 # or memory limit is listed as such, never left out.
@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 out=build/timing
 mkdir -p "$out"
 PERIOD=3.10
-GATED="tp_chan ub_rr_pick order_tracker rc_send_pipeline ub_send_pipeline ub_tx"
+GATED="tp_chan order_tracker rc_send_pipeline ub_send_pipeline ub_tx"
 pkg=rtl/ub_pkg.sv
 files=("$pkg")
 for f in rtl/*.sv; do [ "$f" = "$pkg" ] || files+=("$f"); done
@@ -46,7 +46,6 @@ if [ -n "${TIMING_BLOCKS:-}" ]; then
     done
 else
     for shim in sim/rtl/*_rtl.cc; do blocks+=("$(basename "$shim" _rtl.cc)"); done
-    blocks+=(ub_rr_pick)
 fi
 
 run_block() {
