@@ -26,7 +26,11 @@
 // cmodel/order_tracker_ports.h.
 `include "prim_assert.svh"
 
-module order_tracker (
+module order_tracker #(
+  // the outstanding count's width (24 as the C model's; the proof runs a
+  // narrower one, docs/formal.md: no logic depends on the width)
+  parameter int CntW = 24
+) (
   input  logic       clk_i,
   input  logic       rst_ni,
   // a request the send pipeline accepts
@@ -48,8 +52,7 @@ module order_tracker (
 
   localparam int NumQueues = ub_pkg::UbspNumQueues;  // one per initiator
   localparam int Depth     = 8;                      // requests known per queue
-  localparam int CntW      = 24;                     // outstanding per initiator
-  localparam logic [CntW-1:0] CntMax = '1;
+  localparam logic [CntW-1:0] CntMax = {CntW{1'b1}};  // (not '1: yosys 0.23 reads that as 1 here)
 
   // The rules table asks one thing of a request's order fields: whether, at
   // the head of its queue, it must wait until its initiator has nothing

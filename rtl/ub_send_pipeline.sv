@@ -710,16 +710,62 @@ module ub_send_pipeline #(
   `UB_ASSERT(OutValidIsCount, pkt_valid_q == (out_cnt_q != 2'd0))
   `UB_ASSERT(HeadLastFlag, !pkt_valid_q || (e0_q.last == (e0_q.left == '0)))
   `UB_ASSERT(HeadNextLastFlag, !pkt_valid_q || (e0_q.nlast == (e0_q.left == PsnW'(1))))
+  // ... and so are the second entry's, and those of every slot from the
+  // edge its flags are written (p2) until its count is written again (p1
+  // of a later request); the request leaving S20 has its flags written.
+  // (These carry the two above back to where the flags are made.)
+  logic [NumSlots-1:0] a_slot_ok_q, a_slot_flags_ok;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_slot_ok_q <= '0;
+    end else begin
+      for (int k = 0; k < NumSlots; k++) begin
+        if (p1_valid_q && p1_id_q == SW'(k)) begin
+          a_slot_ok_q[k] <= 1'b0;
+        end else if (p2_valid_q && p2_id_q == SW'(k)) begin
+          a_slot_ok_q[k] <= 1'b1;
+        end
+      end
+    end
+  end
+  always_comb begin
+    for (int k = 0; k < NumSlots; k++) begin
+      a_slot_flags_ok[k] = !a_slot_ok_q[k] ||
+          (slot_flag_q[k] == {slot_nseg_q[k] == PsnW'(1), slot_nseg_q[k] == '0});
+    end
+  end
+  `UB_ASSERT(SecondFlags, out_cnt_q != 2'd2 ||
+                          (e1_q.last == (e1_q.left == '0) && e1_q.nlast == (e1_q.left == PsnW'(1))))
+  `UB_ASSERT(SlotFlags, &a_slot_flags_ok)
+  `UB_ASSERT(SlotFlagsAtS20, !s20_in || a_slot_ok_q[s20_id])
+  `UB_ASSERT(SlotCountForFlags, !p2_valid_q || slot_nseg_q[p2_id_q] == p2_nseg_q)
   // The packet stream: an offered packet stays offered, unchanged, until
   // taken; a message's packets follow each other with consecutive PSNs
-  // (modulo 2^24) and the same message number and tag.
-  `UB_ASSERT(PktHeldUntilTaken, !($past(pkt_valid_o && !pkt_ready_i)) ||
-                                (pkt_valid_o && pkt_psn_o == $past(pkt_psn_o) &&
-                                 pkt_len_o == $past(pkt_len_o) && pkt_addr_o == $past(pkt_addr_o) &&
-                                 pkt_tag_o == $past(pkt_tag_o) && pkt_last_o == $past(pkt_last_o)))
-  `UB_ASSERT(PsnStepsByOne, !($past(pkt_valid_o && pkt_ready_i && !pkt_last_o)) ||
-                            (pkt_valid_o && pkt_psn_o == $past(pkt_psn_o) + 1'b1 &&
-                             pkt_tpmsn_o == $past(pkt_tpmsn_o) && pkt_tag_o == $past(pkt_tag_o)))
+  // (modulo 2^24) and the same message number and tag. (The last edge's
+  // values are taken into registers, not by $past: $past takes the values
+  // sampled before the edge's inputs are driven, and the simulator's shims
+  // drive pkt_ready_i with the clock.)
+  logic        a_stall_q, a_next_q, a_last_q;
+  logic [23:0] a_psn_q, a_tpmsn_q;
+  logic [31:0] a_len_q, a_tag_q;
+  logic [63:0] a_addr_q;
+  always_ff @(posedge clk_i) begin
+    a_stall_q <= pkt_valid_o && !pkt_ready_i;
+    a_next_q  <= pkt_valid_o && pkt_ready_i && !pkt_last_o;
+    a_last_q  <= pkt_last_o;
+    a_psn_q   <= pkt_psn_o;
+    a_tpmsn_q <= pkt_tpmsn_o;
+    a_len_q   <= pkt_len_o;
+    a_tag_q   <= pkt_tag_o;
+    a_addr_q  <= pkt_addr_o;
+  end
+  `UB_ASSERT(PktHeldUntilTaken, !a_stall_q ||
+                                (pkt_valid_o && pkt_psn_o == a_psn_q && pkt_len_o == a_len_q &&
+                                 pkt_addr_o == a_addr_q && pkt_tag_o == a_tag_q &&
+                                 pkt_last_o == a_last_q))
+  `UB_ASSERT(PsnStepsByOne, !a_next_q ||
+                            (pkt_valid_o && pkt_psn_o == a_psn_q + 1'b1 &&
+                             pkt_tpmsn_o == a_tpmsn_q && pkt_tag_o == a_tag_q))
   `UB_ASSERT(ZeroWhileIdle, pkt_valid_o || (pkt_psn_o == '0 && pkt_len_o == '0 && !pkt_last_o))
 
 endmodule

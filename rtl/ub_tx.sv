@@ -7,6 +7,8 @@
 // takes the answer into S15. Both sides of that port are registers. The
 // ports are the pipeline's but that one, plus the table's configuration;
 // the port list is cmodel/ub_tx_ports.h.
+`include "prim_assert.svh"
+
 module ub_tx (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -116,5 +118,63 @@ module ub_tx (
     .rs_psn_o       (seq_psn),
     .rs_tpmsn_o     (seq_tpmsn)
   );
+
+  // ---------------------------------------------------------------------
+  // Assertions (rtl/prim_assert.svh; make formal proves them together with
+  // those of the two blocks, which hold here in their real surroundings)
+  // ---------------------------------------------------------------------
+  `UB_ASSERT_SETUP
+
+  // The port between them: the table answers every ask on the next edge,
+  // and never without one.
+  logic a_ask_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) a_ask_q <= 1'b0;
+    else         a_ask_q <= seq_rq;
+  end
+  `UB_ASSERT(AnswerFollowsAsk, seq_valid == a_ask_q)
+
+  // On the wire, end to end: the packets of each channel carry consecutive
+  // PSNs (modulo 2^24) from cfg_psn_init_i on, whatever the requests, their
+  // sizes, the back-pressure and the order rules did to the timing; and a
+  // packet's source TPN is the base plus its channel. Checked while the
+  // configuration has been held since the reset (a change of it mid-run is
+  // outside what the table promises). A channel's shadow: whether it has
+  // sent a packet since the reset, and the PSN its next one must carry.
+  localparam int NumCh = ub_pkg::UbspNumChannels;
+  logic              a_run_q, a_held_q;
+  logic [23:0]       a_init_q, a_base_q;
+  logic [4:0]        a_mtu_q;
+  logic [NumCh-1:0]  a_seen_q;
+  logic [23:0]       a_next_q [NumCh];
+  logic              a_same, a_take;
+  logic [23:0]       a_off;
+  logic [$clog2(NumCh)-1:0] a_ch;
+  assign a_same = (cfg_psn_init_i == a_init_q) && (cfg_tpn_base_i == a_base_q) &&
+                  (cfg_mtu_log2_i == a_mtu_q);
+  assign a_take = pkt_valid_o && pkt_ready_i;
+  assign a_off  = pkt_src_tpn_o - cfg_tpn_base_i;
+  assign a_ch   = a_off[$clog2(NumCh)-1:0];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_run_q  <= 1'b0;
+      a_held_q <= 1'b0;
+      a_seen_q <= '0;
+    end else begin
+      a_run_q  <= 1'b1;
+      a_held_q <= a_run_q ? (a_held_q && a_same) : 1'b1;
+      if (a_take) a_seen_q[a_ch] <= 1'b1;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    a_init_q <= cfg_psn_init_i;
+    a_base_q <= cfg_tpn_base_i;
+    a_mtu_q  <= cfg_mtu_log2_i;
+    if (a_take) a_next_q[a_ch] <= pkt_psn_o + 24'd1;
+  end
+  `UB_ASSERT(TpnIsBasePlusChannel, !(a_held_q && a_same && a_take) ||
+                                   a_off < 24'(NumCh))
+  `UB_ASSERT(PsnConsecutivePerChannel, !(a_held_q && a_same && a_take) ||
+                                       pkt_psn_o == (a_seen_q[a_ch] ? a_next_q[a_ch] : cfg_psn_init_i))
 
 endmodule

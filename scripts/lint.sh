@@ -41,7 +41,7 @@ for f in "${files[@]}"; do
     [ "$f" = "$pkg" ] && continue
     if ! iverilog -g2012 -o /dev/null -I rtl -y rtl -s "$m" "${files[@]}" >"$out/$m.iverilog" 2>&1; then
         echo "lint: iverilog -g2012: $f"; sed 's/^/  /' "$out/$m.iverilog" | head -20; fail=1
-    elif grep -vE "$iv_benign" "$out/$m.iverilog" | grep -q .; then
+    elif [ "$(grep -vE "$iv_benign" "$out/$m.iverilog" | grep -c .)" != 0 ]; then
         echo "lint: iverilog printed warnings for $f"; grep -vE "$iv_benign" "$out/$m.iverilog" | head -20 | sed 's/^/  /'; fail=1
     fi
 done
@@ -73,7 +73,7 @@ synth_block() {
     # (yosys turning an array of registers into single registers is not a defect)
     # (and its closing count of them)
     local benign='Replacing memory .* with list of registers|Warnings: [0-9]+ unique messages'
-    if grep -i 'warning' "$log" | grep -qvE "$benign"; then
+    if [ "$(grep -i 'warning' "$log" | grep -cvE "$benign")" != 0 ]; then
         { echo "FAIL"; echo "lint: yosys warnings for $m:"; grep -i 'warning' "$log" | grep -vE "$benign" | head -10 | sed 's/^/  /'; } >"$res"
         return
     fi

@@ -1,10 +1,9 @@
-// scripts/formal.sh, the formal proofs of the RTL (docs/formal.md): one of
-// its planted bugs (tp_chan_psn_short: rtl/tp_chan.sv's channel moving on by
-// nseg packets instead of nseg + 1) must make the bounded proof of tp_chan
-// fail, the report naming the assertion that catches it and
-// a counterexample trace that is a VCD file. The run goes to a directory of
-// its own (FORMAL_OUT), so it neither reads nor disturbs build/formal.
-// Skipped where yosys-smtbmc or a solver (cvc4 for tp_chan) is missing.
+// scripts/formal.sh, the formal proofs of the RTL (docs/formal.md): a planted
+// bug of each engine (yosys-smtbmc, ABC) must make the bounded check of its
+// run fail, the report naming the assertion that catches it and a
+// counterexample trace that is a VCD file. The runs go to directories of
+// their own (FORMAL_OUT), so they neither read nor disturb build/formal.
+// Skipped where a tool is missing.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -96,43 +95,75 @@ std::string read_text(const std::string &path)
     return ss.str();
 }
 
-TEST(Formal, PlantedBugGivesNamedAssertionAndVcdTrace)
+// Runs one planted bug of scripts/formal.sh into a directory of its own and
+// checks its report: an assertion of `rtl` named, and a counterexample trace
+// that is a VCD file holding the block's port `port`.
+void check_plant(const std::string &plant, const std::string &rtl, const std::string &port,
+                 bool labels_end_in_a)
 {
-    for (const char *tool : {"yosys", "yosys-smtbmc", "z3", "cvc4"})
-        if (!have(tool))
-            GTEST_SKIP() << tool << " not found";
     char tmpl[] = "/tmp/ubsim_formal_XXXXXX";
     ASSERT_NE(mkdtemp(tmpl), nullptr);
     std::string dir = tmpl;
 
     std::string out;
-    int rc = testutil::run("FORMAL_OUT=" + dir + " " + src("scripts/formal.sh") +
-                               " --plant tp_chan_psn_short",
+    int rc = testutil::run("FORMAL_OUT=" + dir + " " + src("scripts/formal.sh") + " --plant " + plant,
                            &out, true);
     EXPECT_EQ(rc, 0) << out;
-    // "  tp_chan_psn_short  caught: assertion PsnAdvance_A at step 3, trace <dir>/plant-tp_chan_psn_short.vcd"
+    // "  <plant>  caught: assertion <Name> at step 3, trace <dir>/plant-<plant>.vcd [0 s]"
     Caught m;
-    ASSERT_TRUE(parse_caught(out, "tp_chan_psn_short", &m)) << out;
-    // an assertion of rtl/tp_chan.sv (the helper TableMatchesShadow_A sees
-    // the wrong table write a step before PsnAdvance_A sees the answer)
-    std::string names = m.names;
-    std::string first = names.substr(0, names.find(' '));
-    EXPECT_TRUE(is_label(first)) << out;
-    EXPECT_NE(read_text(src("rtl/tp_chan.sv")).find(first), std::string::npos)
-        << first << " is not an assertion label of rtl/tp_chan.sv";
-    std::string vcd = m.trace;
-    EXPECT_EQ(vcd, dir + "/plant-tp_chan_psn_short.vcd");
-    std::string text = read_text(vcd);
-    ASSERT_FALSE(text.empty()) << "no trace at " << vcd;
+    ASSERT_TRUE(parse_caught(out, plant, &m)) << out;
+    std::string first = m.names.substr(0, m.names.find(' '));
+    if (labels_end_in_a) {
+        EXPECT_TRUE(is_label(first)) << out;
+    }
+    EXPECT_NE(read_text(src(rtl)).find("`UB_ASSERT(" + first + ","), std::string::npos)
+        << first << " is not an assertion label of " << rtl;
+    EXPECT_EQ(m.trace, dir + "/plant-" + plant + ".vcd");
+    std::string text = read_text(m.trace);
+    ASSERT_FALSE(text.empty()) << "no trace at " << m.trace;
     // a VCD: declarations, the end of them, value changes at time stamps, and
-    // the signals of the block (its answer port among them)
+    // the signals of the block (the named port among them)
     EXPECT_NE(text.find("$var"), std::string::npos);
     EXPECT_NE(text.find("$enddefinitions"), std::string::npos);
     EXPECT_TRUE(has_timestamp(text));
-    EXPECT_NE(text.find(" rs_psn_o "), std::string::npos);
+    EXPECT_NE(text.find(" " + port + " "), std::string::npos);
 
     std::string rm;
     testutil::run("rm -rf " + testutil::shell_quote(dir), &rm);
+}
+
+// yosys-smtbmc with cvc4: the channel table moving on by nseg packets
+// instead of nseg + 1 (TableMatchesShadow_A sees the wrong table write a
+// step before PsnAdvance_A sees the answer).
+TEST(Formal, PlantedBugGivesNamedAssertionAndVcdTrace)
+{
+    for (const char *tool : {"yosys", "yosys-smtbmc", "z3", "cvc4"})
+        if (!have(tool))
+            GTEST_SKIP() << tool << " not found";
+    check_plant("tp_chan_psn_short", "rtl/tp_chan.sv", "rs_psn_o", true);
+}
+
+// ABC (bmc3 for a planted bug, the counterexample replayed by yosys's
+// simulator), one planted bug in each block it proves: a count flag of the
+// order tracker, the RoCE pipeline skipping PSNs, the UB pipeline ending a
+// message early, the UB transmit path losing asks to the channel table.
+TEST(Formal, PlantedBugInEveryAbcRunReplaysToVcd)
+{
+    for (const char *tool : {"yosys", "yosys-abc"})
+        if (!have(tool))
+            GTEST_SKIP() << tool << " not found";
+    const struct {
+        const char *plant, *rtl, *port;
+    } plants[] = {
+        {"order_tracker_count_flag", "rtl/order_tracker.sv", "elig_o"},
+        {"rc_psn_skip", "rtl/rc_send_pipeline.sv", "pkt_psn_o"},
+        {"ub_next_last_early", "rtl/ub_send_pipeline.sv", "pkt_psn_o"},
+        {"ub_tx_ask_lost", "rtl/ub_tx.sv", "pkt_psn_o"},
+    };
+    for (const auto &p : plants) {
+        SCOPED_TRACE(p.plant);
+        check_plant(p.plant, p.rtl, p.port, false);
+    }
 }
 
 }  // namespace
