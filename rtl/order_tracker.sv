@@ -14,8 +14,8 @@
 // Built for speed (docs/order_tracker.md, "The hardware"): the picker that
 // drives pick_valid_i / pick_q_i is deep, so the pick is only ever the select
 // of the last LUT in front of a register: each queue works out its next
-// registers both for "picked at this edge" and "not picked" (g_out[1],
-// g_out[0]) from its registers, the completion and the accepted request. No
+// registers both for "picked at this edge" and "not picked" (banks 1 and
+// 0) from its registers, the completion and the accepted request. No
 // compare or add of the outstanding count lies behind an event either: its
 // "== 0", "== 1", "== max" and "== max - 1" are flags held in registers
 // beside it, stepped with it. The FIFO holds of a request only the one bit
@@ -73,17 +73,37 @@ module order_tracker #(
     end
   end
 
-  // The per-queue flags, one bit per queue: the outputs' registers (each
-  // written only by its own queue's block below), which queues hold a request
-  // or have some outstanding (logic of the registers); and the queues with an
-  // event at this edge. (Decoded by compares, one LUT per bit: a shift would
-  // become a tree of wide multiplexers.)
-  logic [NumQueues-1:0] elig_q, held_q, known, counted;
+  // The queues side by side. Every per-queue value is a lane of a vector:
+  // one bit per queue for the flags ([q]), eight bits per queue for a FIFO
+  // ([q*Depth +: Depth], bit 0 the head), so that the logic of all queues is
+  // one expression (the same LUTs as a loop over the queues; a simulator
+  // evaluates it a word at a time).
+  localparam int FW = NumQueues * Depth;
+  // each lane's entry 0, each lane's last entry (written out bit by bit:
+  // yosys 0.23 sizes a cast inside a replication as 32 bits)
+  localparam logic [FW-1:0] LaneLow = {NumQueues{{(Depth-1){1'b0}}, 1'b1}};
+  localparam logic [FW-1:0] LaneTop = {NumQueues{1'b1, {(Depth-1){1'b0}}}};
+  // a flag per queue, spread over its FIFO lane
+  function automatic logic [FW-1:0] spread(input logic [NumQueues-1:0] v);
+    for (int q = 0; q < NumQueues; q++) begin
+      spread[q*Depth +: Depth] = {Depth{v[q]}};
+    end
+  endfunction
+  // entry k of every lane, as a flag per queue
+  function automatic logic [NumQueues-1:0] entry(input logic [FW-1:0] v, input int k);
+    for (int q = 0; q < NumQueues; q++) begin
+      entry[q] = v[q*Depth + k];
+    end
+  endfunction
+
+  // this edge's events, decoded (a compare per queue, one LUT per bit)
   logic [NumQueues-1:0] pick_oh, cmp_oh, acc_oh;
-  for (genvar q = 0; q < NumQueues; q++) begin : g_event
-    assign pick_oh[q] = pick_valid_i && (pick_q_i == 3'(q));
-    assign cmp_oh[q]  = cmp_valid_i && (cmp_q_i == 3'(q));
-    assign acc_oh[q]  = acc_valid_i && (acc_q_i == 3'(q));
+  always_comb begin
+    for (int q = 0; q < NumQueues; q++) begin
+      pick_oh[q] = pick_valid_i && (pick_q_i == 3'(q));
+      cmp_oh[q]  = cmp_valid_i && (cmp_q_i == 3'(q));
+      acc_oh[q]  = acc_valid_i && (acc_q_i == 3'(q));
+    end
   end
 
   // The pick of the last edge, as it came (no logic in front of these).
@@ -99,6 +119,137 @@ module order_tracker #(
     end
   end
 
+  // The queues' state (after the last edge) is kept twice, in two banks:
+  // bank 1 holds it as it is if the scheduler picked the queue at the last
+  // edge, bank 0 as it is if not; both were worked out before that edge,
+  // and the last edge's pick, registered as it came, selects one (picked).
+  // So the pick never reaches these registers: only elig_q / held_q,
+  // through the last LUT in front of them. The state of a queue:
+  //  - the FIFO: wait_q's lane holds the wait bits, entry 0 the head; occ_q's
+  //    lane that the entry holds a request (a thermometer: the fill is its
+  //    ones, so entry 0 is "known", the last "full"). A pop shifts both down
+  //    by one entry; a push writes the first free entry (after the pop's
+  //    shift). The entries past the fill hold nothing anyone reads (the
+  //    wait bits are reset with the rest only to share its clocked block);
+  //  - the outstanding count out_q and its flags nz_q, one_q, max_q, max1_q
+  //    (out != 0, == 1, == CntMax, == CntMax - 1), stepped with the count,
+  //    so that whether it is zero or saturated after an edge is logic of a
+  //    few flags, not a compare of the count's next value.
+  logic [FW-1:0]        wait_q [2];
+  logic [FW-1:0]        occ_q  [2];
+  logic [CntW-1:0]      out_q  [2][NumQueues];
+  logic [NumQueues-1:0] nz_q [2], one_q [2], max_q [2], max1_q [2];
+  logic [NumQueues-1:0] elig_q, held_q;
+
+  // The state: the bank of the last edge's pick, and from it alone, settled
+  // early in the cycle, the count one up and one down (carry chains) and the
+  // two compares a step of the flags needs (what "== 1" and "== CntMax - 1"
+  // become after a step down / up).
+  logic [NumQueues-1:0] picked, nz_s, one_s, max_s, max1_s, out_two, out_max2;
+  logic [FW-1:0]        wait_s, occ_s;
+  logic [CntW-1:0]      out_s [NumQueues], out_inc [NumQueues], out_dec [NumQueues];
+  always_comb begin
+    for (int q = 0; q < NumQueues; q++) begin
+      picked[q] = pick_valid_q && (pick_q_q == 3'(q));
+    end
+    wait_s = (wait_q[1] & spread(picked)) | (wait_q[0] & ~spread(picked));
+    occ_s  = (occ_q[1] & spread(picked)) | (occ_q[0] & ~spread(picked));
+    nz_s   = (nz_q[1] & picked) | (nz_q[0] & ~picked);
+    one_s  = (one_q[1] & picked) | (one_q[0] & ~picked);
+    max_s  = (max_q[1] & picked) | (max_q[0] & ~picked);
+    max1_s = (max1_q[1] & picked) | (max1_q[0] & ~picked);
+    for (int q = 0; q < NumQueues; q++) begin
+      out_s[q]    = picked[q] ? out_q[1][q] : out_q[0][q];
+      out_inc[q]  = out_s[q] + CntW'(1);
+      out_dec[q]  = out_s[q] - CntW'(1);
+      out_two[q]  = (out_s[q] == CntW'(2));
+      out_max2[q] = (out_s[q] == CntMax - CntW'(2));
+    end
+  end
+
+  // The two outcomes of this edge, bank 1 (the queue picked at it) and bank
+  // 0 (not), each logic of the state, this edge's completion and accepted
+  // request, registered as is; the outputs' registers take the outcome of
+  // this edge's pick. (Worked out inside the clocked block: the same logic,
+  // which a simulator then evaluates once, at the edge.)
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int pk = 0; pk < 2; pk++) begin
+        occ_q[pk]  <= '0;
+        wait_q[pk] <= '0;
+        nz_q[pk]   <= '0;
+        one_q[pk]  <= '0;
+        max_q[pk]  <= '0;
+        max1_q[pk] <= '0;
+        for (int q = 0; q < NumQueues; q++) begin
+          out_q[pk][q] <= '0;
+        end
+      end
+      elig_q <= '0;
+      held_q <= '0;
+    end else begin
+      logic [NumQueues-1:0] inc, dec, up, down, hold, ok, nz_d, max_d, e0, e1, h0, h1;
+      logic [FW-1:0]        occ_base, occ_low, wait_base, push, occ_d, wait_d;
+      e0 = '0; e1 = '0; h0 = '0; h1 = '0;
+      for (int pk = 0; pk < 2; pk++) begin
+        // The count: a pick counts one more unless saturated, a completion
+        // one less (after the pick's) unless there is none; a pick and a
+        // completion at one edge cancel out.
+        inc  = (pk == 1) ? ~max_s : '0;
+        dec  = cmp_oh & (inc | nz_s);
+        up   = inc & ~dec;
+        down = dec & ~inc;
+        hold = ~(up | down);
+        for (int q = 0; q < NumQueues; q++) begin
+          out_q[pk][q] <= ({CntW{up[q]}} & out_inc[q]) | ({CntW{down[q]}} & out_dec[q]) |
+                          ({CntW{hold[q]}} & out_s[q]);
+        end
+        nz_d = up | (down & ~one_s) | (hold & nz_s);
+        max_d = (up & max1_s) | (hold & max_s);
+        nz_q[pk]   <= nz_d;
+        one_q[pk]  <= (up & ~nz_s) | (down & out_two) | (hold & one_s);
+        max_q[pk]  <= max_d;
+        max1_q[pk] <= (up & out_max2) | (down & max_s) | (hold & max1_s);
+        // The FIFO after the pick (a pick of an empty queue pops nothing:
+        // shifting an empty FIFO leaves it empty), then occ_low: that the
+        // entry below holds a request after the pop (or it is entry 0) ...
+        if (pk == 1) begin
+          occ_base  = (occ_s >> 1) & ~LaneTop;
+          wait_base = (wait_s >> 1) & ~LaneTop;
+          occ_low   = occ_s | LaneLow;
+        end else begin
+          occ_base  = occ_s;
+          wait_base = wait_s;
+          occ_low   = ((occ_s << 1) & ~LaneLow) | LaneLow;
+        end
+        // ... and the push into its first free entry (none when full: the
+        // request is not kept)
+        push   = spread(acc_oh) & occ_low & ~occ_base;
+        occ_d  = occ_base | push;
+        wait_d = (push & {FW{acc_wait}}) | (~push & wait_base);
+        occ_q[pk]  <= occ_d;
+        wait_q[pk] <= wait_d;
+        // The new head's eligibility (the rules table)
+        ok = ~max_d & (~entry(wait_d, 0) | ~nz_d);
+        if (pk == 1) begin
+          e1 = entry(occ_d, 0) & ok;
+          h1 = entry(occ_d, 0) & ~ok;
+        end else begin
+          e0 = entry(occ_d, 0) & ok;
+          h0 = entry(occ_d, 0) & ~ok;
+        end
+      end
+      // the pick selects the outcome in the last LUT (pick_valid_i,
+      // pick_q_i and the two outcomes: one LUT6 per bit)
+      elig_q <= (pick_oh & e1) | (~pick_oh & e0);
+      held_q <= (pick_oh & h1) | (~pick_oh & h0);
+    end
+  end
+
+  logic [NumQueues-1:0] known, counted;
+  assign known   = entry(occ_s, 0);
+  assign counted = nz_s;
+
   `UB_ASSERT_SETUP
 `ifdef FORMAL
   // (the proof) the first cycle is in reset
@@ -106,8 +257,11 @@ module order_tracker #(
 `endif
   `UB_ASSERT_INIT(QueuesFitThePorts, NumQueues == 8 && Depth == 8)
 
-  // (for the assertions) per queue, from the queues' blocks below: checks
-  // of its registers, and values now and as the C model steps them
+  // (for the assertions) per queue: checks of its registers, and values now
+  // and as the C model steps them (cmodel/order_tracker.c: a pick pops only
+  // a queue that holds a request, a push is dropped when the queue is full
+  // after the pop; the count steps up on a pick unless saturated, then down
+  // on a completion unless zero)
   logic [NumQueues-1:0]      a_fill_ok, a_flags_ok, a_elig_rule;
   logic [NumQueues-1:0]      a_pop2, a_second, a_head, a_max, a_zero;
   logic [4*NumQueues-1:0]    a_fill, a_fill_next;
@@ -119,179 +273,43 @@ module order_tracker #(
       fill_of = fill_of + 4'(occ[k]);
     end
   endfunction
-
-  // One block of registers per queue (the queues never interact).
-  for (genvar q = 0; q < NumQueues; q++) begin : g_queue
-    // The queue's state (after the last edge) is kept twice: g_pk[1] holds it
-    // as it is if the scheduler picked this queue at the last edge, g_pk[0]
-    // as it is if not; both were worked out before that edge, and the last
-    // edge's pick, registered as it came, selects one (picked_q). So the pick
-    // never reaches these registers: only elig_q / held_q, through the last
-    // LUT in front of them. The state:
-    //  - the FIFO: wait_s[k] is entry k's wait bit, entry 0 the head;
-    //    occ_s[k] that entry k holds a request (a thermometer: the fill is
-    //    its ones, so occ_s[0] is "known", occ_s[Depth-1] "full"). A pop
-    //    shifts both down by one entry; a push writes the first free entry
-    //    (after the pop's shift). The entries past the fill hold nothing
-    //    anyone reads, so the wait bits have no reset;
-    //  - the outstanding count out_s and its flags nz_s, one_s, max_s, max1_s
-    //    (out_s != 0, == 1, == CntMax, == CntMax - 1), stepped with the
-    //    count, so that whether it is zero or saturated after an edge is
-    //    logic of a few flags, not a compare of the count's next value.
-    logic             picked_q, cmp_e, acc_e;
-    logic [Depth-1:0] wait_s, occ_s;
-    logic [CntW-1:0]  out_s;
-    logic             nz_s, one_s, max_s, max1_s;
-
-    // From the state alone, settled early in the cycle: the count one up and
-    // one down (carry chains), and the two compares a step of the flags needs
-    // (what "== 1" and "== CntMax - 1" become after a step down / up).
-    logic [CntW-1:0] out_inc, out_dec;
-    logic            out_two, out_max2;
-    assign out_inc  = out_s + CntW'(1);
-    assign out_dec  = out_s - CntW'(1);
-    assign out_two  = (out_s == CntW'(2));
-    assign out_max2 = (out_s == CntMax - CntW'(2));
-
-    // The two outcomes of this edge: g_pk[1] if the scheduler picks this
-    // queue at it, g_pk[0] if not. Each is logic of the state, this edge's
-    // completion and accepted request, and is registered as is (its bank).
-    for (genvar pk = 0; pk < 2; pk++) begin : g_pk
-      // the bank
-      logic [Depth-1:0] wait_q, occ_q;
-      logic [CntW-1:0]  out_q;
-      logic             nz_q, one_q, max_q, max1_q;
-      // the outcome (elig_d / held_d are nets of their own: the pick selects
-      // between the two eligibilities in the LUT in front of elig_q / held_q)
-      logic             inc, dec, up, down, hold, ok;
-      logic [Depth-1:0] occ_base, occ_low, tail, push, wait_base;
-      logic [Depth-1:0] wait_d, occ_d;
-      logic [CntW-1:0]  out_d;
-      logic             nz_d, one_d, max_d, max1_d;
-      (* keep *) logic  elig_d, held_d;
-      // The count: a pick counts one more unless saturated, a completion one
-      // less (after the pick's) unless there is none; a pick and a
-      // completion at one edge cancel out.
-      assign inc    = (pk == 1) && !max_s;
-      assign dec    = cmp_e && (inc || nz_s);
-      assign up     = inc && !dec;
-      assign down   = dec && !inc;
-      assign hold   = !up && !down;
-      assign out_d  = ({CntW{up}} & out_inc) | ({CntW{down}} & out_dec) | ({CntW{hold}} & out_s);
-      assign nz_d   = up || (down && !one_s) || (hold && nz_s);
-      assign one_d  = (up && !nz_s) || (down && out_two) || (hold && one_s);
-      assign max_d  = (up && max1_s) || (hold && max_s);
-      assign max1_d = (up && out_max2) || (down && max_s) || (hold && max1_s);
-      // The FIFO after the pick (a pick of an empty queue pops nothing:
-      // shifting an empty FIFO leaves it empty): base; occ_low[k], that
-      // entry k-1 holds a request after the pop (or k is 0) ...
-      if (pk == 1) begin : g_pop
-        assign occ_base  = {1'b0, occ_s[Depth-1:1]};
-        assign wait_base = {1'b0, wait_s[Depth-1:1]};
-        assign occ_low   = occ_s | Depth'(1);
-      end else begin : g_stay
-        assign occ_base  = occ_s;
-        assign wait_base = wait_s;
-        assign occ_low   = {occ_s[Depth-2:0], 1'b1};
+  always_comb begin
+    for (int q = 0; q < NumQueues; q++) begin
+      logic [Depth-1:0] os, o0, o1;
+      logic [1:0]       ws;  // the head's and the next entry's wait bits
+      logic             pop_m, push_m, inc_m, dec_m;
+      logic [CntW-1:0]  out_m;
+      os = occ_s[q*Depth +: Depth];
+      ws = wait_s[q*Depth +: 2];
+      o0 = occ_q[0][q*Depth +: Depth];
+      o1 = occ_q[1][q*Depth +: Depth];
+      pop_m  = pick_oh[q] && os[0];
+      push_m = acc_oh[q] && (pop_m || !os[Depth-1]);
+      inc_m  = pick_oh[q] && (out_s[q] != CntMax);
+      out_m  = out_s[q] + CntW'(inc_m);
+      dec_m  = cmp_oh[q] && (out_m != '0);
+      a_fill[4*q +: 4]           = fill_of(os);
+      a_fill_next[4*q +: 4]      = fill_of(os) - 4'(pop_m) + 4'(push_m);
+      a_out[CntW*q +: CntW]      = out_s[q];
+      a_out_next[CntW*q +: CntW] = out_m - CntW'(dec_m);
+      a_pop2[q]   = pop_m && os[1];
+      a_second[q] = ws[1];
+      a_head[q]   = ws[0];
+      a_max[q]    = (out_s[q] == CntMax);
+      a_zero[q]   = (out_s[q] == '0);
+      // both banks hold a state the queue can be in (a FIFO filled from
+      // entry 0 up, flags equal to the compares they stand for)
+      a_fill_ok[q] = ((o0 & (o0 + Depth'(1))) == '0) && ((o1 & (o1 + Depth'(1))) == '0);
+      a_flags_ok[q] = 1'b1;
+      for (int pk = 0; pk < 2; pk++) begin
+        a_flags_ok[q] = a_flags_ok[q] &&
+            (nz_q[pk][q] == (out_q[pk][q] != '0)) && (one_q[pk][q] == (out_q[pk][q] == CntW'(1))) &&
+            (max_q[pk][q] == (out_q[pk][q] == CntMax)) &&
+            (max1_q[pk][q] == (out_q[pk][q] == CntMax - CntW'(1)));
       end
-      // ... and the push into its first free entry (none when full: the
-      // request is not kept)
-      assign tail   = occ_low & ~occ_base;
-      assign push   = {Depth{acc_e}} & tail;
-      assign occ_d  = occ_base | push;
-      assign wait_d = (push & {Depth{acc_wait}}) | (~push & wait_base);
-      // The new head's eligibility (the rules table)
-      assign ok     = !max_d && (!wait_d[0] || !nz_d);
-      assign elig_d = occ_d[0] && ok;
-      assign held_d = occ_d[0] && !ok;
-
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          occ_q  <= '0;
-          out_q  <= '0;
-          nz_q   <= 1'b0;
-          one_q  <= 1'b0;
-          max_q  <= 1'b0;
-          max1_q <= 1'b0;
-        end else begin
-          occ_q  <= occ_d;
-          out_q  <= out_d;
-          nz_q   <= nz_d;
-          one_q  <= one_d;
-          max_q  <= max_d;
-          max1_q <= max1_d;
-        end
-      end
-
-      // the FIFO's storage (no reset: read only where occ_q says filled)
-      always_ff @(posedge clk_i) begin
-        wait_q <= wait_d;
-      end
+      // the outputs: elig is the rules table applied to the head
+      a_elig_rule[q] = (elig_q[q] == (known[q] && !max_s[q] && (!ws[0] || !nz_s[q])));
     end
-
-    // this edge's events of the queue
-    assign cmp_e = cmp_oh[q];
-    assign acc_e = acc_oh[q];
-
-    // the state: the bank of the last edge's pick
-    assign picked_q = pick_valid_q && (pick_q_q == 3'(q));
-    assign wait_s   = picked_q ? g_pk[1].wait_q : g_pk[0].wait_q;
-    assign occ_s    = picked_q ? g_pk[1].occ_q  : g_pk[0].occ_q;
-    assign out_s    = picked_q ? g_pk[1].out_q  : g_pk[0].out_q;
-    assign nz_s     = picked_q ? g_pk[1].nz_q   : g_pk[0].nz_q;
-    assign one_s    = picked_q ? g_pk[1].one_q  : g_pk[0].one_q;
-    assign max_s    = picked_q ? g_pk[1].max_q  : g_pk[0].max_q;
-    assign max1_s   = picked_q ? g_pk[1].max1_q : g_pk[0].max1_q;
-
-    // The outputs' registers: this edge's pick selects the outcome, in the
-    // last LUT (pick_valid_i, pick_q_i and the two outcomes: one LUT6).
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        elig_q[q] <= 1'b0;
-        held_q[q] <= 1'b0;
-      end else begin
-        elig_q[q] <= pick_oh[q] ? g_pk[1].elig_d : g_pk[0].elig_d;
-        held_q[q] <= pick_oh[q] ? g_pk[1].held_d : g_pk[0].held_d;
-      end
-    end
-
-    assign known[q]   = occ_s[0];
-    assign counted[q] = nz_s;
-
-    // (for the assertions below) the queue against the C model's rules
-    // (cmodel/order_tracker.c). What the model does at this edge: a pick
-    // pops only a queue that holds a request, a push is dropped when the
-    // queue is full after the pop; the count steps up on a pick unless
-    // saturated, then down on a completion unless zero.
-    logic            pop_m, push_m, inc_m, dec_m;
-    logic [CntW-1:0] out_m;
-    assign pop_m  = pick_oh[q] && occ_s[0];
-    assign push_m = acc_e && (pop_m || !occ_s[Depth-1]);
-    assign inc_m  = pick_oh[q] && (out_s != CntMax);
-    assign out_m  = out_s + CntW'(inc_m);
-    assign dec_m  = cmp_e && (out_m != '0);
-    assign a_fill[4*q +: 4]             = fill_of(occ_s);
-    assign a_fill_next[4*q +: 4]        = fill_of(occ_s) - 4'(pop_m) + 4'(push_m);
-    assign a_out[CntW*q +: CntW]        = out_s;
-    assign a_out_next[CntW*q +: CntW]   = out_m - CntW'(dec_m);
-    assign a_pop2[q]   = pop_m && occ_s[1];
-    assign a_second[q] = wait_s[1];
-    assign a_head[q]   = wait_s[0];
-    assign a_max[q]    = (out_s == CntMax);
-    assign a_zero[q]   = (out_s == '0);
-    // both banks hold a state the queue can be in (a FIFO filled from entry
-    // 0 up, flags equal to the compares they stand for), so the state does
-    assign a_fill_ok[q] =
-        ((g_pk[0].occ_q & (g_pk[0].occ_q + Depth'(1))) == '0) &&
-        ((g_pk[1].occ_q & (g_pk[1].occ_q + Depth'(1))) == '0);
-    assign a_flags_ok[q] =
-        (g_pk[0].nz_q == (g_pk[0].out_q != '0)) && (g_pk[1].nz_q == (g_pk[1].out_q != '0)) &&
-        (g_pk[0].one_q == (g_pk[0].out_q == CntW'(1))) && (g_pk[1].one_q == (g_pk[1].out_q == CntW'(1))) &&
-        (g_pk[0].max_q == (g_pk[0].out_q == CntMax)) && (g_pk[1].max_q == (g_pk[1].out_q == CntMax)) &&
-        (g_pk[0].max1_q == (g_pk[0].out_q == CntMax - CntW'(1))) &&
-        (g_pk[1].max1_q == (g_pk[1].out_q == CntMax - CntW'(1)));
-    // the outputs: elig is the rules table applied to the head
-    assign a_elig_rule[q] = (elig_q[q] == (known[q] && !max_s && (!wait_s[0] || !nz_s)));
   end
 
   // (for the assertions) the model's values for after this edge, taken at

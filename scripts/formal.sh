@@ -87,8 +87,8 @@ why: the answer strobe stays high after the first answer: answers without reques
 name: order_tracker_count_flag
 run: order_tracker
 file: rtl/order_tracker.sv
-from: assign nz_d   = up || (down && !one_s) || (hold && nz_s);
-to: assign nz_d   = up || (hold && nz_s);
+from: nz_d = up | (down & ~one_s) | (hold & nz_s);
+to: nz_d = up | (hold & nz_s);
 why: a completion that takes a count from 2 to 1 clears its "not zero" flag, so a queue that waits for its initiator to drain would go with one request still outstanding (CountFlags)
 
 name: rc_psn_skip
