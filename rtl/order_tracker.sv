@@ -263,9 +263,9 @@ module order_tracker #(
   // after the pop; the count steps up on a pick unless saturated, then down
   // on a completion unless zero)
   logic [NumQueues-1:0]      a_fill_ok, a_flags_ok, a_elig_rule;
-  logic [NumQueues-1:0]      a_pop2, a_second, a_head, a_max, a_zero;
-  logic [4*NumQueues-1:0]    a_fill, a_fill_next;
-  logic [CntW*NumQueues-1:0] a_out, a_out_next;
+  logic [NumQueues-1:0]      a_second, a_head, a_max, a_zero;
+  logic [4*NumQueues-1:0]    a_fill;
+  logic [CntW*NumQueues-1:0] a_out;
   // the number of requests a FIFO holds
   function automatic logic [3:0] fill_of(logic [Depth-1:0] occ);
     fill_of = '0;
@@ -277,22 +277,12 @@ module order_tracker #(
     for (int q = 0; q < NumQueues; q++) begin
       logic [Depth-1:0] os, o0, o1;
       logic [1:0]       ws;  // the head's and the next entry's wait bits
-      logic             pop_m, push_m, inc_m, dec_m;
-      logic [CntW-1:0]  out_m;
       os = occ_s[q*Depth +: Depth];
       ws = wait_s[q*Depth +: 2];
       o0 = occ_q[0][q*Depth +: Depth];
       o1 = occ_q[1][q*Depth +: Depth];
-      pop_m  = pick_oh[q] && os[0];
-      push_m = acc_oh[q] && (pop_m || !os[Depth-1]);
-      inc_m  = pick_oh[q] && (out_s[q] != CntMax);
-      out_m  = out_s[q] + CntW'(inc_m);
-      dec_m  = cmp_oh[q] && (out_m != '0);
-      a_fill[4*q +: 4]           = fill_of(os);
-      a_fill_next[4*q +: 4]      = fill_of(os) - 4'(pop_m) + 4'(push_m);
-      a_out[CntW*q +: CntW]      = out_s[q];
-      a_out_next[CntW*q +: CntW] = out_m - CntW'(dec_m);
-      a_pop2[q]   = pop_m && os[1];
+      a_fill[4*q +: 4]      = fill_of(os);
+      a_out[CntW*q +: CntW] = out_s[q];
       a_second[q] = ws[1];
       a_head[q]   = ws[0];
       a_max[q]    = (out_s[q] == CntMax);
@@ -312,17 +302,29 @@ module order_tracker #(
     end
   end
 
-  // (for the assertions) the model's values for after this edge, taken at
-  // the edge. (Not $past: it takes the sampled values, from before the
-  // inputs of this edge were driven when they change with the clock, as the
-  // simulator's shims drive them.)
+  // (for the assertions) the model's values for after this edge, worked out
+  // and taken at the edge (so a simulator evaluates them once per edge; and
+  // not $past, which takes the sampled values, from before the inputs of
+  // this edge were driven when they change with the clock, as the
+  // simulator's shims drive them)
   logic [4*NumQueues-1:0]    a_fill_next_q;
   logic [CntW*NumQueues-1:0] a_out_next_q;
   logic [NumQueues-1:0]      a_pop2_q;
   always_ff @(posedge clk_i) begin
-    a_fill_next_q <= a_fill_next;
-    a_out_next_q  <= a_out_next;
-    a_pop2_q      <= a_pop2;
+    for (int q = 0; q < NumQueues; q++) begin
+      logic [Depth-1:0] os;
+      logic             pop_m, push_m, inc_m, dec_m;
+      logic [CntW-1:0]  out_m;
+      os     = occ_s[q*Depth +: Depth];
+      pop_m  = pick_oh[q] && os[0];
+      push_m = acc_oh[q] && (pop_m || !os[Depth-1]);
+      inc_m  = pick_oh[q] && (out_s[q] != CntMax);
+      out_m  = out_s[q] + CntW'(inc_m);
+      dec_m  = cmp_oh[q] && (out_m != '0);
+      a_fill_next_q[4*q +: 4]      <= fill_of(os) - 4'(pop_m) + 4'(push_m);
+      a_out_next_q[CntW*q +: CntW] <= out_m - CntW'(dec_m);
+      a_pop2_q[q]                  <= pop_m && os[1];
+    end
   end
 
   // The invariants. The FIFOs: never over Depth, never under 0 (each a
