@@ -318,58 +318,66 @@ build_model() {  # $1 run $2 rtl dir $3 formal dir $4 tag
     fi
 }
 
-# For a pdr proof: one AIGER model per assertion, or per group of them
-# (R_GROUPS), $out/<tag>.part<i>.aig, their names in $out/<tag>.parts (one
-# line each: the assertions, joined by +). ABC's pdr has no notion of one
-# assertion helping to prove another, so helpers that a property needs must
-# share its group; alone, most properties have a small cone of influence and
-# prove in a fraction of a second.
-split_model() {  # $1 run $2 tag
-    local run=$1 b="$out/$2" top a n it sel first i=0 script
+# The yosys selection of the named assertions (their cells in the list
+# $1, one "<top>/<cell>" a line, as select -list wrote it), united; an
+# assertion is named by its label, the cell's last name component.
+assert_sel() {  # $1 the list, then the names
+    local list=$1 n sel="" first=1
+    shift
+    for n in "$@"; do
+        sel+=" $(grep -E "[./]$n\$" "$list" | head -1)"
+        [ $first = 1 ] || sel+=" %u"
+        first=0
+    done
+    echo "$sel"
+}
+
+# The AIGER models of a pdr run from $out/<tag>.gates.il:
+#  - with assert= (R_ONLY), $out/<tag>.aig narrowed to those assertions (what
+#    a planted bug is checked on);
+#  - unless $3 is "narrow": one model per assertion, or per group of them
+#    (R_GROUPS), $out/<tag>.part<i>.aig, their names in $out/<tag>.parts (one
+#    line each: the assertions, joined by +). ABC's pdr has no notion of one
+#    assertion helping to prove another, so helpers that a property needs
+#    must share its group; alone, most properties have a small cone of
+#    influence and prove in a fraction of a second.
+split_model() {  # $1 run $2 tag [$3 narrow]
+    local run=$1 b="$out/$2" top a n it i=0 script keep
     declare -A grouped=()
     local items=()
     top=$(head -1 "$b.asserts"); top=${top%%/*}
-    for it in ${R_GROUPS[$run]}; do for n in ${it//+/ }; do grouped[$n]=1; done; done
-    for n in ${R_ONLY[$run]}; do
-        grep -qE "[./]$n\$" "$b.asserts" || { echo "assert= names $n, which is not an assertion of ${R_BLOCK[$run]}"; return 1; }
-    done
-    while read -r a; do
-        n=${a#*/}; n=${n##*.}
-        [ -z "${R_ONLY[$run]}" ] || [[ " ${R_ONLY[$run]} " == *" $n "* ]] || continue
-        [ -n "${grouped[$n]:-}" ] || items+=("$n")
-    done <"$b.asserts"
-    for it in ${R_GROUPS[$run]}; do
+    for it in ${R_ONLY[$run]} ${R_GROUPS[$run]}; do
         for n in ${it//+/ }; do
-            grep -qE "[./]$n\$" "$b.asserts" || { echo "group $it names $n, which is not an assertion of ${R_BLOCK[$run]}"; return 1; }
+            grep -qE "[./]$n\$" "$b.asserts" || { echo "$it names $n, which is not an assertion of ${R_BLOCK[$run]}"; return 1; }
         done
-        items+=("$it")
     done
-    : >"$b.parts"
     script="read_rtlil $b.gates.il; design -save base"
     if [ -n "${R_ONLY[$run]}" ]; then
-        # the model of all assertions ($b.aig, what a planted bug is checked
-        # on) narrowed to those of the run
-        sel=""; first=1
-        for n in ${R_ONLY[$run]}; do
-            sel+=" $(grep -E "[./]$n\$" "$b.asserts" | head -1)"
-            [ $first = 1 ] || sel+=" %u"
-            first=0
-        done
-        script+="; chformal -assert -remove $top/t:\$assert$sel %d"
+        # shellcheck disable=SC2086
+        keep=$(assert_sel "$b.asserts" ${R_ONLY[$run]})
+        script+="; chformal -assert -remove $top/t:\$assert$keep %d"
         script+="; write_aiger -I -B -zinit -map $b.aim $b.aig"
     fi
-    for it in "${items[@]}"; do
-        sel=""; first=1
-        for n in ${it//+/ }; do
-            sel+=" $(grep -E "[./]$n\$" "$b.asserts" | head -1)"
-            [ $first = 1 ] || sel+=" %u"
-            first=0
+    if [ "${3:-}" != narrow ]; then
+        for it in ${R_GROUPS[$run]}; do for n in ${it//+/ }; do grouped[$n]=1; done; done
+        while read -r a; do
+            n=${a#*/}; n=${n##*.}
+            [ -z "${R_ONLY[$run]}" ] || [[ " ${R_ONLY[$run]} " == *" $n "* ]] || continue
+            [ -n "${grouped[$n]:-}" ] || items+=("$n")
+        done <"$b.asserts"
+        items+=(${R_GROUPS[$run]})
+        : >"$b.parts"
+        for it in "${items[@]}"; do
+            # shellcheck disable=SC2086
+            keep=$(assert_sel "$b.asserts" ${it//+/ })
+            script+="; design -load base; chformal -assert -remove $top/t:\$assert$keep %d"
+            script+="; write_aiger -I -B -zinit -map $b.part$i.aim $b.part$i.aig"
+            echo "$it" >>"$b.parts"
+            i=$((i + 1))
         done
-        script+="; design -load base; chformal -assert -remove $top/t:\$assert$sel %d"
-        script+="; write_aiger -I -B -zinit -map $b.part$i.aim $b.part$i.aig"
-        echo "$it" >>"$b.parts"
-        i=$((i + 1))
-    done
+    elif [ -z "${R_ONLY[$run]}" ]; then
+        return 0  # $b.aig as build_model wrote it
+    fi
     if ! yosys -q -l "$b.split.log" -p "$script" >/dev/null 2>&1; then
         echo "yosys could not split the model (log $b.split.log)"; return 1
     fi
@@ -586,7 +594,7 @@ EOF
     if [ "${R_SOLVER[$run]}" = pdr ]; then
         # bounded (ABC's bmc3 over all assertions at once): a planted bug
         # shows within a few requests, and bmc3 finds it fast
-        if ! msg=$(split_model "$run" "plant-$name"); then
+        if ! msg=$(split_model "$run" "plant-$name" narrow); then
             fin FAIL "NOT CAUGHT: the planted RTL does not build: $msg"; return
         fi
         v=$(abc_run "$out/plant-$name" "bmc3 -F $depth")
