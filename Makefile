@@ -111,7 +111,7 @@ TEST_SRCS := $(wildcard testbench/*.cc)
 # port list testbench/<block>_ports.h, shim testbench/<block>_rtl.cc.
 TB_BLOCKS := $(patsubst testbench/rtl/%.sv,%,$(wildcard testbench/rtl/*.sv))
 TB_C_OBJS := $(patsubst %,$(BUILD)/obj/testbench/%_model.o,$(TB_BLOCKS))
-TB_VL_LIBS := $(patsubst %,$(BUILD)/vl/lib%.a,$(TB_BLOCKS))
+TB_VL_LIBS := $(patsubst %,$(BUILD)/vlc/lib%.a,$(TB_BLOCKS))
 
 C_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 SHIM_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(SHIM_SRCS))
@@ -121,16 +121,25 @@ VL_LIBS   := $(patsubst %,$(BUILD)/vl/lib%.a,$(RTL_TOPS))
 VL_RT     := $(BUILD)/vl/libverilated.a
 LIB       := $(BUILD)/libubsim.a
 UBSIM     := $(BUILD)/ubsim
+# The checked flavour (docs/rtl.md, "Assertions"): every block Verilated with
+# its assertions and the logic only they read (--assert, UB_ASSERTS), its
+# shims compiled against those models, and the programs the tests run linked
+# with them. ubsim and the programs built for speed use the models without.
+VLC_LIBS  := $(patsubst %,$(BUILD)/vlc/lib%.a,$(RTL_TOPS))
+SHIMC_OBJS := $(patsubst %.cc,$(BUILD)/objc/%.o,$(SHIM_SRCS))
+LIBC      := $(BUILD)/libubsim_checked.a
+UBSIMC    := $(BUILD)/ubsim-checked
 TESTS     := $(BUILD)/ubsim_tests
 CMODEL_ALONE := $(BUILD)/cmodel_alone
 EXAMPLE   := $(BUILD)/verbs_example
 
 LINK_LIBS  = $(LIB) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
+LINKC_LIBS = $(LIBC) $(VLC_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
 
 .PHONY: all deps run test test-asan test-tsan lint timing formal bench waves clean help cmodel-alone example fuzz plots replay-tb systemc mutate
 .DEFAULT_GOAL := all
 
-all: $(UBSIM) $(TESTS) $(EXAMPLE) $(CMODEL_ALONE).ok
+all: $(UBSIM) $(UBSIMC) $(TESTS) $(EXAMPLE) $(CMODEL_ALONE).ok
 
 help:
 	@sed -n '3,/^#   make clean/p' Makefile | sed 's/^# \{0,1\}//'
@@ -186,17 +195,20 @@ $(PGO_STAMP): $(PGO_DIR)/ubsim
 	  { echo "profile: training run failed: ubsim $$r"; exit 1; }; done
 	@touch $@
 
-# Verilated model of one top-level block: build/vl/lib<block>.a.
-# $(call verilate,<block>,<SystemVerilog files>,<port list header>): Verilator
-# (-Wall) into build/vl/<block>/, then the port check (scripts/portcheck.py:
-# the model's ports must be the port list's, in name, direction and width;
-# the build stops here otherwise).
+# Verilated model of one top-level block: build/vl/lib<block>.a, and the
+# checked flavour build/vlc/lib<block>.a.
+# $(call verilate,<block>,<SystemVerilog files>,<port list header>[,vlc]):
+# Verilator (-Wall) into build/vl/<block>/ (or build/vlc/<block>/, with the
+# assertions: VL_CHECKED), then the port check (scripts/portcheck.py: the
+# model's ports must be the port list's, in name, direction and width; the
+# build stops here otherwise).
 PORTCHECK = /usr/bin/python3 scripts/portcheck.py --cpp "$(CC) -E"
+VL_CHECKED := --assert +define+UB_ASSERTS
 define verilate
-	@mkdir -p $(BUILD)/vl/$(1)
-	$(VERILATOR) --cc --trace-fst --trace-structs -Wall -O3 --assert -y rtl -Irtl --prefix V$(1) --top-module $(1) \
-	  -Mdir $(BUILD)/vl/$(1) $(2)
-	$(PORTCHECK) $(1) $(BUILD)/vl/$(1)/V$(1).h $(3)
+	@mkdir -p $(BUILD)/$(or $(4),vl)/$(1)
+	$(VERILATOR) --cc --trace-fst --trace-structs -Wall -O3 $(if $(4),$(VL_CHECKED)) -y rtl -Irtl \
+	  --prefix V$(1) --top-module $(1) -Mdir $(BUILD)/$(or $(4),vl)/$(1) $(2)
+	$(PORTCHECK) $(1) $(BUILD)/$(or $(4),vl)/$(1)/V$(1).h $(3)
 endef
 
 # $(call vl_compile,<block>,<directory>,<compiler options>): the C++ compile
@@ -233,15 +245,26 @@ $(BUILD)/vl/%.gen: rtl/%.sv $(RTL_SRCS) Makefile
 $(BUILD)/vl/lib%.a: $(BUILD)/vl/%.gen $(PGO_DEP)
 	$(call vl_compile,$*,$(BUILD)/vl/$*,$(VL_OPT))
 
+# The checked flavour: compiled once, without the profile (it runs only in
+# the tests and in ubsim-checked).
+VLC_GEN := $(patsubst %,$(BUILD)/vlc/%.gen,$(RTL_TOPS))
+.SECONDARY: $(VLC_GEN)
+$(BUILD)/vlc/%.gen: rtl/%.sv $(RTL_SRCS) Makefile
+	$(call verilate,$*,$(RTL_PKG) rtl/$*.sv,cmodel/$*_ports.h,vlc)
+	@touch $@
+
+$(BUILD)/vlc/lib%.a: $(BUILD)/vlc/%.gen
+	$(call vl_compile,$*,$(BUILD)/vlc/$*,-O2)
+
 $(PGO_DIR)/vl/lib%.a: $(BUILD)/vl/%.gen
 	rm -rf $(PGO_DIR)/vl/$* && mkdir -p $(PGO_DIR)/vl/$*
 	cp $(BUILD)/vl/$*/*.cpp $(BUILD)/vl/$*/*.h $(BUILD)/vl/$*/*.mk $(PGO_DIR)/vl/$*/
 	$(call vl_compile,$*,$(PGO_DIR)/vl/$*,-O2 -fprofile-generate=$(PGO_DIR)/data \
 	  -fprofile-prefix-path=$(PGO_DIR) -fprofile-update=single)
 
-$(TB_VL_LIBS): $(BUILD)/vl/lib%.a: testbench/rtl/%.sv testbench/%_ports.h Makefile
-	$(call verilate,$*,testbench/rtl/$*.sv,testbench/$*_ports.h)
-	$(call vl_compile,$*,$(BUILD)/vl/$*,-O2)
+$(TB_VL_LIBS): $(BUILD)/vlc/lib%.a: testbench/rtl/%.sv testbench/%_ports.h Makefile
+	$(call verilate,$*,testbench/rtl/$*.sv,testbench/$*_ports.h,vlc)
+	$(call vl_compile,$*,$(BUILD)/vlc/$*,-O2)
 
 # The port check again when only the port list (or the check) changed.
 PORTS_OK := $(patsubst %,$(BUILD)/vl/%/ports.ok,$(RTL_TOPS))
@@ -250,12 +273,17 @@ $(PORTS_OK): $(BUILD)/vl/%/ports.ok: $(BUILD)/vl/%.gen cmodel/%_ports.h scripts/
 	@touch $@
 
 # Shim C++ objects see their block's generated headers (and instantiate
-# Verilator's trace templates: not alignment-checked, as above).
+# Verilator's trace templates: not alignment-checked, as above); those of
+# the checked flavour, its models' headers.
 SHIM_CXX = $(CXX) $(CPPFLAGS) $(CXXFLAGS) -isystem $(BUILD)/vl/$* -isystem $(VL_INC) \
            -isystem $(VL_INC)/vltstd -MMD -MP
 $(BUILD)/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/%.gen $(BUILD)/vl/%/ports.ok $(PGO_DEP)
 	@mkdir -p $(dir $@)
 	$(SHIM_CXX) $(SHIM_PGO) $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -c $< -o $@
+$(BUILD)/objc/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vlc/%.gen
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -isystem $(BUILD)/vlc/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd \
+	  -MMD -MP $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -c $< -o $@
 
 VL_RT_SRCS := verilated verilated_fst_c verilated_vcd_c verilated_threads
 $(VL_RT): Makefile
@@ -289,6 +317,9 @@ $(SC_SYMS): $(SC_OBJS) $(LIB) $(VL_LIBS)
 $(LIB): $(C_OBJS) $(SHIM_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
+$(LIBC): $(C_OBJS) $(SHIMC_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
 
 # The version `ubsim --version` prints: `git describe` of the checkout, or
 # "unknown" outside one. version.txt is rewritten only when the version
@@ -314,6 +345,12 @@ $(UBSIM): $(BUILD)/obj/sim/app/main.o $(LIB) $(VL_LIBS) $(VL_RT) $(SC_SYMS) | $(
 	@nm -D --defined-only $@ | awk '{print $$NF}' | sort | comm -23 $@.exports - > $@.missing; \
 	if [ -s $@.missing ]; then echo "$@ does not export what the SystemC plugin calls:"; \
 	  cat $@.missing; rm -f $@ $@.exports $@.missing; exit 1; fi; rm -f $@.exports $@.missing
+
+# ubsim with every RTL assertion checked (the tests run it; the same
+# commands and figures, slower on the RTL and lockstep backends).
+$(UBSIMC): $(BUILD)/obj/sim/app/main.o $(LIBC) $(VLC_LIBS) $(VL_RT) $(SC_SYMS) | $(SC_PLUGIN)
+	$(CXX) $< $$(sed -n 's/^  \(.*\);$$/-Wl,--undefined=\1/p' $(SC_SYMS)) $(LINKC_LIBS) \
+	  -Wl,--dynamic-list=$(SC_SYMS) -o $@
 
 # The example workload of docs/verbs.md, a program of its own on the library.
 $(EXAMPLE): $(BUILD)/obj/docs/examples/verbs_example.o $(LIB) $(VL_LIBS) $(VL_RT)
@@ -349,17 +386,17 @@ cmodel-alone: $(CMODEL_ALONE)
 
 # --- tests -----------------------------------------------------------------
 # A test-only block's shim, like sim/rtl's.
-$(BUILD)/obj/testbench/%_rtl.o: testbench/%_rtl.cc $(BUILD)/vl/lib%.a
+$(BUILD)/obj/testbench/%_rtl.o: testbench/%_rtl.cc $(BUILD)/vlc/lib%.a
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -Itestbench -isystem $(BUILD)/vl/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -Itestbench -isystem $(BUILD)/vlc/$* -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/testbench/%.o: testbench/%.cc
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(shell pkg-config --cflags gtest 2>/dev/null) -I$(VL_INC)/gtkwave \
-	  -DUBSIM_BIN='"$(abspath $(UBSIM))"' -DUBSIM_BUILD_DIR='"$(abspath $(BUILD))"' -MMD -MP -c $< -o $@
+	  -DUBSIM_BIN='"$(abspath $(UBSIMC))"' -DUBSIM_BUILD_DIR='"$(abspath $(BUILD))"' -MMD -MP -c $< -o $@
 
-$(TESTS): $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT)
-	$(CXX) $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN) \
+$(TESTS): $(TEST_OBJS) $(TB_C_OBJS) $(LIBC) $(VLC_LIBS) $(TB_VL_LIBS) $(VL_RT)
+	$(CXX) $(TEST_OBJS) $(TB_C_OBJS) $(LIBC) $(VLC_LIBS) $(TB_VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN) \
 	  $(shell pkg-config --libs gtest 2>/dev/null) -o $@
 
 # No test can hang the run: every GoogleTest test has UBSIM_TEST_TIMEOUT
@@ -370,7 +407,7 @@ $(TESTS): $(TEST_OBJS) $(TB_C_OBJS) $(LIB) $(VL_LIBS) $(TB_VL_LIBS) $(VL_RT)
 TEST_LIMIT_S ?= 600
 TEST_LIMIT = timeout -k 10 $(TEST_LIMIT_S)
 test: deps
-	@$(MAKE) --no-print-directory $(UBSIM) $(TESTS) $(EXAMPLE) replay-tb $(SC_TEST) $(SC_EP_TEST) $(SC_EXAMPLE)
+	@$(MAKE) --no-print-directory $(UBSIM) $(UBSIMC) $(TESTS) $(EXAMPLE) replay-tb $(SC_TEST) $(SC_EP_TEST) $(SC_EXAMPLE)
 	@$(MAKE) --no-print-directory cmodel-alone
 	$(TESTS)
 	$(TEST_LIMIT) $(SC_TEST)
@@ -378,7 +415,7 @@ test: deps
 	$(TEST_LIMIT) $(SC_EXAMPLE)
 
 test-asan: deps
-	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/ubsim build/asan/ubsim_tests build/asan/verbs_example \
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 build/asan/ubsim-checked build/asan/ubsim_tests build/asan/verbs_example \
 	  build/asan/sc_block_test build/asan/sc_endpoint_test
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 UBSIM_TEST_TIMEOUT=900 UBSIM_TEST_SUBPROCESS_TIMEOUT=600 build/asan/ubsim_tests
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 UBSIM_TEST_SHORT=1 $(TEST_LIMIT) build/asan/sc_block_test
@@ -387,7 +424,7 @@ test-asan: deps
 # The simulations a command runs side by side (--jobs, sim/core/jobs.h) under
 # ThreadSanitizer: ubsim itself, on every backend and engine that threads.
 test-tsan: deps
-	@$(MAKE) --no-print-directory BUILD=build/tsan SAN=thread build/tsan/ubsim build/tsan/ubsim_tests
+	@$(MAKE) --no-print-directory BUILD=build/tsan SAN=thread build/tsan/ubsim-checked build/tsan/ubsim_tests
 	TSAN_OPTIONS=halt_on_error=1 UBSIM_TEST_SHORT=1 UBSIM_TEST_TIMEOUT=900 UBSIM_TEST_SUBPROCESS_TIMEOUT=600 build/tsan/ubsim_tests --gtest_filter='*SideBySide*:Jobs.*'
 
 # --- SystemC models of the blocks (sim/systemc/, docs/systemc.md) ------------
@@ -399,13 +436,13 @@ systemc: deps
 $(SC_EXAMPLE): docs/examples/sc_cpu_example.cc sim/systemc/ub_endpoint.h $(SC_OBJS) $(LIB) $(VL_LIBS) $(VL_RT)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(SC_OBJS) $(LINK_LIBS) $(SC_LIBS) -o $@
-$(SC_EP_TEST): testbench/systemc/sc_endpoint_test.cc testbench/systemc/sc_check.h sim/systemc/ub_endpoint.h $(SC_OBJS) $(LIB) $(VL_LIBS) $(VL_RT)
+$(SC_EP_TEST): testbench/systemc/sc_endpoint_test.cc testbench/systemc/sc_check.h sim/systemc/ub_endpoint.h $(SC_OBJS) $(LIBC) $(VLC_LIBS) $(VL_RT)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(SC_OBJS) $(LINK_LIBS) $(SC_LIBS) -o $@
-$(SC_TEST): testbench/systemc/sc_block_test.cc testbench/systemc/sc_check.h sim/systemc/sc_block.h $(SC_OBJS) $(LIB) $(VL_LIBS) $(VL_RT)
+	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(SC_CFLAGS) $< $(SC_OBJS) $(LINKC_LIBS) $(SC_LIBS) -o $@
+$(SC_TEST): testbench/systemc/sc_block_test.cc testbench/systemc/sc_check.h sim/systemc/sc_block.h $(SC_OBJS) $(LIBC) $(VLC_LIBS) $(VL_RT)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) -Isim/systemc $(CXXFLAGS) $(shell pkg-config --cflags systemc) $< \
-	  $(SC_OBJS) $(LINK_LIBS) $(SC_LIBS) -o $@
+	  $(SC_OBJS) $(LINKC_LIBS) $(SC_LIBS) -o $@
 
 # --- replay testbenches (docs/vectors.md) -------------------------------------
 REPLAY_TBS := $(patsubst %,$(BUILD)/replay/%_replay.sv,$(RTL_TOPS))
@@ -560,4 +597,4 @@ formal: deps
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD)/obj $(BUILD)/pgo/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/objc $(BUILD)/pgo/obj -name '*.d' 2>/dev/null)

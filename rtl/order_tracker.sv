@@ -60,51 +60,36 @@ module order_tracker #(
   // not wait or nothing is outstanding:
   //   ok = (out != CntMax) && (!wait || out == 0).
   // One LUT of the accepted request's fields; the FIFO keeps only this bit.
-  logic acc_wait;
-  always_comb begin
-    if (acc_mode_i == ub_pkg::UrmaNo) begin
-      acc_wait = 1'b0;                                  // unreliable: no ordering
-    end else if (acc_fence_i) begin
-      acc_wait = 1'b1;                                  // fence
-    end else if (acc_mode_i == ub_pkg::UrmaOt) begin
-      acc_wait = 1'b0;                                  // the target orders
+  function automatic logic wait_of(input logic [2:0] mode, input logic [1:0] order,
+                                   input logic fence);
+    if (mode == ub_pkg::UrmaNo) begin
+      wait_of = 1'b0;                                   // unreliable: no ordering
+    end else if (fence) begin
+      wait_of = 1'b1;                                   // fence
+    end else if (mode == ub_pkg::UrmaOt) begin
+      wait_of = 1'b0;                                   // the target orders
     end else begin
-      acc_wait = (acc_order_i == ub_pkg::UbOrderSo);    // ROI, ROL: SO waits
+      wait_of = (order == ub_pkg::UbOrderSo);           // ROI, ROL: SO waits
     end
-  end
+  endfunction
 
   // The queues side by side. Every per-queue value is a lane of a vector:
-  // one bit per queue for the flags ([q]), eight bits per queue for a FIFO
-  // ([q*Depth +: Depth], bit 0 the head), so that the logic of all queues is
-  // one expression (the same LUTs as a loop over the queues; a simulator
-  // evaluates it a word at a time).
+  // one bit per queue for the flags ([q]); a FIFO is Depth such vectors,
+  // one per entry, in one vector of FW bits (entry k of queue q is bit
+  // k*NumQueues + q, entry 0 the head). So the logic of all queues is one
+  // expression (the same LUTs as a loop over the queues; a simulator
+  // evaluates it a word at a time): a flag per queue applies to every entry
+  // as a replication, an entry is a slice, a pop moves the entries down by
+  // NumQueues bits.
   localparam int FW = NumQueues * Depth;
-  // each lane's entry 0, each lane's last entry (written out bit by bit:
+  // every queue's entry 0 (written out bit by bit:
   // yosys 0.23 sizes a cast inside a replication as 32 bits)
-  localparam logic [FW-1:0] LaneLow = {NumQueues{{(Depth-1){1'b0}}, 1'b1}};
-  localparam logic [FW-1:0] LaneTop = {NumQueues{1'b1, {(Depth-1){1'b0}}}};
-  // a flag per queue, spread over its FIFO lane
-  function automatic logic [FW-1:0] spread(input logic [NumQueues-1:0] v);
-    for (int q = 0; q < NumQueues; q++) begin
-      spread[q*Depth +: Depth] = {Depth{v[q]}};
-    end
-  endfunction
-  // entry k of every lane, as a flag per queue
-  function automatic logic [NumQueues-1:0] entry(input logic [FW-1:0] v, input int k);
-    for (int q = 0; q < NumQueues; q++) begin
-      entry[q] = v[q*Depth + k];
-    end
-  endfunction
+  localparam logic [FW-1:0] Entry0   = {{(FW-NumQueues){1'b0}}, {NumQueues{1'b1}}};
 
-  // this edge's events, decoded (a compare per queue, one LUT per bit)
-  logic [NumQueues-1:0] pick_oh, cmp_oh, acc_oh;
-  always_comb begin
-    for (int q = 0; q < NumQueues; q++) begin
-      pick_oh[q] = pick_valid_i && (pick_q_i == 3'(q));
-      cmp_oh[q]  = cmp_valid_i && (cmp_q_i == 3'(q));
-      acc_oh[q]  = acc_valid_i && (acc_q_i == 3'(q));
-    end
-  end
+  // An event of this edge, decoded: one bit per queue (one LUT per bit).
+  function automatic logic [NumQueues-1:0] onehot(input logic valid, input logic [2:0] q);
+    onehot = {NumQueues{valid}} & (NumQueues'(1) << q);
+  endfunction
 
   // The pick of the last edge, as it came (no logic in front of these).
   logic       pick_valid_q;
@@ -125,11 +110,11 @@ module order_tracker #(
   // and the last edge's pick, registered as it came, selects one (picked).
   // So the pick never reaches these registers: only elig_q / held_q,
   // through the last LUT in front of them. The state of a queue:
-  //  - the FIFO: wait_q's lane holds the wait bits, entry 0 the head; occ_q's
-  //    lane that the entry holds a request (a thermometer: the fill is its
-  //    ones, so entry 0 is "known", the last "full"). A pop shifts both down
-  //    by one entry; a push writes the first free entry (after the pop's
-  //    shift). The entries past the fill hold nothing anyone reads (the
+  //  - the FIFO: wait_q's entries hold the wait bits, entry 0 the head;
+  //    occ_q's that the entry holds a request (per queue a thermometer: the
+  //    fill is its ones, so entry 0 is "known", the last "full"). A pop
+  //    shifts both down by one entry; a push writes the first free entry
+  //    (after the pop's shift). The entries past the fill hold nothing anyone reads (the
   //    wait bits are reset with the rest only to share its clocked block);
   //  - the outstanding count out_q and its flags nz_q, one_q, max_q, max1_q
   //    (out != 0, == 1, == CntMax, == CntMax - 1), stepped with the count,
@@ -141,31 +126,23 @@ module order_tracker #(
   logic [NumQueues-1:0] nz_q [2], one_q [2], max_q [2], max1_q [2];
   logic [NumQueues-1:0] elig_q, held_q;
 
-  // The state: the bank of the last edge's pick, and from it alone, settled
-  // early in the cycle, the count one up and one down (carry chains) and the
-  // two compares a step of the flags needs (what "== 1" and "== CntMax - 1"
-  // become after a step down / up).
-  logic [NumQueues-1:0] picked, nz_s, one_s, max_s, max1_s, out_two, out_max2;
-  logic [FW-1:0]        wait_s, occ_s;
-  logic [CntW-1:0]      out_s [NumQueues], out_inc [NumQueues], out_dec [NumQueues];
-  always_comb begin
-    for (int q = 0; q < NumQueues; q++) begin
-      picked[q] = pick_valid_q && (pick_q_q == 3'(q));
-    end
-    wait_s = (wait_q[1] & spread(picked)) | (wait_q[0] & ~spread(picked));
-    occ_s  = (occ_q[1] & spread(picked)) | (occ_q[0] & ~spread(picked));
-    nz_s   = (nz_q[1] & picked) | (nz_q[0] & ~picked);
-    one_s  = (one_q[1] & picked) | (one_q[0] & ~picked);
-    max_s  = (max_q[1] & picked) | (max_q[0] & ~picked);
-    max1_s = (max1_q[1] & picked) | (max1_q[0] & ~picked);
-    for (int q = 0; q < NumQueues; q++) begin
-      out_s[q]    = picked[q] ? out_q[1][q] : out_q[0][q];
-      out_inc[q]  = out_s[q] + CntW'(1);
-      out_dec[q]  = out_s[q] - CntW'(1);
-      out_two[q]  = (out_s[q] == CntW'(2));
-      out_max2[q] = (out_s[q] == CntMax - CntW'(2));
-    end
-  end
+  // The state is the bank of the last edge's pick. Here, what the outputs
+  // need of it (whether each queue knows a request, whether it has some
+  // outstanding); the rest inside the clocked block below, where it is
+  // stepped (the same logic, which a simulator then works out only at the
+  // edges that change something).
+  logic [NumQueues-1:0] picked, known, counted;
+  assign picked  = {NumQueues{pick_valid_q}} & (NumQueues'(1) << pick_q_q);
+  assign known   = (occ_q[1][NumQueues-1:0] & picked) | (occ_q[0][NumQueues-1:0] & ~picked);
+  assign counted = (nz_q[1] & picked) | (nz_q[0] & ~picked);
+
+  // Nothing changes at an edge without a pick, a completion or an accepted
+  // request, if the last edge picked nothing either: bank 0 is then the
+  // state as it stands, bank 1 is read only after a pick, and the outputs
+  // are bank 0's. So the registers below are enabled by those four (a
+  // simulator skips the edges between a request's events).
+  logic active;
+  assign active = pick_valid_i || pick_valid_q || cmp_valid_i || acc_valid_i;
 
   // The two outcomes of this edge, bank 1 (the queue picked at it) and bank
   // 0 (not), each logic of the state, this edge's completion and accepted
@@ -187,23 +164,56 @@ module order_tracker #(
       end
       elig_q <= '0;
       held_q <= '0;
-    end else begin
-      logic [NumQueues-1:0] inc, dec, up, down, hold, ok, nz_d, max_d, e0, e1, h0, h1;
+    end else if (active) begin
+      logic [NumQueues-1:0] pick_oh, cmp_oh, acc_oh;
+      logic                 acc_wait;
+      logic [NumQueues-1:0] nz_s, one_s, max_s, max1_s;
+      logic [FW-1:0]        wait_s, occ_s, picked_e;
+      logic [NumQueues-1:0] inc, dec, up0, down0, up1, down1, hold, ok, nz_d, max_d, e0, e1, h0, h1;
+      logic [NumQueues-1:0] out_two, out_max2;
       logic [FW-1:0]        occ_base, occ_low, wait_base, push, occ_d, wait_d;
       e0 = '0; e1 = '0; h0 = '0; h1 = '0;
+      // this edge's events
+      pick_oh  = onehot(pick_valid_i, pick_q_i);
+      cmp_oh   = onehot(cmp_valid_i, cmp_q_i);
+      acc_oh   = onehot(acc_valid_i, acc_q_i);
+      acc_wait = wait_of(acc_mode_i, acc_order_i, acc_fence_i);
+      // the state: the bank of the last edge's pick
+      picked_e = {Depth{picked}};
+      wait_s   = (wait_q[1] & picked_e) | (wait_q[0] & ~picked_e);
+      occ_s    = (occ_q[1] & picked_e) | (occ_q[0] & ~picked_e);
+      nz_s     = counted;
+      one_s    = (one_q[1] & picked) | (one_q[0] & ~picked);
+      max_s    = (max_q[1] & picked) | (max_q[0] & ~picked);
+      max1_s   = (max1_q[1] & picked) | (max1_q[0] & ~picked);
+      // The count: a pick counts one more unless saturated, a completion
+      // one less (after the pick's) unless there is none; a pick and a
+      // completion at one edge cancel out. Bank 0 has no pick (so it only
+      // steps down), bank 1 has one.
+      inc   = ~max_s;
+      dec   = cmp_oh & (inc | nz_s);
+      up1   = inc & ~dec;
+      down1 = dec & ~inc;
+      up0   = '0;
+      down0 = cmp_oh & nz_s;
+      // Each count, from the bank of the last edge's pick, one up and one
+      // down (carry chains), and the two compares a step of the flags needs
+      // (what "== 1" and "== CntMax - 1" become after a step down / up).
+      for (int q = 0; q < NumQueues; q++) begin
+        logic [CntW-1:0] os, oi, od;
+        os = picked[q] ? out_q[1][q] : out_q[0][q];
+        oi = os + CntW'(1);
+        od = os - CntW'(1);
+        out_two[q]  = (os == CntW'(2));
+        out_max2[q] = (os == CntMax - CntW'(2));
+        out_q[0][q] <= down0[q] ? od : os;
+        out_q[1][q] <= up1[q] ? oi : (down1[q] ? od : os);
+      end
       for (int pk = 0; pk < 2; pk++) begin
-        // The count: a pick counts one more unless saturated, a completion
-        // one less (after the pick's) unless there is none; a pick and a
-        // completion at one edge cancel out.
-        inc  = (pk == 1) ? ~max_s : '0;
-        dec  = cmp_oh & (inc | nz_s);
-        up   = inc & ~dec;
-        down = dec & ~inc;
+        logic [NumQueues-1:0] up, down;
+        up   = (pk == 1) ? up1 : up0;
+        down = (pk == 1) ? down1 : down0;
         hold = ~(up | down);
-        for (int q = 0; q < NumQueues; q++) begin
-          out_q[pk][q] <= ({CntW{up[q]}} & out_inc[q]) | ({CntW{down[q]}} & out_dec[q]) |
-                          ({CntW{hold[q]}} & out_s[q]);
-        end
         nz_d = up | (down & ~one_s) | (hold & nz_s);
         max_d = (up & max1_s) | (hold & max_s);
         nz_q[pk]   <= nz_d;
@@ -214,29 +224,29 @@ module order_tracker #(
         // shifting an empty FIFO leaves it empty), then occ_low: that the
         // entry below holds a request after the pop (or it is entry 0) ...
         if (pk == 1) begin
-          occ_base  = (occ_s >> 1) & ~LaneTop;
-          wait_base = (wait_s >> 1) & ~LaneTop;
-          occ_low   = occ_s | LaneLow;
+          occ_base  = occ_s >> NumQueues;
+          wait_base = wait_s >> NumQueues;
+          occ_low   = occ_s | Entry0;
         end else begin
           occ_base  = occ_s;
           wait_base = wait_s;
-          occ_low   = ((occ_s << 1) & ~LaneLow) | LaneLow;
+          occ_low   = (occ_s << NumQueues) | Entry0;
         end
         // ... and the push into its first free entry (none when full: the
         // request is not kept)
-        push   = spread(acc_oh) & occ_low & ~occ_base;
+        push   = {Depth{acc_oh}} & occ_low & ~occ_base;
         occ_d  = occ_base | push;
         wait_d = (push & {FW{acc_wait}}) | (~push & wait_base);
         occ_q[pk]  <= occ_d;
         wait_q[pk] <= wait_d;
         // The new head's eligibility (the rules table)
-        ok = ~max_d & (~entry(wait_d, 0) | ~nz_d);
+        ok = ~max_d & (~wait_d[NumQueues-1:0] | ~nz_d);
         if (pk == 1) begin
-          e1 = entry(occ_d, 0) & ok;
-          h1 = entry(occ_d, 0) & ~ok;
+          e1 = occ_d[NumQueues-1:0] & ok;
+          h1 = occ_d[NumQueues-1:0] & ~ok;
         end else begin
-          e0 = entry(occ_d, 0) & ok;
-          h0 = entry(occ_d, 0) & ~ok;
+          e0 = occ_d[NumQueues-1:0] & ok;
+          h0 = occ_d[NumQueues-1:0] & ~ok;
         end
       end
       // the pick selects the outcome in the last LUT (pick_valid_i,
@@ -246,26 +256,46 @@ module order_tracker #(
     end
   end
 
-  logic [NumQueues-1:0] known, counted;
-  assign known   = entry(occ_s, 0);
-  assign counted = nz_s;
+  `UB_ASSERT_INIT(QueuesFitThePorts, NumQueues == 8 && Depth == 8)
 
+  // Assertions and the logic only they read: compiled when they are checked
+  // (rtl/prim_assert.svh), so a simulation that does not check them does
+  // not evaluate it.
+`ifdef UB_ASSERT_ON
   `UB_ASSERT_SETUP
 `ifdef FORMAL
   // (the proof) the first cycle is in reset
   initial assume (!rst_ni);
 `endif
-  `UB_ASSERT_INIT(QueuesFitThePorts, NumQueues == 8 && Depth == 8)
 
   // (for the assertions) per queue: checks of its registers, and values now
   // and as the C model steps them (cmodel/order_tracker.c: a pick pops only
   // a queue that holds a request, a push is dropped when the queue is full
   // after the pop; the count steps up on a pick unless saturated, then down
   // on a completion unless zero)
+  // the state as it stands (the bank of the last edge's pick)
+  logic [CntW-1:0]           out_s [NumQueues];
+  logic [FW-1:0]             wait_s, occ_s;
+  logic [NumQueues-1:0]      nz_s, max_s;
+  always_comb begin
+    for (int q = 0; q < NumQueues; q++) begin
+      out_s[q] = picked[q] ? out_q[1][q] : out_q[0][q];
+    end
+    wait_s = (wait_q[1] & {Depth{picked}}) | (wait_q[0] & ~{Depth{picked}});
+    occ_s  = (occ_q[1] & {Depth{picked}}) | (occ_q[0] & ~{Depth{picked}});
+    nz_s   = counted;
+    max_s  = (max_q[1] & picked) | (max_q[0] & ~picked);
+  end
   logic [NumQueues-1:0]      a_fill_ok, a_flags_ok, a_elig_rule;
   logic [NumQueues-1:0]      a_second, a_head, a_max, a_zero;
   logic [4*NumQueues-1:0]    a_fill;
   logic [CntW*NumQueues-1:0] a_out;
+  // queue q's FIFO (entry 0 its bit 0)
+  function automatic logic [Depth-1:0] lane(input logic [FW-1:0] v, input int q);
+    for (int k = 0; k < Depth; k++) begin
+      lane[k] = v[k*NumQueues + q];
+    end
+  endfunction
   // the number of requests a FIFO holds
   function automatic logic [3:0] fill_of(logic [Depth-1:0] occ);
     fill_of = '0;
@@ -277,10 +307,10 @@ module order_tracker #(
     for (int q = 0; q < NumQueues; q++) begin
       logic [Depth-1:0] os, o0, o1;
       logic [1:0]       ws;  // the head's and the next entry's wait bits
-      os = occ_s[q*Depth +: Depth];
-      ws = wait_s[q*Depth +: 2];
-      o0 = occ_q[0][q*Depth +: Depth];
-      o1 = occ_q[1][q*Depth +: Depth];
+      os = lane(occ_s, q);
+      ws = {wait_s[NumQueues + q], wait_s[q]};
+      o0 = lane(occ_q[0], q);
+      o1 = lane(occ_q[1], q);
       a_fill[4*q +: 4]      = fill_of(os);
       a_out[CntW*q +: CntW] = out_s[q];
       a_second[q] = ws[1];
@@ -307,6 +337,10 @@ module order_tracker #(
   // not $past, which takes the sampled values, from before the inputs of
   // this edge were driven when they change with the clock, as the
   // simulator's shims drive them)
+  logic [NumQueues-1:0]      pick_oh, cmp_oh, acc_oh;
+  assign pick_oh = onehot(pick_valid_i, pick_q_i);
+  assign cmp_oh  = onehot(cmp_valid_i, cmp_q_i);
+  assign acc_oh  = onehot(acc_valid_i, acc_q_i);
   logic [4*NumQueues-1:0]    a_fill_next_q;
   logic [CntW*NumQueues-1:0] a_out_next_q;
   logic [NumQueues-1:0]      a_pop2_q;
@@ -315,7 +349,7 @@ module order_tracker #(
       logic [Depth-1:0] os;
       logic             pop_m, push_m, inc_m, dec_m;
       logic [CntW-1:0]  out_m;
-      os     = occ_s[q*Depth +: Depth];
+      os     = lane(occ_s, q);
       pop_m  = pick_oh[q] && os[0];
       push_m = acc_oh[q] && (pop_m || !os[Depth-1]);
       inc_m  = pick_oh[q] && (out_s[q] != CntMax);
@@ -345,6 +379,7 @@ module order_tracker #(
   `UB_ASSERT(EligByTheRules, &a_elig_rule)
   // busy: some queue knows a request or has some outstanding
   `UB_ASSERT(BusyWhenKnownOrCounted, busy_o == ((known != '0) || (counted != '0)))
+`endif
 
   assign elig_o = elig_q;
   assign held_o = held_q;

@@ -8,19 +8,30 @@
 //   `UB_ASSERT(Name, prop)      prop holds at every rising clk_i edge once
 //                               out of reset (an immediate assertion in a
 //                               clocked block: values before the edge; may use
-//                               $past); Verilator checks it (--assert) in every
-//                               RTL and lockstep run, yosys-smtbmc proves it
+//                               $past); Verilator checks it (--assert) in the
+//                               checked build (every RTL and lockstep test,
+//                               ubsim-checked), yosys-smtbmc and ABC prove it
 //                               (make formal, scripts/formal.sh)
 //   `UB_ASSUME(Name, prop)      what the block expects of its inputs: an
 //                               assumption for the proof, nothing elsewhere
 //                               (the simulations drive inputs at random)
 //   `UB_ASSERT_INIT(Name, prop) a parameter check at elaboration ($error)
 //
-// Synthesis (yosys defines SYNTHESIS) and Icarus Verilog (__ICARUS__, which
-// the replays use) see empty macros. The properties name clk_i and rst_ni,
-// the project's clock and reset.
+// The assertions are compiled only when UB_ASSERTS is defined (the checked
+// build of the Verilated models passes +define+UB_ASSERTS; FORMAL defines
+// it): then this file defines UB_ASSERT_ON, and each block keeps the logic that only its
+// assertions read (shadow registers, per-queue checks, the model's values
+// for the next edge) inside `ifdef UB_ASSERT_ON, so that the build that
+// does not check them does not simulate that logic either. Synthesis (yosys
+// defines SYNTHESIS), Icarus Verilog (__ICARUS__, which the replays use) and
+// a build without UB_ASSERTS see empty macros (the parameter checks stay,
+// except in synthesis and Icarus). The properties name clk_i and rst_ni, the
+// project's clock and reset.
 `ifndef UB_PRIM_ASSERT_SVH
 `define UB_PRIM_ASSERT_SVH
+`ifdef FORMAL
+  `define UB_ASSERTS
+`endif
 `ifdef SYNTHESIS
   `define UB_ASSERT_SETUP
   `define UB_ASSERT(name, prop)
@@ -31,7 +42,8 @@
   `define UB_ASSERT(name, prop)
   `define UB_ASSUME(name, prop)
   `define UB_ASSERT_INIT(name, prop)
-`else
+`elsif UB_ASSERTS
+  `define UB_ASSERT_ON
   `define UB_ASSERT_SETUP \
     logic ub_past_ok_q; \
     always_ff @(posedge clk_i or negedge rst_ni) begin \
@@ -54,6 +66,14 @@
   `else
     `define UB_ASSUME(name, prop)
   `endif
+  `define UB_ASSERT_INIT(name, prop) \
+    if (!(prop)) begin : name \
+      $error("parameter check failed: %s", `"prop`"); \
+    end
+`else
+  `define UB_ASSERT_SETUP
+  `define UB_ASSERT(name, prop)
+  `define UB_ASSUME(name, prop)
   `define UB_ASSERT_INIT(name, prop) \
     if (!(prop)) begin : name \
       $error("parameter check failed: %s", `"prop`"); \

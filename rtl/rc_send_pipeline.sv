@@ -356,11 +356,14 @@ module rc_send_pipeline #(
 
   // ---------------------------------------------------------------------------
   // Assertions (rtl/prim_assert.svh): checked by Verilator in every RTL and
-  // lockstep run, proved by yosys-smtbmc. Nothing here is synthesised: the
+  // lockstep test, proved by make formal. Nothing here is synthesised: the
   // interval counter drives only assertions.
   // ---------------------------------------------------------------------------
   `UB_ASSERT_INIT(NumQpsPow2, NumQps >= 2 && (NumQps & (NumQps - 1)) == 0)
 
+  // The checks at the edges and the logic only they read: compiled when they
+  // are checked (rtl/prim_assert.svh).
+`ifdef UB_ASSERT_ON
   // Cycles since the engine's last load, saturating at 7 (7 after reset);
   // and what happened at the last edge. The latter are flops rather than
   // $past(...) because they depend on pkt_ready_i: Verilator takes $past of
@@ -458,5 +461,6 @@ module rc_send_pipeline #(
               out_ack_mid_q == ack_of(out_op_mid_q) && out_ack_last_q == ack_of(out_op_last_q)))
   // AckReq is the opcode's
   `UB_ASSERT(AckReqOfOpcode, !pkt_valid_o || pkt_ack_req_o == ack_of(pkt_opcode_o))
+`endif
 
 endmodule

@@ -46,16 +46,16 @@ module tp_chan #(
   logic [NumChannels-1:0] init_q;
 
   logic [CW-1:0]   ch;
-  logic [PsnW-1:0] psn_rd;
-  logic [MsnW-1:0] tpmsn_rd;
 
   /* verilator lint_off UNUSEDSIGNAL */
   logic [3:0] rq_ch_unused;  // (bits above CW name no channel)
   /* verilator lint_on UNUSEDSIGNAL */
   assign rq_ch_unused = rq_ch_i;
   assign ch       = rq_ch_i[CW-1:0];
-  assign {tpmsn_rd, psn_rd} = init_q[ch] ? seq_mem_q[ch] : {cfg_psn_init_i, cfg_psn_init_i};
 
+  // The asked channel's numbers (its last answer, or the initial PSN) are
+  // read where they are used, in both clocked blocks below (one multiplexer
+  // after synthesis; a simulator reads them only at an edge with a request).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       init_q     <= '0;
@@ -66,12 +66,11 @@ module tp_chan #(
       rs_valid_o <= rq_valid_i;
       // (a decoder, one enable per flag: a write at a variable index into
       // a vector would become a shift by the index)
-      for (int k = 0; k < NumChannels; k++) begin
-        if (rq_valid_i && ch == CW'(k)) begin
-          init_q[k] <= 1'b1;
-        end
-      end
+      init_q     <= init_q | ({NumChannels{rq_valid_i}} & (NumChannels'(1) << ch));
       if (rq_valid_i) begin
+        logic [PsnW-1:0] psn_rd;
+        logic [MsnW-1:0] tpmsn_rd;
+        {tpmsn_rd, psn_rd} = init_q[ch] ? seq_mem_q[ch] : {cfg_psn_init_i, cfg_psn_init_i};
         rs_psn_o   <= psn_rd;
         rs_tpmsn_o <= tpmsn_rd;
       end
@@ -81,6 +80,9 @@ module tp_chan #(
   // The channel's numbers (no reset: read only after init_q is set).
   always_ff @(posedge clk_i) begin
     if (rq_valid_i) begin
+      logic [PsnW-1:0] psn_rd;
+      logic [MsnW-1:0] tpmsn_rd;
+      {tpmsn_rd, psn_rd} = init_q[ch] ? seq_mem_q[ch] : {cfg_psn_init_i, cfg_psn_init_i};
       seq_mem_q[ch] <= {tpmsn_rd + 1'b1, psn_rd + rq_nseg_i + 1'b1};
     end
   end
@@ -94,8 +96,9 @@ module tp_chan #(
   `UB_ASSERT_INIT(NumChannelsOk_A, NumChannels >= 2 && NumChannels <= 16 &&
                                    (NumChannels & (NumChannels - 1)) == 0)
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__
+  // The checks and the shadow model only they read: compiled when they are
+  // checked (rtl/prim_assert.svh).
+`ifdef UB_ASSERT_ON
   // Shadow model, from the ports alone: the request of the previous cycle
   // (sh_ch_q, sh_nseg_q, sh_cfg_q) and per channel the answer its next
   // request must get (sh_psn_q, sh_msn_q), known once the channel has
@@ -177,7 +180,6 @@ module tp_chan #(
 `else
   `UB_ASSERT(InitMatchesShadow_A, &sh_init_ok)
   `UB_ASSERT(TableMatchesShadow_A, &sh_table_ok)
-`endif
 `endif
 `endif
 

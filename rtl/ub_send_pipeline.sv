@@ -168,30 +168,38 @@ module ub_send_pipeline #(
   } req_t;
 
   // One entry of the output buffer: the request's packet that is offered
-  // (or offered next), every field ready in a register.
+  // (or offered next), every field ready in a register. The fields are laid
+  // out so that each wide one fills 32-bit words of its own and each 24-bit
+  // or 20-bit one starts a word (the pads are constant 0 and synthesise to
+  // nothing): a simulator that keeps the entry as 32-bit words moves a field
+  // without shifting it across words.
   typedef struct packed {
-    logic [ub_pkg::UbTaOpcodeBits-1:0] opcode;
-    logic [ub_pkg::UbModeBits-1:0]     mode;
-    logic [ub_pkg::UbOrderBits-1:0]    order;
-    logic                              fence;
-    logic                              comp_order;
-    logic [ub_pkg::UbJettyBits-1:0]    jetty;
-    logic [ub_pkg::UbCeidBits-1:0]     dst;
-    logic [ub_pkg::UbTokenBits-1:0]    token;
-    logic [ub_pkg::UbTagBits-1:0]      tag;
-    logic [TassnW-1:0]                 tassn;
-    logic [TpnW-1:0]                   tpn;
-    logic                              rel;    // reliable transport
-    logic [PsnW-1:0]                   tpmsn;
-    logic [PsnW-1:0]                   psn;    // this packet's PSN
-    logic [AddrW-1:0]                  addr;   // this packet's address
-    logic [LenW-1:0]                   len;    // this packet's length
-    logic [LenW-1:0]                   rem;    // bytes from this packet on
-    logic [LenW-1:0]                   mtub;   // the request's MTU in bytes
-    logic [PsnW-1:0]                   left;   // packets after this one
-    logic                              last;   // left == 0
-    logic                              nlast;  // left == 1
-    logic                              ack;    // this packet asks for an ack
+    logic [TassnW-1:0]                   tassn;
+    logic [31-ub_pkg::UbCeidBits:0]      pad_dst;
+    logic [ub_pkg::UbCeidBits-1:0]       dst;
+    logic [31-ub_pkg::UbJettyBits:0]     pad_jetty;
+    logic [ub_pkg::UbJettyBits-1:0]      jetty;
+    logic [31-TpnW:0]                    pad_tpn;
+    logic [TpnW-1:0]                     tpn;
+    logic [ub_pkg::UbModeBits-1:0]       mode;
+    logic [ub_pkg::UbOrderBits-1:0]      order;
+    logic                                fence;
+    logic                                comp_order;
+    logic                                rel;    // reliable transport
+    logic [PsnW-1:0]                     tpmsn;
+    logic                                last;   // left == 0
+    logic                                nlast;  // left == 1
+    logic                                ack;    // this packet asks for an ack
+    logic [4:0]                          pad_flags;
+    logic [PsnW-1:0]                     left;   // packets after this one
+    logic [ub_pkg::UbTaOpcodeBits-1:0]   opcode;
+    logic [PsnW-1:0]                     psn;    // this packet's PSN
+    logic [ub_pkg::UbTagBits-1:0]        tag;
+    logic [ub_pkg::UbTokenBits-1:0]      token;
+    logic [LenW-1:0]                     mtub;   // the request's MTU in bytes
+    logic [LenW-1:0]                     rem;    // bytes from this packet on
+    logic [LenW-1:0]                     len;    // this packet's length
+    logic [AddrW-1:0]                    addr;   // this packet's address
   } ent_t;
 
   // Packet memory: at most 12 requests are in flight between the scheduler
@@ -225,18 +233,61 @@ module ub_send_pipeline #(
   // paths of the intake or the scheduler).
   // ---------------------------------------------------------------------
   logic [ReqW-1:0]       q_mem_q [NumQueues*QueueDepth];
-  logic [DW:0]           q_rd_q [NumQueues];
-  logic [DW:0]           q_wr_q [NumQueues];
+  // The pointers are kept as bit planes: bit b of every queue's read
+  // pointer is the plane q_rd_q[b*NumQueues +: NumQueues] (its bit e queue
+  // e's), and so for the write pointers. The per-queue logic is the same
+  // (the layout is wiring); the functions below do it for all queues in
+  // one word operation per bit, as a simulator evaluates it.
+  localparam int PW = DW + 1;
+  logic [PW*NumQueues-1:0] q_rd_q, q_wr_q;
   logic [NumQueues-1:0]  q_ne_q, q_full_q;
+  // each queue's pointer plus en's bit (mod 2^PW)
+  function automatic logic [PW*NumQueues-1:0] plus(input logic [PW*NumQueues-1:0] p,
+                                                   input logic [NumQueues-1:0] en);
+    logic [NumQueues-1:0] c;
+    c = en;
+    for (int b = 0; b < PW; b++) begin
+      plus[b*NumQueues +: NumQueues] = p[b*NumQueues +: NumQueues] ^ c;
+      c = c & p[b*NumQueues +: NumQueues];
+    end
+  endfunction
+  // per queue, whether w - r (mod 2^PW) is v
+  function automatic logic [NumQueues-1:0] diff_is(input logic [PW*NumQueues-1:0] w,
+                                                   input logic [PW*NumQueues-1:0] r,
+                                                   input logic [PW-1:0] v);
+    logic [NumQueues-1:0] br, wb, rb, d;
+    br = '0;
+    diff_is = {NumQueues{1'b1}};
+    for (int b = 0; b < PW; b++) begin
+      wb = w[b*NumQueues +: NumQueues];
+      rb = r[b*NumQueues +: NumQueues];
+      d  = wb ^ rb ^ br;
+      br = (~wb & rb) | (~(wb ^ rb) & br);
+      diff_is = diff_is & (v[b] ? d : ~d);
+    end
+  endfunction
+  // per queue, whether its pointers in p and r differ
+  function automatic logic [NumQueues-1:0] differ(input logic [PW*NumQueues-1:0] p,
+                                                  input logic [PW*NumQueues-1:0] r);
+    differ = '0;
+    for (int b = 0; b < PW; b++) begin
+      differ = differ | (p[b*NumQueues +: NumQueues] ^ r[b*NumQueues +: NumQueues]);
+    end
+  endfunction
+  // queue e's pointer
+  function automatic logic [PW-1:0] lane(input logic [PW*NumQueues-1:0] p, input logic [QW-1:0] e);
+    for (int b = 0; b < PW; b++) begin
+      lane[b] = p[b*NumQueues + 32'(e)];
+    end
+  endfunction
 
   // ---------------------------------------------------------------------
   // Scheduler: rotating priority. mask_q[k] is set for the queues at or
   // after the rotating pointer (all ones for pointer 0): the first
   // requester among them wins, else the first of all.
   // ---------------------------------------------------------------------
-  logic [NumQueues-1:0] mask_q, req, hi, gnt_hi, gnt_lo, gnt_oh, mask_d;
+  logic [NumQueues-1:0] mask_q, req, hi, gnt_hi, gnt_lo, gnt_oh;
   logic [QW-1:0]        enc_hi, enc_lo, grant;
-  logic [DW-1:0]        g_rd;
   logic                 any_hi, any_req, pick;
 
   // The picked request's record is read from the queue memory in the cycle
@@ -294,7 +345,7 @@ module ub_send_pipeline #(
   // is not 0), e1_q the request behind it.
   logic [1:0]      out_cnt_q, out_cnt_d;
   logic            pkt_valid_q;
-  ent_t            e0_q, e1_q, ld, adv;
+  ent_t            e0_q, e1_q;
   logic            s20_in, take, pop;
 
   // ---------------------------------------------------------------------
@@ -331,47 +382,40 @@ module ub_send_pipeline #(
   );
 
   // The lowest requester, one-hot and as an index, among those after the
-  // pointer and among all; the first wins when there is one.
+  // pointer and among all; the first wins when there is one. Written as
+  // word operations (a simulator evaluates each at once; yosys sees the
+  // same functions as bit-by-bit loops): lowest(v) keeps v's lowest one,
+  // above(v) sets every bit above v's lowest one, index(g) is the position
+  // of a one-hot g.
+  function automatic logic [NumQueues-1:0] above(input logic [NumQueues-1:0] v);
+    logic [NumQueues-1:0] p;
+    p = v;
+    for (int d = 1; d < NumQueues; d = 2 * d) begin
+      p = p | (p << d);
+    end
+    above = p << 1;
+  endfunction
+  function automatic logic [QW-1:0] index(input logic [NumQueues-1:0] g);
+    for (int b = 0; b < QW; b++) begin
+      logic [NumQueues-1:0] sel;
+      for (int k = 0; k < NumQueues; k++) begin
+        sel[k] = k[b];
+      end
+      index[b] = |(g & sel);
+    end
+  endfunction
   assign req    = q_ne_q & ot_elig;
   assign hi     = req & mask_q;
   assign any_hi = |hi;
   assign any_req = |req;
-  always_comb begin
-    logic seen_hi, seen_lo;
-    seen_hi = 1'b0;
-    seen_lo = 1'b0;
-    enc_hi  = '0;
-    enc_lo  = '0;
-    for (int k = 0; k < NumQueues; k++) begin
-      gnt_hi[k] = hi[k] && !seen_hi;
-      gnt_lo[k] = req[k] && !seen_lo;
-      if (gnt_hi[k]) enc_hi = QW'(k);
-      if (gnt_lo[k]) enc_lo = QW'(k);
-      seen_hi = seen_hi || hi[k];
-      seen_lo = seen_lo || req[k];
-    end
-  end
+  assign gnt_hi = hi & ~above(hi);
+  assign gnt_lo = req & ~above(req);
+  assign enc_hi = index(gnt_hi);
+  assign enc_lo = index(gnt_lo);
   assign gnt_oh = any_hi ? gnt_hi : gnt_lo;
   assign grant  = any_hi ? enc_hi : enc_lo;
   assign be_en  = (out_cnt_q != 2'(OutDepth));
   assign pick   = be_en && !sv_q[0] && any_req;
-
-  // The pointer moves behind the granted queue (after the last: all ones).
-  always_comb begin
-    logic below;
-    below = 1'b0;
-    for (int k = 0; k < NumQueues; k++) begin
-      mask_d[k] = below || gnt_oh[NumQueues-1];
-      below = below || gnt_oh[k];
-    end
-  end
-  // The granted queue's read pointer (an AND-OR of the one-hot grant).
-  always_comb begin
-    g_rd = '0;
-    for (int k = 0; k < NumQueues; k++) begin
-      g_rd = g_rd | ({DW{gnt_oh[k]}} & q_rd_q[k][DW-1:0]);
-    end
-  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -381,10 +425,8 @@ module ub_send_pipeline #(
       q_full_q   <= '0;
       mask_q     <= '1;
       fresh_q    <= 1'b0;
-      for (int e = 0; e < NumQueues; e++) begin
-        q_rd_q[e] <= '0;
-        q_wr_q[e] <= '0;
-      end
+      q_rd_q     <= '0;
+      q_wr_q     <= '0;
     end else begin
       // Intake: drains into its queue, takes a new request when ready.
       if (wr_valid_i && wr_ready_o) begin
@@ -397,41 +439,47 @@ module ub_send_pipeline #(
       // Per queue: a pick pops its head, a drain pushes behind (a queue
       // that takes a request holds one after the edge, whether or not its
       // head is picked at it); a pick leaves it not full, a drain into a
-      // queue one short of full fills it.
-      for (int e = 0; e < NumQueues; e++) begin
-        logic pk, dr, near;
-        pk   = pick && gnt_oh[e];
-        dr   = drain && (in_qidx == QW'(e));
-        near = (q_wr_q[e] - q_rd_q[e]) == (DW+1)'(QueueDepth - 1);
-        if (pk) begin
-          q_rd_q[e] <= q_rd_q[e] + 1'b1;
-        end
-        if (dr) begin
-          q_wr_q[e] <= q_wr_q[e] + 1'b1;
-        end
-        if (dr) begin
-          q_ne_q[e] <= 1'b1;
-        end else if (pk) begin
-          q_ne_q[e] <= (q_rd_q[e] + 1'b1) != q_wr_q[e];
-        end
-        q_full_q[e] <= !pk && (q_full_q[e] || (near && dr));
+      // queue one short of full fills it. (Nothing changes without either:
+      // the queues' registers are enabled by the two.)
+      if (pick || drain) begin
+        logic [NumQueues-1:0] pk_v, dr_v;  // this edge's pick and drain, per queue
+        pk_v     = {NumQueues{pick}} & gnt_oh;
+        dr_v     = {NumQueues{drain}} & (NumQueues'(1) << in_qidx);
+        q_rd_q   <= plus(q_rd_q, pk_v);
+        q_wr_q   <= plus(q_wr_q, dr_v);
+        q_ne_q   <= dr_v | (pk_v & differ(plus(q_rd_q, {NumQueues{1'b1}}), q_wr_q)) | (~pk_v & q_ne_q);
+        q_full_q <= ~pk_v & (q_full_q | (dr_v & diff_is(q_wr_q, q_rd_q, PW'(QueueDepth - 1))));
       end
       if (pick) begin
-        mask_q <= mask_d;
+        // the pointer moves behind the granted queue (after the last: all ones)
+        // (all ones written out: yosys 0.23 reads '1 beside a function call as 1)
+        mask_q <= gnt_oh[NumQueues-1] ? {NumQueues{1'b1}} : above(gnt_oh);
       end
       fresh_q <= pick;
     end
   end
 
   always_ff @(posedge clk_i) begin
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [PW-1:0] in_wr;  // (its wrap bit addresses nothing)
+    /* verilator lint_on UNUSEDSIGNAL */
+    logic [DW-1:0] g_rd;
     if (drain) begin
-      q_mem_q[{in_qidx, q_wr_q[in_qidx][DW-1:0]}] <= in_req_q;
+      in_wr = lane(q_wr_q, in_qidx);
+      q_mem_q[{in_qidx, in_wr[DW-1:0]}] <= in_req_q;
     end
-    if (pick) begin
-      pk_addr_q <= {grant, g_rd};
-      pk_mtu_q  <= cfg_mtu_log2_i;
+    // The granted queue and its read pointer (an AND-OR of the one-hot
+    // grant, one plane at a time), taken at every edge (no enable in front
+    // of them: they are read only in the cycle after a pick).
+    for (int b = 0; b < DW; b++) begin
+      g_rd[b] = |(q_rd_q[b*NumQueues +: NumQueues] & gnt_oh);
     end
+    pk_addr_q <= {grant, g_rd};
+    pk_mtu_q  <= cfg_mtu_log2_i;
   end
+  // (a read outside the clocked blocks: the queue memory's read port is
+  // asynchronous, as LUT RAM's; read inside a clocked block, yosys 0.23
+  // makes it a synchronous port that sees the same edge's write)
   assign qrd = q_mem_q[pk_addr_q];
 
   // ---------------------------------------------------------------------
@@ -440,7 +488,7 @@ module ub_send_pipeline #(
   // Work of the stages, from the stage words of the items entering them.
   logic [JW-1:0]     tassn_idx;
   logic [TassnW-1:0] tassn_rd;
-  logic              tassn_we, seq_ask, rtph_rel, qrd_payload;
+  logic              tassn_we, seq_ask, rtph_rel;
   logic [PsnW-1:0]   seq_psn, seq_tpmsn;
   logic [ModeW-1:0]  rtph_mode;
   logic [SW-1:0]     s0_id, s20_id;
@@ -463,9 +511,10 @@ module ub_send_pipeline #(
   // without bytes, or for a transaction whose length is not payload: only
   // sends, writes, read and atomic responses are split), with the MTU of
   // the edge that picked it.
-  assign qrd_payload = (qrd.opcode <= ub_pkg::UbTaWriteNotify) ||
-                       (qrd.opcode == ub_pkg::UbTaReadResp) ||
-                       (qrd.opcode == ub_pkg::UbTaAtomicResp);
+  function automatic logic is_payload(input logic [ub_pkg::UbTaOpcodeBits-1:0] op);
+    is_payload = (op <= ub_pkg::UbTaWriteNotify) || (op == ub_pkg::UbTaReadResp) ||
+                 (op == ub_pkg::UbTaAtomicResp);
+  endfunction
   assign p1_nseg = p1_none_q ? '0 : PsnW'(p1_lenm1_q >> p1_mtu_q);
 
   // Valid bits, slot allocation, per-context valid bits, output buffer.
@@ -496,11 +545,8 @@ module ub_send_pipeline #(
       // last the entry behind; S20 moves in behind.
       out_cnt_q   <= out_cnt_d;
       pkt_valid_q <= out_cnt_d != 2'd0;
-      for (int k = 0; k < NumJettyCtx; k++) begin
-        if (tassn_we && tassn_idx == JW'(k)) begin
-          tassn_init_q[k] <= 1'b1;
-        end
-      end
+      // (a one-hot decode of the index, a word to a simulator)
+      tassn_init_q <= tassn_init_q | ({NumJettyCtx{tassn_we}} & (NumJettyCtx'(1) << tassn_idx));
       // S13: the request to the channel table, for one cycle; its answer
       // is held.
       seq_rq_o <= seq_ask;
@@ -517,11 +563,19 @@ module ub_send_pipeline #(
 
   // Stage words, per-context memories, packet memory.
   always_ff @(posedge clk_i) begin
-    // S0's fields as read (its copy, while it waits).
     if (fresh_q) begin
-      jetty_sr_q[0 +: JW]   <= qrd.jetty[JW-1:0];
-      ch_sr_q[0 +: CW]      <= qrd.dst[CW-1:0];
-      mode_sr_q[0 +: ModeW] <= qrd.mode;
+      // S0 keeps a copy of its fields while it waits
+      jetty_sr_q[0 +: JW]   <= s0_jetty;
+      ch_sr_q[0 +: CW]      <= s0_ch;
+      mode_sr_q[0 +: ModeW] <= s0_mode;
+      // the request moves into its slot, with the MTU; its length less one
+      // is registered
+      slot_req_q[s0_id] <= qrd;
+      slot_mtu_q[s0_id] <= pk_mtu_q;
+      p1_lenm1_q <= qrd.len - 32'd1;
+      p1_none_q  <= !is_payload(qrd.opcode) || pk_mtu_q == 5'd0 || qrd.len == 32'd0;
+      p1_mtu_q   <= pk_mtu_q;
+      p1_id_q    <= s0_id;
     end
     if (be_en) begin
       // S0 takes the slot id allocated (don't-care without a pick).
@@ -529,16 +583,6 @@ module ub_send_pipeline #(
       jetty_sr_q[JW +: JettyLast*JW]   <= {jetty_sr_q[JW +: (JettyLast-1)*JW], s0_jetty};
       ch_sr_q[CW +: ChLast*CW]         <= {ch_sr_q[CW +: (ChLast-1)*CW], s0_ch};
       mode_sr_q[ModeW +: ModeLast*ModeW] <= {mode_sr_q[ModeW +: (ModeLast-1)*ModeW], s0_mode};
-    end
-    // The cycle after the pick: the request moves into its slot, with the
-    // MTU; its length less one is registered.
-    if (fresh_q) begin
-      slot_req_q[s0_id] <= qrd;
-      slot_mtu_q[s0_id] <= pk_mtu_q;
-      p1_lenm1_q <= qrd.len - 32'd1;
-      p1_none_q  <= !qrd_payload || pk_mtu_q == 5'd0 || qrd.len == 32'd0;
-      p1_mtu_q   <= pk_mtu_q;
-      p1_id_q    <= s0_id;
     end
     // Then its packets less one, then whether that is 0 or 1.
     if (p1_valid_q) begin
@@ -569,52 +613,49 @@ module ub_send_pipeline #(
   // ---------------------------------------------------------------------
   // Output buffer
   // ---------------------------------------------------------------------
-  // The request leaving S20, as an entry: its first packet.
+  // The request leaving S20 is loaded as an entry: its first packet. The
+  // head steps to its next packet: MTU-sized, the last what is left. (Field
+  // by field where they are loaded, so that a simulator works them out only
+  // at the edges that load them; the logic is the same as a computed entry
+  // selected into the register. LOAD_S20 is used for e0_q and for e1_q.)
   req_t            r;
   logic [PsnW-1:0] psn0;
   logic [1:0]      flag;
+  logic [2*PsnW:0] seq;
+  logic [LenW-1:0] mtub;
   assign r    = slot_req_q[s20_id];
   assign flag = slot_flag_q[s20_id];
-  assign psn0 = slot_seq_q[s20_id][PsnW-1:0];
-  always_comb begin
-    ld.rel        = slot_seq_q[s20_id][2*PsnW];
-    ld.tpmsn      = slot_seq_q[s20_id][PsnW +: PsnW];
-    ld.opcode     = r.opcode;
-    ld.mode       = r.mode;
-    ld.order      = r.order;
-    ld.fence      = r.fence;
-    ld.comp_order = r.comp_order;
-    ld.jetty      = r.jetty;
-    ld.dst        = r.dst;
-    ld.token      = r.token;
-    ld.tag        = r.tag;
-    ld.tassn      = slot_tassn_q[s20_id];
-    ld.tpn        = slot_tpn_q[s20_id];
-    ld.psn        = psn0;
-    ld.addr       = r.addr;
-    ld.rem        = r.len;
-    ld.mtub       = LenW'(1) << slot_mtu_q[s20_id];
-    ld.len        = flag[0] ? r.len : ld.mtub;
-    ld.left       = slot_nseg_q[s20_id];
-    ld.last       = flag[0];
-    ld.nlast      = flag[1];
-    // an acknowledgement every 16th PSN, and (ROL) at the end of each message
-    ld.ack        = ld.rel && (((r.mode == ub_pkg::UrmaOl) && flag[0]) || (psn0[3:0] == 4'hf));
-  end
-
-  // The head's next packet: MTU-sized, the last what is left.
-  always_comb begin
-    adv       = e0_q;
-    adv.psn   = e0_q.psn + 1'b1;
-    adv.addr  = e0_q.addr + AddrW'(e0_q.mtub);
-    adv.rem   = e0_q.rem - e0_q.mtub;
-    adv.len   = e0_q.nlast ? e0_q.rem - e0_q.mtub : e0_q.mtub;
-    adv.left  = e0_q.left - 1'b1;
-    adv.last  = e0_q.nlast;
-    adv.nlast = (e0_q.left == PsnW'(2));
-    adv.ack   = e0_q.rel && (((e0_q.mode == ub_pkg::UrmaOl) && e0_q.nlast) ||
-                             (e0_q.psn[3:0] == 4'he));
-  end
+  assign seq  = slot_seq_q[s20_id];
+  assign psn0 = seq[PsnW-1:0];
+  assign mtub = LenW'(1) << slot_mtu_q[s20_id];
+`define LOAD_S20(e) \
+      e.pad_dst    <= '0; \
+      e.pad_jetty  <= '0; \
+      e.pad_tpn    <= '0; \
+      e.pad_flags  <= '0; \
+      e.rel        <= seq[2*PsnW]; \
+      e.tpmsn      <= seq[PsnW +: PsnW]; \
+      e.opcode     <= r.opcode; \
+      e.mode       <= r.mode; \
+      e.order      <= r.order; \
+      e.fence      <= r.fence; \
+      e.comp_order <= r.comp_order; \
+      e.jetty      <= r.jetty; \
+      e.dst        <= r.dst; \
+      e.token      <= r.token; \
+      e.tag        <= r.tag; \
+      e.tassn      <= slot_tassn_q[s20_id]; \
+      e.tpn        <= slot_tpn_q[s20_id]; \
+      e.psn        <= psn0; \
+      e.addr       <= r.addr; \
+      e.rem        <= r.len; \
+      e.mtub       <= mtub; \
+      e.len        <= flag[0] ? r.len : mtub; \
+      e.left       <= slot_nseg_q[s20_id]; \
+      e.last       <= flag[0]; \
+      e.nlast      <= flag[1]; \
+      /* an acknowledgement every 16th PSN, and (ROL) at the end of each message */ \
+      e.ack        <= seq[2*PsnW] && (((r.mode == ub_pkg::UrmaOl) && flag[0]) || (psn0[3:0] == 4'hf));
 
   assign s20_in = be_en && sv_q[LastStage];
   assign out_cnt_d = out_cnt_q - {1'b0, pop} + {1'b0, s20_in};
@@ -623,16 +664,25 @@ module ub_send_pipeline #(
 
   always_ff @(posedge clk_i) begin
     if ((out_cnt_q == 2'd0 || (pop && out_cnt_q == 2'd1)) && s20_in) begin
-      e0_q <= ld;
+      `LOAD_S20(e0_q)
     end else if (pop) begin
       e0_q <= e1_q;
     end else if (take) begin
-      e0_q <= adv;
+      e0_q.psn   <= e0_q.psn + 1'b1;
+      e0_q.addr  <= e0_q.addr + AddrW'(e0_q.mtub);
+      e0_q.rem   <= e0_q.rem - e0_q.mtub;
+      e0_q.len   <= e0_q.nlast ? e0_q.rem - e0_q.mtub : e0_q.mtub;
+      e0_q.left  <= e0_q.left - 1'b1;
+      e0_q.last  <= e0_q.nlast;
+      e0_q.nlast <= (e0_q.left == PsnW'(2));
+      e0_q.ack   <= e0_q.rel && (((e0_q.mode == ub_pkg::UrmaOl) && e0_q.nlast) ||
+                                 (e0_q.psn[3:0] == 4'he));
     end
     if (out_cnt_q == 2'd1 && !pop && s20_in) begin
-      e1_q <= ld;
+      `LOAD_S20(e1_q)
     end
   end
+`undef LOAD_S20
 
   // ---------------------------------------------------------------------
   // Outputs: the head entry, zero while none is offered
@@ -664,13 +714,17 @@ module ub_send_pipeline #(
   // ---------------------------------------------------------------------
   // Assertions (rtl/prim_assert.svh; make formal proves them)
   // ---------------------------------------------------------------------
-  `UB_ASSERT_SETUP
   `UB_ASSERT_INIT(NumQueuesPow2, NumQueues >= 2 && (NumQueues & (NumQueues - 1)) == 0)
   `UB_ASSERT_INIT(NumQueuesFitTracker, NumQueues == ub_pkg::UbspNumQueues)
   `UB_ASSERT_INIT(QueueDepthPow2, QueueDepth >= 2 && (QueueDepth & (QueueDepth - 1)) == 0)
   `UB_ASSERT_INIT(NumJettyCtxPow2, NumJettyCtx >= 2 && (NumJettyCtx & (NumJettyCtx - 1)) == 0)
   `UB_ASSERT_INIT(NumChannelsPow2, NumChannels >= 2 && NumChannels <= 16 &&
                                    (NumChannels & (NumChannels - 1)) == 0)
+
+  // The checks at the edges and the logic only they read: compiled when they
+  // are checked (rtl/prim_assert.svh).
+`ifdef UB_ASSERT_ON
+  `UB_ASSERT_SETUP
 
   // The queues: never more than QueueDepth, and the registered flags are
   // what the pointers say (one bit per queue; yosys names an assertion once
@@ -679,7 +733,7 @@ module ub_send_pipeline #(
   always_comb begin
     for (int e = 0; e < NumQueues; e++) begin
       logic [DW:0] occ;
-      occ = q_wr_q[e] - q_rd_q[e];
+      occ = lane(q_wr_q, QW'(e)) - lane(q_rd_q, QW'(e));
       a_q_fill_ok[e] = occ <= (DW+1)'(QueueDepth);
       a_q_full_ok[e] = q_full_q[e] == (occ == (DW+1)'(QueueDepth));
       a_q_ne_ok[e]   = q_ne_q[e] == (occ != '0);
@@ -767,5 +821,6 @@ module ub_send_pipeline #(
                             (pkt_valid_o && pkt_psn_o == a_psn_q + 1'b1 &&
                              pkt_tpmsn_o == a_tpmsn_q && pkt_tag_o == a_tag_q))
   `UB_ASSERT(ZeroWhileIdle, pkt_valid_o || (pkt_psn_o == '0 && pkt_len_o == '0 && !pkt_last_o))
+`endif
 
 endmodule

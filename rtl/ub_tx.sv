@@ -123,6 +123,8 @@ module ub_tx (
   // Assertions (rtl/prim_assert.svh; make formal proves them together with
   // those of the two blocks, which hold here in their real surroundings)
   // ---------------------------------------------------------------------
+  // (compiled when they are checked: rtl/prim_assert.svh)
+`ifdef UB_ASSERT_ON
   `UB_ASSERT_SETUP
 
   // The port between them: the table answers every ask on the next edge,
@@ -176,5 +178,6 @@ module ub_tx (
                                    a_off < 24'(NumCh))
   `UB_ASSERT(PsnConsecutivePerChannel, !(a_held_q && a_same && a_take) ||
                                        pkt_psn_o == (a_seen_q[a_ch] ? a_next_q[a_ch] : cfg_psn_init_i))
+`endif
 
 endmodule

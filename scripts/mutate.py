@@ -169,7 +169,7 @@ MUTATIONS = [
       ("cmodel/order_tracker.c",
        "        if (s->outstanding[q] != OT_COUNT_MAX)\n            s->outstanding[q]++;\n",
        "        s->outstanding[q]++;\n"),
-      ("rtl/order_tracker.sv", "inc  = (pk == 1) ? ~max_s : '0;", "inc  = (pk == 1) ? {NumQueues{1'b1}} : '0;")),
+      ("rtl/order_tracker.sv", "inc   = ~max_s;", "inc   = {NumQueues{1'b1}};")),
     # --- changes the tests caught before this table existed ---
     M("transport_backoff_rtl",
       "transport, RTL only: a timeout doubles the configured timeout (lockstep sees the C "
