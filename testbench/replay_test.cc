@@ -117,6 +117,15 @@ protected:
     {
         return testutil::run(testutil::ubsim() + " " + args + " --vectors " + dir + "/" + sub, out, true);
     }
+    // The vectors of the named lockstep tests' random runs, `cycles` edges
+    // each (with a reset in the middle), written by the test binary itself
+    // into dir/sub.
+    static int random_vectors(const std::string &sub, const char *tests, int cycles, std::string *out)
+    {
+        std::string cmd = "UBSIM_VECTORS=" + dir + "/" + sub + " UBSIM_TEST_CYCLES=" + std::to_string(cycles) +
+                          " " + std::string(UBSIM_BUILD_DIR) + "/ubsim_tests --gtest_filter=" + tests;
+        return testutil::run(cmd, out, true);
+    }
 };
 std::string ReplayTest::dir;
 
@@ -213,9 +222,7 @@ TEST_F(ReplayTest, RandomStimulusWithAResetReplaysInIcarusForEveryBlock)
                         "UbSendPipeline.RandomLockstepZeroMismatches:"
                         "UbSendPipeline.BarePipelineRandomLockstep:"
                         "UbSendPipeline.ChannelTableNumbersEachChannelInLockstep";
-    std::string cmd = "UBSIM_VECTORS=" + dir + "/random UBSIM_TEST_CYCLES=4000 " +
-                      std::string(UBSIM_BUILD_DIR) + "/ubsim_tests --gtest_filter=" + tests;
-    ASSERT_EQ(testutil::run(cmd, &out, true), 0) << out;
+    ASSERT_EQ(random_vectors("random", tests, 4000, &out), 0) << out;
     std::map<std::string, int> n = instances(dir + "/random");
     for (const char *b : {"context_cache", "transport", "order_tracker", "rc_send_pipeline", "ub_send_pipeline", "ub_tx", "tp_chan"}) {
         EXPECT_EQ(n[b], 1) << b;
@@ -246,9 +253,7 @@ TEST_F(ReplayTest, SynthesisedNetlistsReplayAsTheRtl)
                         "UbSendPipeline.BarePipelineRandomLockstep:"
                         "UbSendPipeline.RandomLockstepZeroMismatches:"
                         "UbSendPipeline.ChannelTableNumbersEachChannelInLockstep";
-    std::string cmd = "UBSIM_VECTORS=" + dir + "/netrand UBSIM_TEST_CYCLES=200 " +
-                      std::string(UBSIM_BUILD_DIR) + "/ubsim_tests --gtest_filter=" + tests;
-    ASSERT_EQ(testutil::run(cmd, &out, true), 0) << out;
+    ASSERT_EQ(random_vectors("netrand", tests, 200, &out), 0) << out;
     std::string files = kRoot + "/rtl/ub_pkg.sv";
     for (const char *f : {"order_tracker", "rc_send_pipeline", "ub_send_pipeline", "tp_chan", "ub_tx"})
         files += " " + kRoot + "/rtl/" + f + ".sv";
