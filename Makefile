@@ -581,7 +581,7 @@ fuzz: deps $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS) seeds trace_seeds) $(UBSIM
 # Not part of `make test`.
 MUTATE_ARGS ?=
 mutate: deps
-	@$(MAKE) --no-print-directory PGO=0 BUILD=build/dev build/dev/ubsim build/dev/ubsim_tests
+	@$(MAKE) --no-print-directory PGO=0 BUILD=build/dev build/dev/ubsim build/dev/ubsim-checked build/dev/ubsim_tests
 	/usr/bin/python3 scripts/mutate.py --build-from build/dev $(MUTATE_ARGS)
 
 # --- RTL quality -----------------------------------------------------------

@@ -23,8 +23,8 @@ What a run does:
     copy of that build directory to <scratch>/run/build (cp -a: the
     timestamps kept, so make rebuilds only what changed), then builds there
     unmutated:
-        make -s PGO=0 BUILD=<scratch>/run/build
-             <scratch>/run/build/ubsim <scratch>/run/build/ubsim_tests
+        make -s PGO=0 BUILD=<scratch>/run/build <scratch>/run/build/ubsim
+             <scratch>/run/build/ubsim-checked <scratch>/run/build/ubsim_tests
     and runs every selected filter on it: each pattern must name tests and
     each filter must pass (otherwise no result would mean anything and the
     run stops).
@@ -41,7 +41,8 @@ one survived, 2 when the run could not be made (a text not found, the
 unmutated tree does not build or fails a test).
 
 A build directory to start from should be a PGO=0 build of the same tree
-(`make PGO=0 BUILD=build/dev build/dev/ubsim build/dev/ubsim_tests`); `make
+(`make PGO=0 BUILD=build/dev build/dev/ubsim build/dev/ubsim-checked
+build/dev/ubsim_tests`; the tests run ubsim-checked); `make
 mutate` builds build/dev and passes it. Without one the unmutated build is a
 full one. Objects that carry the absolute path of their build (the tests'
 UBSIM_BIN and UBSIM_BUILD_DIR, the source and config directories) are rebuilt
@@ -211,8 +212,8 @@ MUTATIONS = [
     M("ot_fence_rtl",
       "order tracker, RTL: a fence does not wait for the requests before it",
       ORDER_TRACKER_TESTS,
-      ("rtl/order_tracker.sv", "acc_wait = 1'b1;                                  // fence",
-       "acc_wait = 1'b0;                                  // fence")),
+      ("rtl/order_tracker.sv", "wait_of = 1'b1;                                   // fence",
+       "wait_of = 1'b0;                                   // fence")),
     M("packet_crc_unchecked",
       "packet decoder: a checksum that does not match is not refused",
       PACKET_TESTS + ":" + RX_TESTS,
@@ -357,7 +358,8 @@ def adopt_build(src_build, run, files):
 def make(run, jobs, log_path):
     build = os.path.join(run, "build")
     cmd = ["make", "-s", "-j%d" % jobs, "PGO=0", "BUILD=" + build,
-           os.path.join(build, "ubsim"), os.path.join(build, "ubsim_tests")]
+           os.path.join(build, "ubsim"), os.path.join(build, "ubsim-checked"),
+           os.path.join(build, "ubsim_tests")]
     with open(log_path, "w") as lf:
         lf.write("$ " + " ".join(cmd) + "\n")
         lf.flush()
