@@ -18,9 +18,11 @@
 namespace {
 
 std::string src(const std::string &rel) { return std::string(UBSIM_SOURCE_DIR) + "/" + rel; }
+// The checked models (build/vlc/): the ones this test binary is linked with,
+// so they are there whenever it is; their ports are those of build/vl/.
 std::string vheader(const std::string &block)
 {
-    return std::string(UBSIM_BUILD_DIR) + "/vl/" + block + "/V" + block + ".h";
+    return std::string(UBSIM_BUILD_DIR) + "/vlc/" + block + "/V" + block + ".h";
 }
 
 std::string read_text(const std::string &path)
