@@ -15,6 +15,23 @@ static int bit_get(const uint64_t *v, uint32_t psn)
     return (int)((v[i / 64] >> (i % 64)) & 1u);
 }
 
+/* The 64 bits of ring v from PSN psn on (bit i: PSN psn + i): two words of
+ * the ring, shifted. */
+static uint64_t word_at(const uint64_t *v, uint32_t psn)
+{
+    uint32_t i = psn % TP_W, j = i / 64, sh = i % 64;
+    uint64_t w = v[j] >> sh;
+    if (sh)
+        w |= v[(j + 1) % TP_NWORDS] << (64 - sh);
+    return w;
+}
+
+/* A SACK's channel c is being merged: its acked ring is not read. */
+static int merging(const transport_state_t *s, int c)
+{
+    return s->mg_on && (s->mg_n || s->mg_tail) && s->mg_c == c;
+}
+
 static void bit_put(uint64_t *v, uint32_t psn, int on)
 {
     uint32_t i = psn % TP_W;
@@ -74,7 +91,7 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
     int cs = -1, emit_r = 0, adv = 0;
     uint32_t rp = 0;
     for (int c = 0; c < TP_CH; c++)
-        if (!(s->fail >> c & 1) && s->rptr[c] != s->rend[c]) {
+        if (!(s->fail >> c & 1) && s->rptr[c] != s->rend[c] && !merging(s, c)) {
             cs = c;
             break;
         }
@@ -133,7 +150,33 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
         s->sq_h[s->sq_n] = in->sq_hdl;
         s->sq_n++;
     }
-    /* T5: an acknowledgement */
+    /* M: a word of the SACK being merged, shifted onto the ring: its low
+     * part ORed into ring word mg_pos with the high part of the word before;
+     * after the last word that high part alone */
+    if (in->ack_wvalid && s->mg_n) {
+        if (s->mg_on) {
+            uint64_t w = in->ack_word;
+            if (s->mg_left < 64)
+                w &= s->mg_left ? ~0ull >> (64 - s->mg_left) : 0;
+            s->mg_left = s->mg_left < 64 ? 0 : (uint16_t)(s->mg_left - 64);
+            s->acked[s->mg_c][s->mg_pos] |= w << s->mg_s | s->mg_carry;
+            s->mg_carry = s->mg_s ? w >> (64 - s->mg_s) : 0;
+            s->mg_pos = (uint8_t)((s->mg_pos + 1) % TP_NWORDS);
+        }
+        s->mg_n--;
+        s->mg_tail = !s->mg_n && s->mg_on && s->mg_s;
+    } else if (s->mg_tail) {
+        s->acked[s->mg_c][s->mg_pos] |= s->mg_carry;
+        s->mg_tail = 0;
+    }
+    /* T5: an acknowledgement (a header abandons the words of one before it:
+     * the sender of the words never does that) */
+    if (in->ack_valid) {
+        s->mg_n = in->ack_kind == TP_SACK ? (uint8_t)transport_bmap_words(in->ack_code) : 0;
+        s->mg_on = 0;
+        s->mg_tail = 0;
+        s->mg_carry = 0;
+    }
     if (in->ack_valid && !(s->fail >> (in->ack_ch & (TP_CH - 1)) & 1)) {
         int c = in->ack_ch & (TP_CH - 1);
         uint32_t b = in->ack_base & M, una = s->una[c], nx = nxt_old[c];
@@ -156,12 +199,14 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
                 if (el > lim)
                     s->rend[c] = b;
                 if (in->ack_kind == TP_SACK) {
+                    /* its words follow: bits naming PSNs never sent are
+                     * left out */
                     uint32_t n = transport_bmap_bits(in->ack_code);
-                    if (n > lim)
-                        n = lim;
-                    for (uint32_t i = 0; i < n; i++)
-                        if (in->ack_bmap[i / 64] >> (i % 64) & 1)
-                            bit_put(s->acked[c], b + i, 1);
+                    s->mg_on = 1;
+                    s->mg_c = (uint8_t)c;
+                    s->mg_left = (uint16_t)(n > lim ? lim : n);
+                    s->mg_pos = (uint8_t)(b % TP_W / 64);
+                    s->mg_s = (uint8_t)(b % 64);
                     uint32_t hi = in->ack_hi & M;
                     if (((hi - b) & M) < lim) {
                         s->rend[c] = farther(s->rend[c], (hi + 1) & M, b);
@@ -264,8 +309,23 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
         else
             rv = TP_ACCEPT;
     }
-    /* R3: an acknowledgement out, built from the registers */
-    const int ao_free = !o->ao_valid || in->ao_ready;
+    /* R3: an acknowledgement out, built from the registers; a SACK's words
+     * follow its header, one an edge, the bits of PSNs delivered by then
+     * set */
+    const int streaming = s->ao_n != 0;
+    o->ao_wvalid = 0;
+    if (streaming) {
+        int c = o->ao_ch;
+        uint32_t p = (o->ao_base + s->ao_off) & M, dd = (s->exp[c] - p) & M;
+        uint64_t w = word_at(s->ring[c], p);
+        if (dd < HALF)
+            w |= dd >= 64 ? ~0ull : (1ull << dd) - 1;
+        o->ao_wvalid = 1;
+        o->ao_word = w;
+        s->ao_off = (uint16_t)(s->ao_off + 64);
+        s->ao_n--;
+    }
+    const int ao_free = (!o->ao_valid || in->ao_ready) && !streaming;
     int ac = -1;
     uint8_t owed = s->ack_pend | s->nak_pend;
     if (ao_free)
@@ -283,11 +343,8 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
         o->ao_base = e;
         o->ao_hi = s->hi[ac];
         o->ao_code = in->cfg_bmap_code > 4 ? 4 : in->cfg_bmap_code;
-        memset(o->ao_bmap, 0, sizeof o->ao_bmap);
-        if (o->ao_kind == TP_SACK)
-            for (uint32_t i = 0; i < bits; i++)
-                if (bit_get(s->ring[ac], e + i))
-                    o->ao_bmap[i / 64] |= 1ull << (i % 64);
+        s->ao_n = o->ao_kind == TP_SACK ? (uint8_t)(bits / 64) : 0;
+        s->ao_off = 0;
         s->ack_pend &= (uint8_t)~(1u << ac);
         s->nak_pend &= (uint8_t)~(1u << ac);
     } else if (ao_free) {
@@ -329,7 +386,7 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
 
     /* busy: anything in flight, waiting, held or owed */
     int busy = s->sq_n || o->pkt_valid || o->ao_valid || o->dlv_valid || o->rxv_valid ||
-               s->ack_pend || s->nak_pend;
+               s->ack_pend || s->nak_pend || s->mg_n || s->mg_tail || s->ao_n;
     for (int c = 0; c < TP_CH && !busy; c++)
         busy = (!(s->fail >> c & 1) && (s->nxt[c] != s->una[c] || s->rptr[c] != s->rend[c])) ||
                s->held[c];
@@ -339,11 +396,11 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
 
 int64_t transport_quiet(const transport_state_t *s, const transport_in_t *in)
 {
-    if (in->sq_valid || in->ack_valid || in->rx_valid || !s->inited)
+    if (in->sq_valid || in->ack_valid || in->ack_wvalid || in->rx_valid || !s->inited)
         return 0;
     const transport_out_t *o = &s->o;
     if (s->sq_n || o->pkt_valid || o->ao_valid || o->dlv_valid || o->rxv_valid || o->tmo ||
-        s->ack_pend || s->nak_pend)
+        o->ao_wvalid || s->ack_pend || s->nak_pend || s->mg_n || s->mg_tail || s->ao_n)
         return 0;
     int64_t q = INT64_MAX / 4;
     for (int c = 0; c < TP_CH; c++) {
@@ -363,4 +420,27 @@ void transport_advance(transport_state_t *s, const transport_in_t *in, int n)
     for (int c = 0; c < TP_CH; c++)
         if (s->tmr[c] && !(s->fail >> c & 1))
             s->tmr[c] -= (uint32_t)n;
+}
+
+void transport_words_start(transport_words_t *f, const uint64_t *bmap, unsigned code)
+{
+    memset(f, 0, sizeof *f);
+    f->n = (uint8_t)transport_bmap_words(code);
+    if (bmap)
+        memcpy(f->w, bmap, f->n * sizeof f->w[0]);
+}
+
+int transport_words_feed(transport_words_t *f, transport_in_t *in)
+{
+    in->ack_wvalid = f->k < f->n;
+    in->ack_word = in->ack_wvalid ? f->w[f->k++] : 0;
+    return in->ack_wvalid;
+}
+
+int transport_words_collect(transport_words_t *f, const transport_out_t *o)
+{
+    if (!o->ao_wvalid || f->k >= f->n)
+        return 0;
+    f->w[f->k++] = o->ao_word;
+    return f->k == f->n;
 }

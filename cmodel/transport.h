@@ -27,6 +27,8 @@ extern "C" {
 
 #define TP_CH 4               /* transport channels (RTL parameter CH) */
 #define TP_W 1024             /* ring size: the largest bitmap and window */
+#define TP_WORD 64            /* a bitmap crosses the ack ports in words */
+#define TP_NWORDS (TP_W / TP_WORD)
 #define TP_PSN_MASK 0xFFFFFFu /* PSNs are 24 bits */
 
 typedef enum {
@@ -57,8 +59,17 @@ typedef struct {
      * next round */
     uint8_t rnd_rs, rnd_on;
     uint32_t rnd_end[TP_CH];
-    uint64_t acked[TP_CH][TP_W / 64];
+    uint64_t acked[TP_CH][TP_NWORDS];
     uint16_t desc[TP_CH][TP_W];
+    /* an incoming SACK's bitmap, merged a word an edge into acked[mg_c]:
+     * mg_n words still to come (mg_on: merged, else the header was stale
+     * and they are only consumed); each word shifted onto the ring by mg_s
+     * bits, written to ring word mg_pos, its high part carried into the
+     * next (mg_tail: the carry of the last word is written at the edge
+     * after it); mg_left bits of the bitmap still name PSNs sent */
+    uint8_t mg_n, mg_on, mg_c, mg_pos, mg_s, mg_tail;
+    uint16_t mg_left;
+    uint64_t mg_carry;
     /* new packets waiting for their window: a 2-entry FIFO */
     uint8_t sq_n;
     uint8_t sq_c[2];
@@ -66,8 +77,12 @@ typedef struct {
     /* receive half, per channel */
     uint32_t exp[TP_CH], hi[TP_CH];
     uint16_t held[TP_CH];
-    uint64_t ring[TP_CH][TP_W / 64];
+    uint64_t ring[TP_CH][TP_NWORDS];
     uint8_t ack_pend, nak_pend, nak_sent;
+    /* the outgoing SACK's words: ao_n still to put out, the next from the
+     * ring's bits at PSN ao_base + ao_off on */
+    uint8_t ao_n;
+    uint16_t ao_off;
     /* 0 until the first edge after reset, which starts every channel's PSNs
      * at cfg_psn_init */
     uint8_t inited;
@@ -82,8 +97,9 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
 int64_t transport_quiet(const transport_state_t *s, const transport_in_t *in);
 void transport_advance(transport_state_t *s, const transport_in_t *in, int n);
 
-/* The bitmap bits of a size code (codes above 4 are 4). */
+/* The bitmap bits of a size code (codes above 4 are 4), and its words. */
 static inline unsigned transport_bmap_bits(unsigned code) { return 64u << (code > 4 ? 4 : code); }
+static inline unsigned transport_bmap_words(unsigned code) { return transport_bmap_bits(code) / TP_WORD; }
 /* Channel c's field of the una output. */
 static inline uint32_t transport_out_una(const transport_out_t *o, int c)
 {
@@ -94,6 +110,28 @@ static inline uint32_t transport_out_una(const transport_out_t *o, int c)
     return (uint32_t)lo & TP_PSN_MASK;
 }
 const char *transport_verdict_name(int v);
+
+/* A SACK's bitmap on the ack ports, a word an edge (transport_ports.h).
+ *
+ * In: present the header at an edge, then call transport_words_start with
+ * its bitmap and code, and transport_words_feed before each later edge: it
+ * puts the next word on ack_word (ack_wvalid = 1) and returns 1, or clears
+ * ack_wvalid and returns 0 once every word is in (a new header may then be
+ * presented at that edge).
+ * Out: when a SACK header appears in the output registers, call
+ * transport_words_start (bitmap NULL) with its code, then
+ * transport_words_collect after each later edge: it keeps the word put out
+ * and returns 1 at the edge whose word is the last (w[] is then the
+ * bitmap). */
+typedef struct {
+    uint64_t w[TP_NWORDS];
+    uint8_t n, k; /* words in all; words fed or collected */
+} transport_words_t;
+void transport_words_start(transport_words_t *f, const uint64_t *bmap, unsigned code);
+int transport_words_feed(transport_words_t *f, transport_in_t *in);
+int transport_words_collect(transport_words_t *f, const transport_out_t *o);
+/* words still to feed or collect */
+static inline int transport_words_due(const transport_words_t *f) { return f->k < f->n; }
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,9 @@
  * transport_in_t / _out_t, the block class's port tables, the RTL shim and
  * the port check of the Verilated rtl/transport.sv. X(dir, name, width,
  * ctype): see block_ports.h. docs/transport.md has the rules. Channels are
- * 2 bits (TP_CH = 4), PSNs 24 bits, bitmaps 1024 bits (TP_W). */
+ * 2 bits (TP_CH = 4), PSNs 24 bits. A SACK's bitmap (64 to 1024 bits)
+ * crosses the ack ports in 64-bit words, one an edge, after its header:
+ * no port is wider than a word. */
 #ifndef TRANSPORT_PORTS_H
 #define TRANSPORT_PORTS_H
 
@@ -29,7 +31,11 @@
     X(IN, ack_base, 24, uint32_t)                                               \
     X(IN, ack_hi, 24, uint32_t)       /* SACK: highest PSN received */         \
     X(IN, ack_code, 3, uint8_t)       /* SACK: bitmap size code */             \
-    X(IN, ack_bmap, 1024, u64_words)  /* SACK: bit i = PSN base + i held */    \
+    /* a SACK's bitmap: word k (bit i = PSN base + 64k + i held) at edge       \
+       k + 1 after its header's, k = 0 .. (64 << code) / 64 - 1; no header   \
+       while words are due */                                                   \
+    X(IN, ack_wvalid, 1, uint8_t)                                               \
+    X(IN, ack_word, 64, uint64_t)                                               \
     /* receive: a data packet (passed checksum and TPN checks) */               \
     X(IN, rx_valid, 1, uint8_t)                                                 \
     X(IN, rx_ch, 2, uint8_t)                                                    \
@@ -62,7 +68,11 @@
     X(OUT, ao_base, 24, uint32_t)                                               \
     X(OUT, ao_hi, 24, uint32_t)                                                 \
     X(OUT, ao_code, 3, uint8_t)                                                 \
-    X(OUT, ao_bmap, 1024, u64_words)                                            \
+    /* a SACK's bitmap: word k at edge k + 1 after the one that loaded the     \
+       header, whatever ao_ready says; the header stays until its words are   \
+       out and the link takes it */                                             \
+    X(OUT, ao_wvalid, 1, uint8_t)                                               \
+    X(OUT, ao_word, 64, uint64_t)                                               \
     X(OUT, busy, 1, uint8_t)          /* anything in flight, held or owed */
 
 #endif

@@ -15,11 +15,16 @@
 //
 // The port list is cmodel/transport_ports.h (4 channels: CH is fixed by the
 // 2-bit channel ports; W, the ring and bitmap size, is a parameter for
-// synthesis estimates and must stay 1024 for the simulator).
+// synthesis estimates and must stay 1024 for the simulator). A SACK's bitmap
+// crosses the ack ports in 64-bit words, one an edge after its header: it is
+// merged into the acked ring, and an outgoing one read from the receive
+// ring, a word an edge.
 //
-// `make lint` synthesizes it with a 64-entry ring (yosys needs minutes for
+// `make lint` synthesizes it with a 128-entry ring (yosys needs minutes for
 // the full one; docs/transport.md gives both sizes):
-// lint-synth: hierarchy -top transport -chparam W 32
+// lint-synth: hierarchy -top transport -chparam W 128
+`include "prim_assert.svh"
+
 module transport #(
   parameter int W = 1024
 ) (
@@ -43,7 +48,8 @@ module transport #(
   input  logic [23:0]   ack_base_i,
   input  logic [23:0]   ack_hi_i,
   input  logic [2:0]    ack_code_i,
-  input  logic [1023:0] ack_bmap_i,
+  input  logic          ack_wvalid_i,
+  input  logic [63:0]   ack_word_i,
   input  logic          rx_valid_i,
   input  logic [1:0]    rx_ch_i,
   input  logic [23:0]   rx_psn_i,
@@ -70,12 +76,15 @@ module transport #(
   output logic [23:0]   ao_base_o,
   output logic [23:0]   ao_hi_o,
   output logic [2:0]    ao_code_o,
-  output logic [1023:0] ao_bmap_o,
+  output logic          ao_wvalid_o,
+  output logic [63:0]   ao_word_o,
   output logic          busy_o
 );
 
   localparam int CH = 4;
   localparam int IW = $clog2(W);
+  localparam int NW = W / 64;  // ring words
+  localparam int JW = IW - 6;  // a word's index
   localparam logic [23:0] Half = 24'h800000;
   localparam logic [2:0] VAccept = 3'd0, VDup = 3'd1, VFull = 3'd2, VBeyond = 3'd3, VGap = 3'd4;
   localparam logic [1:0] KAck = 2'd0, KSack = 2'd1, KNak = 2'd2;
@@ -92,7 +101,8 @@ module transport #(
   logic [CH-1:0] rnd_rs_q, rnd_on_q;  // resend rounds (docs/transport.md)
   logic [23:0] rnd_end_q [CH];
   logic [W-1:0] acked_q [CH];
-  logic [15:0] desc_q [CH*W];  // a RAM: written at a new PSN, read by the scan
+  logic [15:0] desc_q [CH*W];     // the descriptor ring (a RAM, below)
+  logic [15:0] rhdl_q, nhdl_q;    // a resend's handle (the RAM's read), a new packet's
   logic [1:0]  sq_n_q;
   logic [1:0]  sq_c0_q, sq_c1_q;
   logic [15:0] sq_h0_q, sq_h1_q;
@@ -101,6 +111,18 @@ module transport #(
   logic [10:0] held_q [CH];
   logic [W-1:0] ring_q [CH];
   logic [CH-1:0] ack_pend_q, nak_pend_q, nak_sent_q;
+  // an incoming SACK's words, merged into acked_q[mg_c_q] a word an edge
+  // (cmodel/transport.h: the same registers)
+  logic [4:0]  mg_n_q;
+  logic        mg_on_q, mg_tail_q;
+  logic [1:0]  mg_c_q;
+  logic [JW-1:0] mg_pos_q;
+  logic [5:0]  mg_s_q;
+  logic [10:0] mg_left_q;
+  logic [63:0] mg_carry_q;
+  // the outgoing SACK's words still to put out, and the next one's offset
+  logic [4:0]  ao_n_q;
+  logic [10:0] ao_off_q;
 
   // ---- every channel's sequence starts at cfg_psn_init: until the first edge
   // after reset the sequence registers read as it ----
@@ -144,11 +166,9 @@ module transport #(
   logic        out_free, emit_r, emit_n, drop_n, adv, scan_found;
   logic [1:0]  cs, hc, sc;
   logic [23:0] rp;
-  logic [15:0] rhdl;
   logic        ack_take;
   logic [1:0]  ac_ch;
   logic [23:0] ab, alim;
-  logic [W-1:0] sack_set;   // bits to set in acked_q[ack_ch] (ring positions)
   logic [10:0] bits;
   logic [23:0] win;
 
@@ -162,18 +182,30 @@ module transport #(
     farther = (x - base) >= (y - base) ? x : y;
   endfunction
 
-  // the SACK bitmap, masked to its size and to the PSNs sent, rotated onto
-  // the ring positions of base + i
-  logic [W-1:0]   sack_msk;
-  logic [10:0]    sack_n;
+  // M: a word of the SACK being merged, masked to the PSNs sent and shifted
+  // onto the ring: its low part ORed into ring word mg_pos_q with the high
+  // part of the word before; after the last word that high part alone
+  logic        mg_word, mg_wr;
+  logic [63:0] mg_w, mg_wdata;
+  logic [4:0]  mg_n_d;
+  logic        mg_on_d, mg_tail_d;
+  logic [1:0]  mg_c_d;
+  logic [JW-1:0] mg_pos_d;
+  logic [5:0]  mg_s_d;
+  logic [10:0] mg_left_d;
+  logic [63:0] mg_carry_d;
+  logic [CH-1:0] merging;
   always_comb begin
-    sack_n = bmap_bits(ack_code_i);
-    if ({13'd0, sack_n} > alim) sack_n = alim[10:0];
-    // (bits 0 .. sack_n-1: a shifted mask, 0 - 1 being all ones when sack_n = W)
-    sack_msk = ack_bmap_i[W-1:0] & ((W'(1) << sack_n) - W'(1));
-    // rotate left by base modulo W
-    sack_set = (sack_msk << ab[IW-1:0]) | (sack_msk >> (W - 32'(ab[IW-1:0])));
+    mg_word = ack_wvalid_i && mg_n_q != 5'd0;
+    mg_w = mg_left_q >= 11'd64 ? ack_word_i : ack_word_i & ~({64{1'b1}} << mg_left_q[5:0]);
+    mg_wr = mg_word ? mg_on_q : mg_tail_q;
+    mg_wdata = mg_word ? (mg_w << mg_s_q) | mg_carry_q : mg_carry_q;
+    for (int c = 0; c < CH; c++) merging[c] = mg_on_q && (mg_n_q != 5'd0 || mg_tail_q) && mg_c_q == 2'(c);
   end
+
+  function automatic logic [4:0] bmap_words(input logic [2:0] code);
+    bmap_words = 5'd1 << (code > 3'd4 ? 3'd4 : code);
+  endfunction
 
   // ---- transmit ----
   always_comb begin
@@ -196,12 +228,11 @@ module transport #(
     scan_found = 1'b0;
     cs = 2'd0;
     for (int c = CH - 1; c >= 0; c--)
-      if (!fail_q[c] && rptr_c[c] != rend_c[c]) begin
+      if (!fail_q[c] && rptr_c[c] != rend_c[c] && !merging[c]) begin
         scan_found = 1'b1;
         cs = 2'(c);
       end
     rp = rptr_c[cs];
-    rhdl = desc_q[{cs, rp[IW-1:0]}];
     emit_r = 1'b0;
     adv = 1'b0;
     if (scan_found) begin
@@ -258,7 +289,33 @@ module transport #(
       end
       sq_n_d = sq_n_d + 2'd1;
     end
-    // T5: an acknowledgement
+    // M: the merge's registers
+    mg_n_d = mg_n_q;
+    mg_on_d = mg_on_q;
+    mg_tail_d = mg_tail_q;
+    mg_c_d = mg_c_q;
+    mg_pos_d = mg_pos_q;
+    mg_s_d = mg_s_q;
+    mg_left_d = mg_left_q;
+    mg_carry_d = mg_carry_q;
+    if (mg_word) begin
+      if (mg_on_q) begin
+        mg_left_d = mg_left_q >= 11'd64 ? mg_left_q - 11'd64 : 11'd0;
+        mg_carry_d = mg_s_q != 6'd0 ? mg_w >> (7'd64 - {1'b0, mg_s_q}) : 64'd0;
+        mg_pos_d = mg_pos_q + JW'(1);
+      end
+      mg_n_d = mg_n_q - 5'd1;
+      mg_tail_d = mg_n_q == 5'd1 && mg_on_q && mg_s_q != 6'd0;
+    end else if (mg_tail_q) begin
+      mg_tail_d = 1'b0;
+    end
+    // T5: an acknowledgement (a header abandons the words of one before it)
+    if (ack_valid_i) begin
+      mg_n_d = ack_kind_i == KSack ? bmap_words(ack_code_i) : 5'd0;
+      mg_on_d = 1'b0;
+      mg_tail_d = 1'b0;
+      mg_carry_d = 64'd0;
+    end
     ac_ch = ack_ch_i;
     ab = ack_base_i;
     alim = nxt_c[ac_ch] - ab;
@@ -277,6 +334,14 @@ module transport #(
       end else begin
         if ((rptr_d[ac_ch] - ab) > alim) rptr_d[ac_ch] = ab;
         if ((rend_d[ac_ch] - ab) > alim) rend_d[ac_ch] = ab;
+        if (ack_kind_i == KSack) begin
+          // its words follow: bits naming PSNs never sent are left out
+          mg_on_d = 1'b1;
+          mg_c_d = ac_ch;
+          mg_left_d = {13'd0, bmap_bits(ack_code_i)} > alim ? alim[10:0] : bmap_bits(ack_code_i);
+          mg_pos_d = ab[IW-1:6];
+          mg_s_d = ab[5:0];
+        end
         if (ack_kind_i == KSack && (ack_hi_i - ab) < alim) begin
           rend_d[ac_ch] = farther(rend_d[ac_ch], ack_hi_i + 24'd1, ab);
           if ((rnd_end_d[ac_ch] - ab) > alim) rnd_on_d[ac_ch] = 1'b0;
@@ -323,10 +388,22 @@ module transport #(
   logic [1:0]  ac;
   logic [CH-1:0] owed;
   logic [W-1:0]   ao_ring;
-  logic [W-1:0]   ao_rot;
-  logic [W-1:0]   ao_bits;
   logic           ao_gap;
   logic [1:0]     ao_kind;
+  // the outgoing SACK's next word: the ring's bits from PSN ao_p on, those
+  // of PSNs delivered by now set
+  logic [23:0]    ao_p, ao_dd;
+  logic [JW-1:0]  ao_j;
+  logic [127:0]   ao_pair;
+  logic [63:0]    ao_w;
+  always_comb begin
+    ao_p = ao_base_o + {13'd0, ao_off_q};
+    ao_j = ao_p[IW-1:6];
+    ao_pair = {ring_q[ao_ch_o][64*(JW'(ao_j + JW'(1))) +: 64], ring_q[ao_ch_o][64*ao_j +: 64]};
+    ao_w = 64'(ao_pair >> ao_p[5:0]);
+    ao_dd = exp_c[ao_ch_o] - ao_p;
+    if (ao_dd < Half) ao_w = ao_w | (ao_dd >= 24'd64 ? {64{1'b1}} : ~({64{1'b1}} << ao_dd[5:0]));
+  end
 
   always_comb begin
     // R2: delivery
@@ -351,7 +428,7 @@ module transport #(
     else if (rd != 24'd0 && held_q[rx_ch_i] - {10'd0, moving} >= cfg_ooo_cap_i) rv = VFull;
     else rv = VAccept;
     // R3: an acknowledgement out
-    ao_free = !ao_valid_o || ao_ready_i;
+    ao_free = (!ao_valid_o || ao_ready_i) && ao_n_q == 5'd0;
     owed = ack_pend_q | nak_pend_q;
     ac = 2'd0;
     ao_take = 1'b0;
@@ -363,9 +440,6 @@ module transport #(
     ao_ring = ring_q[ac];
     ao_gap = held_q[ac] > {10'd0, ao_ring[exp_c[ac][IW-1:0]]};
     ao_kind = nak_pend_q[ac] ? KNak : (!cfg_gbn_i && ao_gap) ? KSack : KAck;
-    // rotate right by the next expected PSN modulo W
-    ao_rot = (ao_ring >> exp_c[ac][IW-1:0]) | (ao_ring << (W - 32'(exp_c[ac][IW-1:0])));
-    ao_bits = ao_kind == KSack ? ao_rot & ((W'(1) << bits) - W'(1)) : '0;
   end
 
   // ---- registers ----
@@ -398,11 +472,21 @@ module transport #(
       ack_pend_q <= '0;
       nak_pend_q <= '0;
       nak_sent_q <= '0;
+      mg_n_q <= '0;
+      mg_on_q <= 1'b0;
+      mg_tail_q <= 1'b0;
+      mg_c_q <= '0;
+      mg_pos_q <= '0;
+      mg_s_q <= '0;
+      mg_left_q <= '0;
+      mg_carry_q <= '0;
+      ao_n_q <= '0;
+      ao_off_q <= '0;
       sq_ready_o <= 1'b1;
       pkt_valid_o <= 1'b0;
       pkt_ch_o <= '0;
       pkt_psn_o <= '0;
-      pkt_hdl_o <= '0;
+      nhdl_q <= '0;
       pkt_retx_o <= 1'b0;
       una_o <= '0;
       fail_o <= '0;
@@ -420,7 +504,8 @@ module transport #(
       ao_base_o <= '0;
       ao_hi_o <= '0;
       ao_code_o <= '0;
-      ao_bmap_o <= '0;
+      ao_wvalid_o <= 1'b0;
+      ao_word_o <= '0;
     end else begin
       init_q <= 1'b1;
       // (the receive registers below are written only when they change:
@@ -453,30 +538,30 @@ module transport #(
       sq_h0_q <= sq_h0_d;
       sq_h1_q <= sq_h1_d;
       sq_ready_o <= sq_n_d != 2'd2;
-      if (emit_n) begin
-        desc_q[{hc, nxt_c[hc][IW-1:0]}] <= sq_h0_q;
-      end
+      mg_n_q <= mg_n_d;
+      mg_on_q <= mg_on_d;
+      mg_tail_q <= mg_tail_d;
+      mg_c_q <= mg_c_d;
+      mg_pos_q <= mg_pos_d;
+      mg_s_q <= mg_s_d;
+      mg_left_q <= mg_left_d;
+      mg_carry_q <= mg_carry_d;
       for (int c = 0; c < CH; c++) begin
-        if (ack_take && ack_kind_i == KSack && 2'(c) == ac_ch) begin
-          if (emit_n && 2'(c) == hc)
-            acked_q[c] <= (acked_q[c] | sack_set) & ~(W'(1) << nxt_c[hc][IW-1:0]);
-          else
-            acked_q[c] <= acked_q[c] | sack_set;
-        end else if (emit_n && 2'(c) == hc) begin
+        if (mg_wr && 2'(c) == mg_c_q)
+          acked_q[c][64*mg_pos_q +: 64] <= acked_q[c][64*mg_pos_q +: 64] | mg_wdata;
+        if (emit_n && 2'(c) == hc)
           acked_q[c][nxt_c[hc][IW-1:0]] <= 1'b0;
-        end
       end
       if (emit_r) begin
         pkt_valid_o <= 1'b1;
         pkt_ch_o <= cs;
         pkt_psn_o <= rp;
-        pkt_hdl_o <= rhdl;
         pkt_retx_o <= 1'b1;
       end else if (emit_n) begin
         pkt_valid_o <= 1'b1;
         pkt_ch_o <= hc;
         pkt_psn_o <= nxt_c[hc];
-        pkt_hdl_o <= sq_h0_q;
+        nhdl_q <= sq_h0_q;
         pkt_retx_o <= 1'b0;
       end else if (out_free) begin
         pkt_valid_o <= 1'b0;
@@ -542,18 +627,38 @@ module transport #(
         ao_base_o <= exp_c[ac];
         ao_hi_o <= hi_c[ac];
         ao_code_o <= cfg_bmap_code_i > 3'd4 ? 3'd4 : cfg_bmap_code_i;
-        ao_bmap_o <= ao_bits;
+        ao_n_q <= ao_kind == KSack ? 5'(bits[10:6]) : 5'd0;
+        ao_off_q <= '0;
       end else if (ao_free) begin
         ao_valid_o <= 1'b0;
       end
+      ao_wvalid_o <= ao_n_q != 5'd0;
+      if (ao_n_q != 5'd0) begin
+        ao_word_o <= ao_w;
+        ao_n_q <= ao_n_q - 5'd1;
+        ao_off_q <= ao_off_q + 11'd64;
+      end
     end
   end
+
+  `UB_ASSERT_INIT(RingInWords, W >= 128 && W % 64 == 0 && NW * 64 == W && (W & (W - 1)) == 0)
+
+  // The descriptor ring: a RAM (at W = 1024, 4 x 1024 x 16 bits: block RAM),
+  // not reset, written at a new packet's PSN and read by the resend scan
+  // into its own output register at the edge the resend leaves (the two
+  // never at the same edge: a new packet waits while a resend goes). The
+  // packet's handle is that register's for a resend, else the new packet's.
+  always_ff @(posedge clk_i) begin
+    if (emit_n) desc_q[{hc, nxt_c[hc][IW-1:0]}] <= sq_h0_q;
+    if (emit_r) rhdl_q <= desc_q[{cs, rp[IW-1:0]}];
+  end
+  assign pkt_hdl_o = pkt_retx_o ? rhdl_q : nhdl_q;
 
   // busy: from the registers
   always_comb begin
     logic b;
     b = sq_n_q != 2'd0 || pkt_valid_o || ao_valid_o || dlv_valid_o || rxv_valid_o ||
-        ack_pend_q != '0 || nak_pend_q != '0;
+        ack_pend_q != '0 || nak_pend_q != '0 || mg_n_q != 5'd0 || mg_tail_q || ao_n_q != 5'd0;
     for (int c = 0; c < CH; c++)
       b = b || (!fail_q[c] && (nxt_c[c] != una_c[c] || rptr_c[c] != rend_c[c])) || held_q[c] != '0;
     busy_o = b;

@@ -444,10 +444,13 @@ void tp_cfg_default(tp_cfg_t *c, int gbn);
     "with an AETH) carry no bitmap, so a RoCE path runs go-back-N"
 
 /* A UB acknowledgement (TPACK, TPSACK) from the transport block's `ao`
- * outputs, naming TPN tpn; and one received, into its `ack` inputs (all but
- * ack_valid and ack_ch). */
-void tp_ack_from_block(const transport_out_t *o, uint32_t tpn, pkt_ack_t *a);
-void tp_ack_to_block(const pkt_ack_t *a, transport_in_t *in);
+ * outputs and, for a SACK, the bitmap words collected after them
+ * (transport_words_t), naming TPN tpn; and one received, into its `ack`
+ * inputs (all but ack_valid and ack_ch) and, for a SACK, a feed of its
+ * bitmap's words for the edges after (the feed's n is 0 otherwise). */
+void tp_ack_from_block(const transport_out_t *o, const transport_words_t *bmap, uint32_t tpn,
+                       pkt_ack_t *a);
+void tp_ack_to_block(const pkt_ack_t *a, transport_in_t *in, transport_words_t *feed);
 
 typedef struct tp_port {
     comp_t c;
@@ -489,6 +492,10 @@ typedef struct tp_port {
                                       destination, by which switches route */
     int pkt_was_valid;             /* its packet register held a packet */
     int ao_was_valid;              /* its acknowledgement register held one */
+    /* a SACK's bitmap words: those of one received still to feed to the
+     * block; those of the one it puts out still to collect (ao_words.n is
+     * 0 when none is collected) */
+    transport_words_t ack_feed, ao_words;
     int64_t held_peak;
     uint8_t failed;                /* channels that reached the retry limit */
 } tp_port_t;

@@ -25,6 +25,7 @@ static void idle_inputs(tp_port_t *t)
     t->in.sq_valid = 0;
     t->in.rx_valid = 0;
     t->in.ack_valid = 0;
+    t->in.ack_wvalid = 0;
 }
 
 /* The wire takes the packet in the output register at `now` when it has
@@ -40,7 +41,8 @@ static uint8_t wire_ready(const tp_port_t *t, tick_t now)
     return t->tx_out && t->tx_out->count == 0 && t->tx_out->ready_at <= now + t->c.clk->period;
 }
 
-void tp_ack_from_block(const transport_out_t *o, uint32_t tpn, pkt_ack_t *a)
+void tp_ack_from_block(const transport_out_t *o, const transport_words_t *bmap, uint32_t tpn,
+                       pkt_ack_t *a)
 {
     memset(a, 0, sizeof *a);
     a->sack = o->ao_kind == TP_SACK;
@@ -50,19 +52,20 @@ void tp_ack_from_block(const transport_out_t *o, uint32_t tpn, pkt_ack_t *a)
     if (a->sack) {
         a->code = o->ao_code;
         a->hi_psn = o->ao_hi;
-        unsigned bits = transport_bmap_bits(o->ao_code);
-        for (unsigned w = 0; w < bits / 64; w++)
-            a->bmap[w] = o->ao_bmap[w];
+        for (unsigned w = 0; w < transport_bmap_words(o->ao_code) && w < bmap->n; w++)
+            a->bmap[w] = bmap->w[w];
     }
 }
 
-void tp_ack_to_block(const pkt_ack_t *a, transport_in_t *in)
+void tp_ack_to_block(const pkt_ack_t *a, transport_in_t *in, transport_words_t *feed)
 {
     in->ack_kind = a->sack ? TP_SACK : a->nak ? TP_NAK : TP_ACK;
     in->ack_base = a->psn & TP_PSN_MASK;
     in->ack_hi = a->sack ? a->hi_psn & TP_PSN_MASK : 0;
     in->ack_code = a->sack ? a->code : 0;
-    memcpy(in->ack_bmap, a->bmap, sizeof in->ack_bmap);
+    memset(feed, 0, sizeof *feed);
+    if (a->sack)
+        transport_words_start(feed, a->bmap, a->code);
 }
 
 /* RoCE's AETH syndromes: an ACK (no credit count), a NAK for a PSN
@@ -81,7 +84,7 @@ static size_t ack_encode(const tp_port_t *t, const transport_out_t *o, uint8_t *
     pkt_err_t err;
     if (t->ub) {
         pkt_ack_t a;
-        tp_ack_from_block(o, t->rx_tpn, &a);
+        tp_ack_from_block(o, &t->ao_words, t->rx_tpn, &a);
         return pkt_ack_encode(&a, buf, cap, &err);
     }
     pkt_hdr_t h;
@@ -105,7 +108,7 @@ static int ack_decode(tp_port_t *t, const uint8_t *b, size_t n)
         pkt_ack_t a;
         if (pkt_ack_decode(b, n, &a) != PKT_OK)
             return -1;
-        tp_ack_to_block(&a, in);
+        tp_ack_to_block(&a, in, &t->ack_feed);
         return 0;
     }
     pkt_hdr_t h;
@@ -117,7 +120,6 @@ static int ack_decode(tp_port_t *t, const uint8_t *b, size_t n)
     in->ack_base = nak ? h.psn & TP_PSN_MASK : (h.psn + 1u) & TP_PSN_MASK;
     in->ack_hi = 0;
     in->ack_code = 0;
-    memset(in->ack_bmap, 0, sizeof in->ack_bmap);
     return 0;
 }
 
@@ -127,8 +129,12 @@ static void tp_eval(comp_t *c, tick_t now)
     kernel_t *k = c->k;
     idle_inputs(t);
     /* (while the wire is busy, what it owes is acknowledged at once when
-     * it is free: one acknowledgement for all) */
-    t->in.pkt_ready = t->in.ao_ready = wire_ready(t, now);
+     * it is free: one acknowledgement for all; a SACK's register is taken
+     * once its words are in) */
+    t->in.pkt_ready = wire_ready(t, now);
+    t->in.ao_ready = t->in.pkt_ready && !transport_words_due(&t->ao_words);
+    /* the next word of a SACK received */
+    int feeding = transport_words_feed(&t->ack_feed, &t->in);
     const msg_t *h;
     if (t->failed && t->tx_in && (h = chan_peek(t->tx_in, now)) != NULL) {
         /* its channel reached the retry limit: what its NIC sends is lost
@@ -155,7 +161,7 @@ static void tp_eval(comp_t *c, tick_t now)
     int took_data = 0, took_ack = 0;
     while (t->rx_in && (h = chan_peek(t->rx_in, now)) != NULL) {
         int ack = h->kind == MSG_TPACK;
-        if (ack ? took_ack : took_data)
+        if (ack ? took_ack || feeding : took_data)
             break;
         msg_t m = chan_pop(t->rx_in, now);
         if (ack) {
@@ -253,6 +259,13 @@ static tick_t tp_commit(comp_t *c, tick_t now)
      * the wire took the previous one at this edge */
     int fresh = t->out.pkt_valid && (!t->pkt_was_valid || t->in.pkt_ready);
     int fresh_ack = t->out.ao_valid && (!t->ao_was_valid || t->in.ao_ready);
+    if (fresh_ack && t->out.ao_kind == TP_SACK) {
+        /* its bitmap follows, a word an edge: it leaves with the last */
+        transport_words_start(&t->ao_words, NULL, t->out.ao_code);
+        fresh_ack = 0;
+    } else if (transport_words_collect(&t->ao_words, &t->out)) {
+        fresh_ack = 1;
+    }
     t->pkt_was_valid = t->out.pkt_valid;
     t->ao_was_valid = t->out.ao_valid;
     idle_inputs(t);

@@ -136,6 +136,10 @@ typedef struct {
     transport_in_t in[2];
     transport_out_t out[2];
     link_t link[2];
+    /* a SACK's bitmap words: of one received by A, still to feed it; of
+     * the one B puts out, still to collect (it leaves with the last) */
+    transport_words_t ack_feed, ao_words;
+    int ao_was_valid;
     uint64_t u_cycle, u_ns; /* units per cycle, per ns */
     /* sender */
     body_t hdl[HDL_N];
@@ -337,7 +341,7 @@ static int take_arrival(bench_t *b, int d, wpkt_t *p)
         } else {
             in->ack_valid = 1;
             in->ack_ch = (uint8_t)a.dst_tpn;
-            tp_ack_to_block(&a, in);
+            tp_ack_to_block(&a, in, &b->ack_feed);
             free(p->buf);
             return 1;
         }
@@ -506,12 +510,17 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
         int take_sq = offer && oa->sq_ready;
         /* the links take the output registers when free */
         ia->pkt_ready = oa->pkt_valid && b->link[0].free_at <= now;
-        ib->ao_ready = ob->ao_valid && b->link[1].free_at <= now;
-        /* arrivals: one packet per node and edge */
+        ib->ao_ready = ob->ao_valid && b->link[1].free_at <= now &&
+                       !transport_words_due(&b->ao_words);
+        /* arrivals: one packet per node and edge (none on A's acknowledgement
+         * inputs while it takes a SACK's words) */
         ib->rx_valid = 0;
         ia->ack_valid = 0;
+        int feeding = transport_words_feed(&b->ack_feed, ia);
         for (int n = 0; n < 2; n++) {
             heap_t *h = &b->link[n].flight; /* link n arrives at node 1 - n */
+            if (n == 1 && feeding)
+                break;
             while (h->n && h->v[0].at <= now) {
                 wpkt_t p;
                 heap_pop(h, &p);
@@ -547,7 +556,7 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
         }
         if (ib->ao_ready) {
             pkt_ack_t a;
-            tp_ack_from_block(ob, ob->ao_ch, &a);
+            tp_ack_from_block(ob, &b->ao_words, ob->ao_ch, &a);
             res->acks_sent++;
             if (a.sack)
                 res->sacks_sent++;
@@ -568,6 +577,12 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
                 fail(err, errlen, "lockstep: the C model and the RTL of node %c's transport differ at cycle %" PRIu64, 'A' + n, cyc);
                 goto out;
             }
+        /* B's acknowledgement register: a SACK newly in it starts its words */
+        if (ob->ao_valid && (!b->ao_was_valid || ib->ao_ready) && ob->ao_kind == TP_SACK)
+            transport_words_start(&b->ao_words, NULL, ob->ao_code);
+        else
+            transport_words_collect(&b->ao_words, ob);
+        b->ao_was_valid = ob->ao_valid;
         if (take_sq) {
             uint32_t h = ia->sq_hdl;
             body_for(b, b->src_msg, b->src_pk, &b->hdl[h]);
@@ -642,8 +657,8 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
         /* jump over edges where only timers run */
         if (can_jump && b->src_msg >= cfg->n_msgs) {
             transport_in_t qa = *ia, qb = *ib;
-            qa.ack_valid = qa.rx_valid = qa.sq_valid = 0;
-            qb.ack_valid = qb.rx_valid = qb.sq_valid = 0;
+            qa.ack_valid = qa.ack_wvalid = qa.rx_valid = qa.sq_valid = 0;
+            qb.ack_valid = qb.ack_wvalid = qb.rx_valid = qb.sq_valid = 0;
             qa.pkt_ready = qb.ao_ready = 0;
             int64_t q = block_quiet(b->blk[0], &qa);
             int64_t q2 = block_quiet(b->blk[1], &qb);

@@ -72,7 +72,9 @@ static void feed(transport_state_t *s, transport_in_t *in, transport_out_t *out,
     }
     (void)rx_check(rx, b, n, &h, &pl);
     pkt_ack_t a;
+    int sack = 0;
     if (pkt_ack_decode(b, n, &a) == PKT_OK) {
+        sack = a.sack;
         check(a.code <= 4 || !a.sack, "bitmap code above 4");
         in->ack_valid = 1;
         in->ack_ch = (uint8_t)(a.dst_tpn & 3);
@@ -80,7 +82,6 @@ static void feed(transport_state_t *s, transport_in_t *in, transport_out_t *out,
         in->ack_base = a.psn;
         in->ack_hi = a.hi_psn;
         in->ack_code = a.code;
-        memcpy(in->ack_bmap, a.bmap, sizeof in->ack_bmap);
     }
     (void)pkt_ub_opcode(b, n);
     in->pkt_ready = 1;
@@ -88,6 +89,15 @@ static void feed(transport_state_t *s, transport_in_t *in, transport_out_t *out,
     transport_step(s, in, out);
     in->rx_valid = in->ack_valid = 0;
     invariants(s, in);
+    if (sack) {
+        /* its bitmap, a word an edge */
+        transport_words_t f;
+        transport_words_start(&f, a.bmap, a.code);
+        while (transport_words_feed(&f, in)) {
+            transport_step(s, in, out);
+            invariants(s, in);
+        }
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
