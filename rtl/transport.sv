@@ -643,6 +643,55 @@ module transport #(
 
   `UB_ASSERT_INIT(RingInWords, W >= 128 && W % 64 == 0 && NW * 64 == W && (W & (W - 1)) == 0)
 
+  // Assertions and the logic only they read: compiled when they are checked
+  // (rtl/prim_assert.svh).
+`ifdef UB_ASSERT_ON
+  `UB_ASSERT_SETUP
+
+  // per channel, from the registers as they stand (the sequence registers
+  // read as cfg_psn_init until the first edge)
+  logic [CH-1:0] a_win, a_rptr_in, a_rend_in, a_held;
+  always_comb begin
+    for (int c = 0; c < CH; c++) begin
+      logic [23:0] fl;
+      fl = nxt_c[c] - una_c[c];
+      // nothing sent beyond the window (the ring's size at most)
+      a_win[c] = fl <= (cfg_window_i > 11'(W) ? 24'(W) : {13'd0, cfg_window_i});
+      // the resend scan inside the flight (a failed channel stops anywhere)
+      a_rptr_in[c] = fail_q[c] || (rptr_c[c] - una_c[c]) <= fl;
+      a_rend_in[c] = fail_q[c] || (rend_c[c] - una_c[c]) <= fl;
+      // the receiver holds as many packets as its ring has bits
+      a_held[c] = 32'(held_q[c]) == $countones(ring_q[c]);
+    end
+  end
+  `UB_ASSERT(NothingBeyondTheWindow, &a_win)
+  `UB_ASSERT(ResendScanInsideTheFlight, &(a_rptr_in & a_rend_in))
+  `UB_ASSERT(HeldCountIsTheRing, &a_held)
+  // a failed channel stays failed; the new-packet FIFO never over 2
+  `UB_ASSERT(FailIsKept, ($past(fail_q) & ~fail_q) == '0)
+  `UB_ASSERT(FifoNeverOverTwo, sq_n_q <= 2'd2)
+  // a packet is delivered once: the one its channel expected, which then
+  // moves on past it
+  `UB_ASSERT(DeliveredOnceInOrder, !dlv_valid_o || exp_q[dlv_ch_o] == dlv_psn_o + 24'd1)
+  // a SACK's words go out behind their header, which stays
+  `UB_ASSERT(SackWordsBehindTheirHeader, !ao_wvalid_o || (ao_valid_o && ao_kind_o == KSack))
+  // an output held until the link takes it, unchanged (the conditions and
+  // values taken at the edge, as the C model sees them)
+  logic a_pkt_hold_q, a_ao_hold_q;
+  logic [42:0] a_pkt_q;
+  logic [54:0] a_ao_q;
+  always_ff @(posedge clk_i) begin
+    a_pkt_hold_q <= pkt_valid_o && !pkt_ready_i;
+    a_pkt_q <= {pkt_ch_o, pkt_psn_o, pkt_hdl_o, pkt_retx_o};
+    a_ao_hold_q <= ao_valid_o && (!ao_ready_i || ao_n_q != 5'd0);
+    a_ao_q <= {ao_ch_o, ao_kind_o, ao_base_o, ao_hi_o, ao_code_o};
+  end
+  `UB_ASSERT(PacketHeldUntilTaken,
+             !a_pkt_hold_q || (pkt_valid_o && a_pkt_q == {pkt_ch_o, pkt_psn_o, pkt_hdl_o, pkt_retx_o}))
+  `UB_ASSERT(AckHeldUntilTaken,
+             !a_ao_hold_q || (ao_valid_o && a_ao_q == {ao_ch_o, ao_kind_o, ao_base_o, ao_hi_o, ao_code_o}))
+`endif
+
   // The descriptor ring: a RAM (at W = 1024, 4 x 1024 x 16 bits: block RAM),
   // not reset, written at a new packet's PSN and read by the resend scan
   // into its own output register at the edge the resend leaves (the two
