@@ -437,10 +437,20 @@ int transport_words_feed(transport_words_t *f, transport_in_t *in)
     return in->ack_wvalid;
 }
 
-int transport_words_collect(transport_words_t *f, const transport_out_t *o)
+static int transport_words_collect(transport_words_t *f, const transport_out_t *o)
 {
     if (!o->ao_wvalid || f->k >= f->n)
         return 0;
     f->w[f->k++] = o->ao_word;
     return f->k == f->n;
 }
+
+int transport_words_out(transport_words_t *f, const transport_out_t *o, int fresh)
+{
+    if (fresh && o->ao_kind == TP_SACK) {
+        transport_words_start(f, NULL, o->ao_code);
+        return 0;
+    }
+    return fresh || transport_words_collect(f, o);
+}
+

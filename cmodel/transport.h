@@ -118,18 +118,20 @@ const char *transport_verdict_name(int v);
  * puts the next word on ack_word (ack_wvalid = 1) and returns 1, or clears
  * ack_wvalid and returns 0 once every word is in (a new header may then be
  * presented at that edge).
- * Out: when a SACK header appears in the output registers, call
- * transport_words_start (bitmap NULL) with its code, then
- * transport_words_collect after each later edge: it keeps the word put out
- * and returns 1 at the edge whose word is the last (w[] is then the
- * bitmap). */
+ * Out: call transport_words_out after every edge, saying whether the edge
+ * loaded a new header into the acknowledgement register: a SACK's starts the
+ * collection of its words, kept as they come out (w[] is the bitmap once it
+ * returns 1). */
 typedef struct {
     uint64_t w[TP_NWORDS];
     uint8_t n, k; /* words in all; words fed or collected */
 } transport_words_t;
 void transport_words_start(transport_words_t *f, const uint64_t *bmap, unsigned code);
 int transport_words_feed(transport_words_t *f, transport_in_t *in);
-int transport_words_collect(transport_words_t *f, const transport_out_t *o);
+/* After an edge: `fresh`, the edge loaded a new header into the
+ * acknowledgement register. Returns 1 when an acknowledgement is whole: a
+ * header without words at once, a SACK at the edge of its last word. */
+int transport_words_out(transport_words_t *f, const transport_out_t *o, int fresh);
 /* words still to feed or collect */
 static inline int transport_words_due(const transport_words_t *f) { return f->k < f->n; }
 

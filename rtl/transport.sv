@@ -111,15 +111,19 @@ module transport #(
   logic [10:0] held_q [CH];
   logic [W-1:0] ring_q [CH];
   logic [CH-1:0] ack_pend_q, nak_pend_q, nak_sent_q;
-  // an incoming SACK's words, merged into acked_q[mg_c_q] a word an edge
-  // (cmodel/transport.h: the same registers)
-  logic [4:0]  mg_n_q;
-  logic        mg_on_q, mg_tail_q;
-  logic [1:0]  mg_c_q;
-  logic [JW-1:0] mg_pos_q;
-  logic [5:0]  mg_s_q;
-  logic [10:0] mg_left_q;
-  logic [63:0] mg_carry_q;
+  // an incoming SACK's words, merged into acked_q[mg_q.c] a word an edge
+  // (cmodel/transport.h: the same registers, mg_*)
+  typedef struct packed {
+    logic [4:0]    n;      // words still to come
+    logic          on;     // merged (else only consumed)
+    logic          tail;   // the last word's carry still to write
+    logic [1:0]    c;
+    logic [JW-1:0] pos;    // the ring word written next
+    logic [5:0]    s;      // the shift onto the ring
+    logic [10:0]   left;   // bitmap bits still naming PSNs sent
+    logic [63:0]   carry;
+  } merge_t;
+  merge_t mg_q, mg_d;
   // the outgoing SACK's words still to put out, and the next one's offset
   logic [4:0]  ao_n_q;
   logic [10:0] ao_off_q;
@@ -183,24 +187,17 @@ module transport #(
   endfunction
 
   // M: a word of the SACK being merged, masked to the PSNs sent and shifted
-  // onto the ring: its low part ORed into ring word mg_pos_q with the high
+  // onto the ring: its low part ORed into ring word mg_q.pos with the high
   // part of the word before; after the last word that high part alone
   logic        mg_word, mg_wr;
   logic [63:0] mg_w, mg_wdata;
-  logic [4:0]  mg_n_d;
-  logic        mg_on_d, mg_tail_d;
-  logic [1:0]  mg_c_d;
-  logic [JW-1:0] mg_pos_d;
-  logic [5:0]  mg_s_d;
-  logic [10:0] mg_left_d;
-  logic [63:0] mg_carry_d;
   logic [CH-1:0] merging;
   always_comb begin
-    mg_word = ack_wvalid_i && mg_n_q != 5'd0;
-    mg_w = mg_left_q >= 11'd64 ? ack_word_i : ack_word_i & ~({64{1'b1}} << mg_left_q[5:0]);
-    mg_wr = mg_word ? mg_on_q : mg_tail_q;
-    mg_wdata = mg_word ? (mg_w << mg_s_q) | mg_carry_q : mg_carry_q;
-    for (int c = 0; c < CH; c++) merging[c] = mg_on_q && (mg_n_q != 5'd0 || mg_tail_q) && mg_c_q == 2'(c);
+    mg_word = ack_wvalid_i && mg_q.n != 5'd0;
+    mg_w = mg_q.left >= 11'd64 ? ack_word_i : ack_word_i & ~({64{1'b1}} << mg_q.left[5:0]);
+    mg_wr = mg_word ? mg_q.on : mg_q.tail;
+    mg_wdata = mg_word ? (mg_w << mg_q.s) | mg_q.carry : mg_q.carry;
+    for (int c = 0; c < CH; c++) merging[c] = mg_q.on && (mg_q.n != 5'd0 || mg_q.tail) && mg_q.c == 2'(c);
   end
 
   function automatic logic [4:0] bmap_words(input logic [2:0] code);
@@ -290,31 +287,24 @@ module transport #(
       sq_n_d = sq_n_d + 2'd1;
     end
     // M: the merge's registers
-    mg_n_d = mg_n_q;
-    mg_on_d = mg_on_q;
-    mg_tail_d = mg_tail_q;
-    mg_c_d = mg_c_q;
-    mg_pos_d = mg_pos_q;
-    mg_s_d = mg_s_q;
-    mg_left_d = mg_left_q;
-    mg_carry_d = mg_carry_q;
+    mg_d = mg_q;
     if (mg_word) begin
-      if (mg_on_q) begin
-        mg_left_d = mg_left_q >= 11'd64 ? mg_left_q - 11'd64 : 11'd0;
-        mg_carry_d = mg_s_q != 6'd0 ? mg_w >> (7'd64 - {1'b0, mg_s_q}) : 64'd0;
-        mg_pos_d = mg_pos_q + JW'(1);
+      if (mg_q.on) begin
+        mg_d.left = mg_q.left >= 11'd64 ? mg_q.left - 11'd64 : 11'd0;
+        mg_d.carry = mg_q.s != 6'd0 ? mg_w >> (7'd64 - {1'b0, mg_q.s}) : 64'd0;
+        mg_d.pos = mg_q.pos + JW'(1);
       end
-      mg_n_d = mg_n_q - 5'd1;
-      mg_tail_d = mg_n_q == 5'd1 && mg_on_q && mg_s_q != 6'd0;
-    end else if (mg_tail_q) begin
-      mg_tail_d = 1'b0;
+      mg_d.n = mg_q.n - 5'd1;
+      mg_d.tail = mg_q.n == 5'd1 && mg_q.on && mg_q.s != 6'd0;
+    end else if (mg_q.tail) begin
+      mg_d.tail = 1'b0;
     end
     // T5: an acknowledgement (a header abandons the words of one before it)
     if (ack_valid_i) begin
-      mg_n_d = ack_kind_i == KSack ? bmap_words(ack_code_i) : 5'd0;
-      mg_on_d = 1'b0;
-      mg_tail_d = 1'b0;
-      mg_carry_d = 64'd0;
+      mg_d.n = ack_kind_i == KSack ? bmap_words(ack_code_i) : 5'd0;
+      mg_d.on = 1'b0;
+      mg_d.tail = 1'b0;
+      mg_d.carry = 64'd0;
     end
     ac_ch = ack_ch_i;
     ab = ack_base_i;
@@ -336,11 +326,11 @@ module transport #(
         if ((rend_d[ac_ch] - ab) > alim) rend_d[ac_ch] = ab;
         if (ack_kind_i == KSack) begin
           // its words follow: bits naming PSNs never sent are left out
-          mg_on_d = 1'b1;
-          mg_c_d = ac_ch;
-          mg_left_d = {13'd0, bmap_bits(ack_code_i)} > alim ? alim[10:0] : bmap_bits(ack_code_i);
-          mg_pos_d = ab[IW-1:6];
-          mg_s_d = ab[5:0];
+          mg_d.on = 1'b1;
+          mg_d.c = ac_ch;
+          mg_d.left = {13'd0, bmap_bits(ack_code_i)} > alim ? alim[10:0] : bmap_bits(ack_code_i);
+          mg_d.pos = ab[IW-1:6];
+          mg_d.s = ab[5:0];
         end
         if (ack_kind_i == KSack && (ack_hi_i - ab) < alim) begin
           rend_d[ac_ch] = farther(rend_d[ac_ch], ack_hi_i + 24'd1, ab);
@@ -472,14 +462,7 @@ module transport #(
       ack_pend_q <= '0;
       nak_pend_q <= '0;
       nak_sent_q <= '0;
-      mg_n_q <= '0;
-      mg_on_q <= 1'b0;
-      mg_tail_q <= 1'b0;
-      mg_c_q <= '0;
-      mg_pos_q <= '0;
-      mg_s_q <= '0;
-      mg_left_q <= '0;
-      mg_carry_q <= '0;
+      mg_q <= '0;
       ao_n_q <= '0;
       ao_off_q <= '0;
       sq_ready_o <= 1'b1;
@@ -538,17 +521,10 @@ module transport #(
       sq_h0_q <= sq_h0_d;
       sq_h1_q <= sq_h1_d;
       sq_ready_o <= sq_n_d != 2'd2;
-      mg_n_q <= mg_n_d;
-      mg_on_q <= mg_on_d;
-      mg_tail_q <= mg_tail_d;
-      mg_c_q <= mg_c_d;
-      mg_pos_q <= mg_pos_d;
-      mg_s_q <= mg_s_d;
-      mg_left_q <= mg_left_d;
-      mg_carry_q <= mg_carry_d;
+      mg_q <= mg_d;
       for (int c = 0; c < CH; c++) begin
-        if (mg_wr && 2'(c) == mg_c_q)
-          acked_q[c][64*mg_pos_q +: 64] <= acked_q[c][64*mg_pos_q +: 64] | mg_wdata;
+        if (mg_wr && 2'(c) == mg_q.c)
+          acked_q[c][64*mg_q.pos +: 64] <= acked_q[c][64*mg_q.pos +: 64] | mg_wdata;
         if (emit_n && 2'(c) == hc)
           acked_q[c][nxt_c[hc][IW-1:0]] <= 1'b0;
       end
@@ -707,7 +683,7 @@ module transport #(
   always_comb begin
     logic b;
     b = sq_n_q != 2'd0 || pkt_valid_o || ao_valid_o || dlv_valid_o || rxv_valid_o ||
-        ack_pend_q != '0 || nak_pend_q != '0 || mg_n_q != 5'd0 || mg_tail_q || ao_n_q != 5'd0;
+        ack_pend_q != '0 || nak_pend_q != '0 || mg_q.n != 5'd0 || mg_q.tail || ao_n_q != 5'd0;
     for (int c = 0; c < CH; c++)
       b = b || (!fail_q[c] && (nxt_c[c] != una_c[c] || rptr_c[c] != rend_c[c])) || held_q[c] != '0;
     busy_o = b;

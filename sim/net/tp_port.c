@@ -63,9 +63,10 @@ void tp_ack_to_block(const pkt_ack_t *a, transport_in_t *in, transport_words_t *
     in->ack_base = a->psn & TP_PSN_MASK;
     in->ack_hi = a->sack ? a->hi_psn & TP_PSN_MASK : 0;
     in->ack_code = a->sack ? a->code : 0;
-    memset(feed, 0, sizeof *feed);
     if (a->sack)
         transport_words_start(feed, a->bmap, a->code);
+    else
+        memset(feed, 0, sizeof *feed);
 }
 
 /* RoCE's AETH syndromes: an ACK (no credit count), a NAK for a PSN
@@ -258,14 +259,10 @@ static tick_t tp_commit(comp_t *c, tick_t now)
     /* a packet in the output register is new when the register was empty or
      * the wire took the previous one at this edge */
     int fresh = t->out.pkt_valid && (!t->pkt_was_valid || t->in.pkt_ready);
-    int fresh_ack = t->out.ao_valid && (!t->ao_was_valid || t->in.ao_ready);
-    if (fresh_ack && t->out.ao_kind == TP_SACK) {
-        /* its bitmap follows, a word an edge: it leaves with the last */
-        transport_words_start(&t->ao_words, NULL, t->out.ao_code);
-        fresh_ack = 0;
-    } else if (transport_words_collect(&t->ao_words, &t->out)) {
-        fresh_ack = 1;
-    }
+    /* (a SACK's bitmap follows its header, a word an edge: it leaves with
+     * the last) */
+    int fresh_ack = transport_words_out(&t->ao_words, &t->out,
+                                        t->out.ao_valid && (!t->ao_was_valid || t->in.ao_ready));
     t->pkt_was_valid = t->out.pkt_valid;
     t->ao_was_valid = t->out.ao_valid;
     idle_inputs(t);

@@ -577,11 +577,9 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
                 fail(err, errlen, "lockstep: the C model and the RTL of node %c's transport differ at cycle %" PRIu64, 'A' + n, cyc);
                 goto out;
             }
-        /* B's acknowledgement register: a SACK newly in it starts its words */
-        if (ob->ao_valid && (!b->ao_was_valid || ib->ao_ready) && ob->ao_kind == TP_SACK)
-            transport_words_start(&b->ao_words, NULL, ob->ao_code);
-        else
-            transport_words_collect(&b->ao_words, ob);
+        /* B's acknowledgement register: a SACK newly in it starts its words
+         * (the link takes it once they are in) */
+        (void)transport_words_out(&b->ao_words, ob, ob->ao_valid && (!b->ao_was_valid || ib->ao_ready));
         b->ao_was_valid = ob->ao_valid;
         if (take_sq) {
             uint32_t h = ia->sq_hdl;
