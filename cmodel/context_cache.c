@@ -54,6 +54,44 @@ static int find(const context_cache_state_t *s, uint32_t st, uint32_t ways, unsi
     return -1;
 }
 
+/* The pseudo-LRU tree of a set (context_cache.h): a lookup or an install
+ * of way w turns every node above it away from it. */
+static void plru_touch(uint8_t *t, uint32_t w)
+{
+    for (uint32_t n = CC_MAX_WAYS + w; n > 1; n >>= 1) {
+        uint32_t p = n >> 1;
+        if (n & 1) /* w under p's right child: the victim goes left */
+            t[p >> 3] = (uint8_t)(t[p >> 3] & ~(1u << (p & 7)));
+        else
+            t[p >> 3] = (uint8_t)(t[p >> 3] | 1u << (p & 7));
+    }
+}
+
+/* The victim of set st: down the tree from the root, at each node to the
+ * child its bit names (or, for random replacement, bit h of lfsr ^ seed
+ * where h is the child's height above the ways), unless no valid way below
+ * that child is one the cache may use (below cfg_ways): then to the other.
+ * 0 when the set has no such way (a configuration changed under it). */
+static uint32_t plru_victim(const context_cache_state_t *s, uint32_t st, uint32_t ways,
+                            int random, uint32_t rbits)
+{
+    uint8_t has[2 * CC_MAX_WAYS]; /* node n: a usable valid way below it */
+    for (uint32_t w = 0; w < CC_MAX_WAYS; w++)
+        has[CC_MAX_WAYS + w] = w < ways && s->e[st][w].valid;
+    for (uint32_t n = CC_MAX_WAYS - 1; n >= 1; n--)
+        has[n] = has[2 * n] | has[2 * n + 1];
+    if (!has[1])
+        return 0;
+    const uint8_t *t = s->plru[st];
+    uint32_t n = 1;
+    for (int h = 6; h >= 0; h--) {
+        uint32_t d = random ? rbits >> h & 1 : (uint32_t)(t[n >> 3] >> (n & 7) & 1);
+        uint32_t c = 2 * n + d;
+        n = has[c] ? c : c ^ 1;
+    }
+    return n - CC_MAX_WAYS;
+}
+
 static int find_mshr(const context_cache_state_t *s, unsigned kind, uint32_t id)
 {
     if (!s->m_used)
@@ -109,7 +147,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
                 e->data = in->rq_wdata;
                 e->dirty = 1;
             }
-            e->stamp = s->now;
+            plru_touch(s->plru[st], (uint32_t)w);
             unsigned t = (s->f_head + s->f_n) % CC_HIT_FIFO;
             s->fifo[t].due = s->now + hc - 1;
             s->fifo[t].tag = in->rq_tag;
@@ -180,15 +218,9 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
             uint32_t st = context_cache_set(m->kind, m->id, lg);
             uint32_t rec = context_cache_rec(in, m->kind);
             int free_w = -1;
-            uint32_t nvalid = 0;
-            for (uint32_t w = 0; w < ways; w++) {
-                if (!s->e[st][w].valid) {
-                    if (free_w < 0)
-                        free_w = (int)w;
-                } else {
-                    nvalid++;
-                }
-            }
+            for (uint32_t w = 0; w < ways && free_w < 0; w++)
+                if (!s->e[st][w].valid)
+                    free_w = (int)w;
             if (rec > budget) {
                 /* it can never fit: not kept; a dirty one goes back */
                 if (m->dirty) {
@@ -209,32 +241,13 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
                 e->kind = m->kind;
                 e->id = m->id;
                 e->data = m->data;
-                e->stamp = s->now;
+                plru_touch(s->plru[st], (uint32_t)free_w);
                 s->used[st] += rec;
                 m->state = CC_FREE;
                 s->m_used--;
             } else {
-                /* evict one: the least recently used, or the k-th valid way
-                 * for k = (lfsr ^ seed) mod (valid ways) */
-                int v = -1;
-                if (in->cfg_random) {
-                    uint32_t k = nvalid ? (uint32_t)(lfsr ^ in->cfg_seed) % nvalid : 0;
-                    for (uint32_t w = 0; w < ways && v < 0; w++)
-                        if (s->e[st][w].valid && k-- == 0)
-                            v = (int)w;
-                } else {
-                    uint32_t best = 0;
-                    for (uint32_t w = 0; w < ways; w++) {
-                        const cc_entry_t *e = &s->e[st][w];
-                        /* the oldest stamp, measured back from now */
-                        if (e->valid && (v < 0 || s->now - e->stamp > best)) {
-                            best = s->now - e->stamp;
-                            v = (int)w;
-                        }
-                    }
-                }
-                if (v < 0) /* (no valid way: a configuration changed under it) */
-                    v = 0;
+                /* evict one: the pseudo-LRU tree's victim */
+                uint32_t v = plru_victim(s, st, ways, in->cfg_random, (uint32_t)(lfsr ^ in->cfg_seed));
                 cc_entry_t *e = &s->e[st][v];
                 uint32_t eb = context_cache_rec(in, e->kind);
                 if (e->dirty) {
@@ -318,7 +331,7 @@ int context_cache_clean(const context_cache_state_t *s)
 }
 
 int context_cache_hit(context_cache_state_t *s, const context_cache_in_t *in, unsigned kind,
-                      uint32_t id, int write, uint32_t wdata, uint32_t at, uint32_t *data,
+                      uint32_t id, int write, uint32_t wdata, uint32_t *data,
                       context_cache_out_t *out)
 {
     kind &= 3;
@@ -333,7 +346,7 @@ int context_cache_hit(context_cache_state_t *s, const context_cache_in_t *in, un
         e->data = wdata;
         e->dirty = 1;
     }
-    e->stamp = at;
+    plru_touch(s->plru[st], (uint32_t)w);
     s->o.hits++;
     out->hits = s->o.hits;
     *data = e->data;

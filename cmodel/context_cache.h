@@ -6,8 +6,8 @@
  * miss takes a miss register (8), which fetches the record from memory and
  * collects every later request for the same record (merged) until it has
  * answered them all in order; then the record is installed, evicting the
- * least recently used (or a random) record of the set until it fits, a dirty
- * one written back. Requests that hit go on while misses are outstanding.
+ * record a pseudo-LRU tree (or a random walk down it) picks, one an edge,
+ * until it fits, a dirty one written back. Requests that hit go on while misses are outstanding.
  *
  * Cycle convention (sim/core/block.h): step(in) is one rising edge; the
  * outputs are registers. This model needs nothing outside cmodel/. */
@@ -35,7 +35,7 @@ CONTEXT_CACHE_PORTS(PORTS_CHECK)
 
 typedef struct {
     uint8_t valid, dirty, kind;
-    uint32_t id, data, stamp;
+    uint32_t id, data;
 } cc_entry_t;
 
 typedef struct {
@@ -63,6 +63,10 @@ typedef struct {
     uint8_t hi[CC_MAX_SETS];        /* per set, one past its highest valid way
                                        (a lookup scans no further) */
     uint32_t used[CC_MAX_SETS];     /* bytes held per set */
+    /* per set, the pseudo-LRU tree over CC_MAX_WAYS ways: bit n (1..127;
+       node n's children are 2n and 2n + 1, way w is leaf 128 + w) set when
+       the next victim lies under its right child */
+    uint8_t plru[CC_MAX_SETS][CC_MAX_WAYS / 8];
     cc_mshr_t m[CC_MSHRS];
     struct {
         uint32_t due;
@@ -94,13 +98,13 @@ void context_cache_advance(context_cache_state_t *s, const context_cache_in_t *i
  * clean: no miss register in use, no hit waiting for its answer edge, no
  * fetch or write-back offered (an answer given at the last edge may be up). */
 int context_cache_clean(const context_cache_state_t *s);
-/* A lookup of (kind, id), or a write of wdata to it, at the edge at which
- * the edge count is `at`, in a clean cache (or one that has only taken such
- * hits since): when the record is held, its LRU stamp, its data on a write
- * and the hit count as the step of that edge sets them (out->hits too), and
- * 1 with the data its answer carries; 0 and no change when it would miss. */
+/* A lookup of (kind, id), or a write of wdata to it, in a clean cache (or
+ * one that has only taken such hits since): when the record is held, its
+ * set's replacement tree, its data on a write and the hit count as the step
+ * of its edge sets them (out->hits too), and 1 with the data its answer
+ * carries; 0 and no change when it would miss. */
 int context_cache_hit(context_cache_state_t *s, const context_cache_in_t *in, unsigned kind,
-                      uint32_t id, int write, uint32_t wdata, uint32_t at, uint32_t *data,
+                      uint32_t id, int write, uint32_t wdata, uint32_t *data,
                       context_cache_out_t *out);
 /* A hit whose answer is still to come: due is the edge count of its answer
  * edge. */

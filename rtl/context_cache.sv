@@ -1,5 +1,5 @@
-// Context cache: variable-size records in sets with a byte budget, LRU or
-// random replacement, 8 miss registers that merge misses to one record,
+// Context cache: variable-size records in sets with a byte budget,
+// pseudo-LRU or random replacement, 8 miss registers that merge misses to one record,
 // dirty records written back on eviction (docs/context_cache.md).
 //
 // Its combinational blocks are `always @*`: Icarus Verilog 11 never settles
@@ -20,6 +20,8 @@
 // `make lint` synthesizes a small geometry (yosys needs far too long for
 // 8192 records of 92 bits):
 // lint-synth: hierarchy -top context_cache -chparam SETS 2 -chparam WAYS 4
+`include "prim_assert.svh"
+
 module context_cache #(
   parameter int SETS = 64,
   parameter int WAYS = 128
@@ -77,8 +79,11 @@ module context_cache #(
   logic [1:0]    e_kind  [NE];
   logic [23:0]   e_id    [NE];
   logic [31:0]   e_data  [NE];
-  logic [31:0]   e_stamp [NE];
   logic [31:0]   used_q  [SETS];
+  // per set, the pseudo-LRU tree: bit n (1..WAYS-1; node n's children are
+  // 2n and 2n + 1, way w is leaf WAYS + w) set when the next victim lies
+  // under its right child
+  logic [WAYS-1:0] plru_q [SETS];
   // ---- miss registers ----
   logic [1:0]  m_state [NM];
   logic [NM-1:0] m_sent, m_dirty;
@@ -103,6 +108,15 @@ module context_cache #(
     logic [10:0] b;
     b = r[11*k +: 11];
     rec_of = b == 11'd0 ? 11'd1 : b;
+  endfunction
+
+  // the tree after a lookup or an install of way w: every node above it
+  // turned away from it
+  function automatic logic [WAYS-1:0] plru_touch(input logic [WAYS-1:0] t, input logic [WW-1:0] w);
+    plru_touch = t;
+    for (int d = 0; d < WW; d++)
+      for (int j = 0; j < (1 << d); j++)
+        if (32'(w) >> (WW - d) == j) plru_touch[(1 << d) + j] = !w[WW-d-1];
   endfunction
 
   function automatic logic [SW-1:0] set_of(input logic [1:0] kind, input logic [23:0] id,
@@ -224,12 +238,9 @@ module context_cache #(
   logic [10:0]   fm_rec;
   logic          fw_found;
   logic [WW-1:0] fw;
-  logic [7:0]    nvalid;
   logic [WW-1:0] victim;
-  logic [31:0]   best_age;
-  logic          v_found;
-  logic [15:0]   kth;
-  logic [7:0]    cnt;
+  logic [WAYS-1:0] fm_tree;   // fm's set's tree after (1)
+  logic [2*WAYS-1:1] has;     // node n: a usable valid way below it
   logic [31:0]   pop_data;
   logic [2:0]    pop_slot_head;
   // a record of fm's set as it is after (1)
@@ -257,13 +268,10 @@ module context_cache #(
     fm_rec = rec_of(cfg_rec_bytes_i, m_kind[fm]);
     fw_found = 1'b0;
     fw = '0;
-    nvalid = 8'd0;
     for (int w = WAYS - 1; w >= 0; w--)
-      if (w < 32'(ways)) begin
-        if (!e_valid[{fm_set, WW'(w)}]) begin
-          fw_found = 1'b1;
-          fw = WW'(w);
-        end else nvalid = nvalid + 8'd1;
+      if (w < 32'(ways) && !e_valid[{fm_set, WW'(w)}]) begin
+        fw_found = 1'b1;
+        fw = WW'(w);
       end
     fm_free = 1'b0;
     fm_install = 1'b0;
@@ -278,29 +286,27 @@ module context_cache #(
         fm_free = 1'b1;
       end else fm_evict = 1'b1;
     end
-    // the victim: LRU (the oldest, the lowest way on a tie) or the k-th valid way
-    victim = '0;
-    v_found = 1'b0;
-    best_age = '0;
-    kth = nvalid == 8'd0 ? 16'd0 : (lfsr_q ^ cfg_seed_i) % {8'd0, nvalid};
-    cnt = 8'd0;
-    for (int w = 0; w < WAYS; w++) begin
-      logic [31:0] st, age;
-      st = (case_c && rq_set == fm_set && hw == WW'(w)) ? now_q : e_stamp[{fm_set, WW'(w)}];
-      age = now_q - st;
-      if (w < 32'(ways) && e_valid[{fm_set, WW'(w)}]) begin
-        if (cfg_random_i) begin
-          if (!v_found && {8'd0, cnt} == kth) begin
-            victim = WW'(w);
-            v_found = 1'b1;
-          end
-          cnt = cnt + 8'd1;
-        end else if (!v_found || age > best_age) begin
-          best_age = age;
-          victim = WW'(w);
-          v_found = 1'b1;
-        end
+    // the victim: down the tree from the root, at each node to the child
+    // its bit names (random: bit h of lfsr ^ seed, h the child's height above
+    // the ways) unless no usable valid way is below it; way 0 when none is
+    fm_tree = (case_c && rq_set == fm_set) ? plru_touch(plru_q[fm_set], hw) : plru_q[fm_set];
+    for (int w = 0; w < WAYS; w++) has[WAYS + w] = w < 32'(ways) && e_valid[{fm_set, WW'(w)}];
+    for (int n = WAYS - 1; n >= 1; n--) has[n] = has[2*n] | has[2*n+1];
+    begin
+      logic [WW-1:0] n;  // a node above the ways
+      logic [WW:0]   c;  // its child
+      logic [15:0]   rb;
+      logic          dir;
+      rb = lfsr_q ^ cfg_seed_i;
+      n = WW'(1);
+      c = '0;
+      for (int h = WW - 1; h >= 0; h--) begin
+        dir = cfg_random_i ? rb[h] : fm_tree[n];
+        c = {n, dir};
+        if (!has[c]) c[0] = !dir;
+        n = c[WW-1:0];
       end
+      victim = has[1] ? c[WW-1:0] : '0;
     end
     v_data = (case_c && rq_set == fm_set && hw == victim) ? c_data : e_data[{fm_set, victim}];
     v_dirty = e_dirty[{fm_set, victim}] | (case_c && rq_set == fm_set && hw == victim && rq_write_i);
@@ -345,7 +351,10 @@ module context_cache #(
     if (!rst_ni) begin
       e_valid <= '0;
       e_dirty <= '0;
-      for (int s = 0; s < SETS; s++) used_q[s] <= '0;
+      for (int s = 0; s < SETS; s++) begin
+        used_q[s] <= '0;
+        plru_q[s] <= '0;
+      end
       for (int i = 0; i < NM; i++) begin
         m_state[i] <= MFree;
         m_kind[i] <= '0;
@@ -393,7 +402,7 @@ module context_cache #(
       if (case_c) begin
         e_data[{rq_set, hw}] <= c_data;
         if (rq_write_i) e_dirty[{rq_set, hw}] <= 1'b1;
-        e_stamp[{rq_set, hw}] <= now_q;
+        plru_q[rq_set] <= plru_touch(plru_q[rq_set], hw);
       end
       if (case_d) begin
         m_state[free_m] <= MWait;
@@ -448,7 +457,7 @@ module context_cache #(
         e_kind[{fm_set, fw}] <= m_kind[fm];
         e_id[{fm_set, fw}] <= m_id[fm];
         e_data[{fm_set, fw}] <= fm_data;
-        e_stamp[{fm_set, fw}] <= now_q;
+        plru_q[fm_set] <= plru_touch(fm_tree, fw);
         used_q[fm_set] <= used_q[fm_set] + {21'd0, fm_rec};
       end
       if (fm_evict) begin
@@ -500,6 +509,54 @@ module context_cache #(
       lfsr_q <= (lfsr_q >> 1) ^ ({16{lfsr_q[0]}} & 16'hB400);
     end
   end
+
+  `UB_ASSERT_INIT(GeometryPowersOfTwo, SETS >= 1 && SETS <= 64 && (SETS & (SETS - 1)) == 0 &&
+                                       WAYS >= 2 && WAYS <= 128 && (WAYS & (WAYS - 1)) == 0)
+
+  // Assertions and the logic only they read: compiled when they are checked
+  // (rtl/prim_assert.svh).
+`ifdef UB_ASSERT_ON
+  `UB_ASSERT_SETUP
+
+  // the configuration changes only in reset (a cache that shrinks under its
+  // records loses sight of some of them)
+  `UB_ASSUME(ConfigHeldOutOfReset,
+             {cfg_capacity_i, cfg_sets_log2_i, cfg_ways_i, cfg_rec_bytes_i} ==
+             $past({cfg_capacity_i, cfg_sets_log2_i, cfg_ways_i, cfg_rec_bytes_i}))
+
+  logic [WAYS-1:0] a_rq_match, a_fm_match;
+  logic            a_m_twice;
+  always @* begin
+    for (int w = 0; w < WAYS; w++) begin
+      a_rq_match[w] = e_valid[{rq_set, WW'(w)}] && e_kind[{rq_set, WW'(w)}] == rq_kind_i &&
+                      e_id[{rq_set, WW'(w)}] == rq_id_i;
+      a_fm_match[w] = e_valid[{fm_set, WW'(w)}] && e_kind[{fm_set, WW'(w)}] == m_kind[fm] &&
+                      e_id[{fm_set, WW'(w)}] == m_id[fm];
+    end
+    a_m_twice = 1'b0;
+    for (int i = 0; i < NM; i++)
+      for (int j = i + 1; j < NM; j++)
+        if (m_state[i] != MFree && m_state[j] != MFree && m_kind[i] == m_kind[j] &&
+            m_id[i] == m_id[j])
+          a_m_twice = 1'b1;
+  end
+  // a record is in at most one way of its set: the set a request looks up
+  // holds it at most once, and an install never adds a second copy
+  `UB_ASSERT(LineInOneWay, (a_rq_match & (a_rq_match - 1'b1)) == '0)
+  `UB_ASSERT(InstallIsTheOnlyCopy, !fm_install || a_fm_match == '0)
+  // a miss register is never double-booked: no two in use for one record,
+  // and none for a record the cache holds
+  `UB_ASSERT(MissRegisterNotDoubleBooked, !a_m_twice)
+  `UB_ASSERT(MissedRecordNotHeld, !(mi_found && a_rq_match != '0))
+  // a miss register collects at most its waiters; the hit FIFO holds at most 16
+  logic a_waiters;
+  always @* begin
+    a_waiters = 1'b1;
+    for (int i = 0; i < NM; i++) a_waiters = a_waiters && m_n[i] <= 4'(NW);
+  end
+  `UB_ASSERT(WaitersWithinTheRegister, a_waiters)
+  `UB_ASSERT(HitFifoWithin16, f_n <= 5'd16)
+`endif
 
   // busy: from the registers
   always @* begin

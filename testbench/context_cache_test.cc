@@ -109,13 +109,25 @@ struct Bench {
     }
 };
 
-// A reference: per set, records by recency; a byte budget and a way limit.
+// A reference: per set, 128 slots and a pseudo-LRU tree over them (node
+// (level l, index j) covers the slots [j * 128 >> l, (j + 1) * 128 >> l)
+// and points at the half the next victim comes from); a byte budget and a
+// way limit.
 struct RefCache {
     uint32_t budget, ways;
     unsigned lg;
     uint32_t rec[4];
-    std::map<uint32_t, std::list<std::pair<unsigned, uint32_t>>> sets; // MRU first
-    std::map<uint32_t, uint32_t> used;
+    struct Slot {
+        bool valid = false;
+        unsigned kind = 0;
+        uint32_t id = 0;
+    };
+    struct Set {
+        Slot slot[128];
+        bool right[8][128] = {}; // [level][index]: the victim is in the right half
+        uint32_t used = 0;
+    };
+    std::map<uint32_t, Set> sets;
     uint64_t hits = 0, misses = 0, evictions = 0;
 
     static uint32_t set_of(unsigned kind, uint32_t id, unsigned lg)
@@ -127,26 +139,59 @@ struct RefCache {
         h ^= h >> 16;
         return lg ? h % (1u << lg) : 0;
     }
+    // every node on slot w's path points away from it
+    static void touch(Set &s, uint32_t w)
+    {
+        for (unsigned l = 0; l < 7; l++)
+            s.right[l][w >> (7 - l)] = ((w >> (6 - l)) & 1) == 0;
+    }
+    bool usable(const Set &s, uint32_t lo, uint32_t hi) const
+    {
+        for (uint32_t w = lo; w < hi && w < ways; w++)
+            if (s.slot[w].valid)
+                return true;
+        return false;
+    }
+    uint32_t victim(const Set &s) const
+    {
+        uint32_t lo = 0, size = 128;
+        for (unsigned l = 0; l < 7; l++) {
+            size /= 2;
+            bool go_right = s.right[l][lo >> (7 - l)];
+            if (go_right ? !usable(s, lo + size, lo + 2 * size) : !usable(s, lo, lo + size))
+                go_right = !go_right;
+            if (go_right)
+                lo += size;
+        }
+        return lo;
+    }
     void access(unsigned kind, uint32_t id)
     {
-        uint32_t st = set_of(kind, id, lg);
-        auto &l = sets[st];
-        for (auto it = l.begin(); it != l.end(); ++it)
-            if (it->first == kind && it->second == id) {
+        Set &s = sets[set_of(kind, id, lg)];
+        for (uint32_t w = 0; w < ways; w++)
+            if (s.slot[w].valid && s.slot[w].kind == kind && s.slot[w].id == id) {
                 hits++;
-                l.splice(l.begin(), l, it);
+                touch(s, w);
                 return;
             }
         misses++;
         if (rec[kind] > budget)
             return;
-        while (l.size() >= ways || used[st] + rec[kind] > budget) {
-            used[st] -= rec[l.back().first];
-            l.pop_back();
+        for (;;) {
+            uint32_t fw = 0;
+            while (fw < ways && s.slot[fw].valid)
+                fw++;
+            if (fw < ways && s.used + rec[kind] <= budget) {
+                s.slot[fw] = Slot{true, kind, id};
+                s.used += rec[kind];
+                touch(s, fw);
+                return;
+            }
+            uint32_t v = victim(s);
+            s.used -= rec[s.slot[v].kind];
+            s.slot[v].valid = false;
             evictions++;
         }
-        l.push_front({kind, id});
-        used[st] += rec[kind];
     }
 };
 
@@ -281,7 +326,7 @@ TEST(ContextCache, RandomReplacementIsSeeded)
     };
     EXPECT_EQ(run(1, 0), run(1, 0));
     EXPECT_NE(run(1, 0), run(2, 0));
-    // 16 of 24 records fit: LRU and random both hit about two thirds
+    // 16 of 24 records fit: pseudo-LRU and random both hit about two thirds
     for (uint32_t h : {run(1, 0), run(1, 1)}) {
         EXPECT_GT(h, 1500u);
         EXPECT_LT(h, 2500u);

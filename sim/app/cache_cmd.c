@@ -42,7 +42,8 @@ static const char *const usage_cache =
     "  --cache-bytes B      each NIC's context cache (default 262144)\n"
     "  --sets-log2 K        2^K sets, K 0..6 (default 6)\n"
     "  --ways W             records per set at most, 1..128 (default 128)\n"
-    "  --replacement R      lru (default) or random\n"
+    "  --replacement R      lru (default: a pseudo-LRU tree per set) or random (a random\n"
+    "                       walk down that tree)\n"
     "  --seed N             the random replacement's and the stream's seed (1)\n"
     "  --hit-cycles C       a hit's latency in NIC cycles, 1..15 (default 2)\n"
     "  --miss-ns-ub NS      UB's fetch: the on-chip bus and a local memory\n"
@@ -297,7 +298,7 @@ int cmd_cache(int argc, char **argv)
     printf("ubsim cache: N = M endpoints per node, reads both ways %s, a %u B context cache per NIC "
            "(%u sets of at most %u records, %s), %llu read%s per point\n",
            base.zipf > 0 ? "Zipf-skewed" : "spread evenly", base.capacity, 1u << base.sets_log2, base.ways,
-           base.random ? "random" : "LRU", (unsigned long long)base.reads, base.reads == 1 ? "" : "s");
+           base.random ? "random" : "pseudo-LRU", (unsigned long long)base.reads, base.reads == 1 ? "" : "s");
     for (int s = 0; s < 2; s++) {
         if (!(stacks >> s & 1))
             continue;

@@ -73,7 +73,7 @@ int ctx_cache_init(ctx_cache_t *cc, block_inst_t *blk, const ctx_cfg_t *cfg, tic
  *
  * A lookup that hits in a C model with nothing else under way (no lookup
  * queued or unanswered, no fetch, no miss register in use) changes, at its
- * edge, only its record (LRU stamp, data) and the hit count; its answer
+ * edge, only its record (data), its set's replacement tree and the hit count; its answer
  * comes hit_edges - 1 edges later whatever else happens, as no other answer
  * can take that edge (lookups come one an edge, hits answer in order after
  * the same number of edges, and misses are not under way). Such a hit is
@@ -106,7 +106,6 @@ static int v_hit(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int 
     if (!s)
         return 0;
     const tick_t P = cc->period;
-    uint32_t at; /* the edge count at t */
     if (!cc->v_on) {
         if (t <= cc->last || !context_cache_clean(s))
             return 0;
@@ -118,20 +117,15 @@ static int v_hit(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int 
             cc->misses_idle = o->misses;
         if (o->misses != cc->misses_idle)
             return 0;
-        at = s->now;
-    } else {
-        if (t <= cc->v_lookup)
-            return 0;
-        at = s->now + cc->v_edges;
-        if (t <= cc->last) /* (inside the run of the hits before it) */
-            at -= 1 + (uint32_t)((cc->last - t) / P);
+    } else if (t <= cc->v_lookup) {
+        return 0;
     }
     if (cc->v_on)
         v_prune(cc, t);
     if (cc->v_on && cc->v_n == 16)
         return 0; /* (not with at most 15 edges per hit) */
     uint32_t data;
-    if (!context_cache_hit(s, &cc->in, kind, rec, write, wdata, at, &data, &cc->out))
+    if (!context_cache_hit(s, &cc->in, kind, rec, write, wdata, &data, &cc->out))
         return 0;
     tick_t ans = t + (tick_t)(cc->hit_edges - 1) * P;
     if (!cc->v_on) {

@@ -153,7 +153,7 @@ void wire_rx_free(wire_rx_comp_t *r);
  * stepped in order - the lookup presented, a record arriving from memory
  * `miss` ticks after its fetch, the answer given (handed to the pipeline
  * with the time it is in) - and its clock is gated while it has nothing to
- * do, so its LRU clock and random generator move only on the edges it runs,
+ * do, so its edge count and random generator move only on the edges it runs,
  * on every backend alike. While it only waits, a C model jumps. */
 #define CTX_MAX_KINDS 2  /* kinds of record one pipeline reads */
 #define CTX_TAGS 256

@@ -29,7 +29,7 @@ typedef struct {
     uint64_t n, m;           /* local and remote endpoints */
     uint32_t capacity;       /* bytes */
     unsigned sets_log2, ways;
-    int random;              /* replacement: 0 LRU, 1 random */
+    int random;              /* replacement: 0 pseudo-LRU, 1 random */
     uint16_t seed;
     unsigned hit_cycles;
     uint32_t rec[4];         /* Jetty, segment, channel, queue pair: bytes */
