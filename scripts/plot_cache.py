@@ -62,7 +62,7 @@ def main():
     ax2.set_ylabel("read latency, ns")
     cfg = data["config"]
     fig.suptitle(
-        f"ubsim cache: {cfg['cache_bytes']} B per NIC, {cfg['sets']} sets, {cfg['replacement']}, "
+        f"ubsim cache: {cfg['cache_bytes']} B per NIC, {cfg['sets']} sets, { {'lru': 'pseudo-LRU'}.get(cfg['replacement'], cfg['replacement'])}, "
         f"miss {cfg['miss_ns_ub']:g} ns (UB) / {cfg['miss_ns_pcie']:g} ns (PCIe DMA)"
     )
     fig.tight_layout()
