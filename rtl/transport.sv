@@ -624,6 +624,14 @@ module transport #(
 `ifdef UB_ASSERT_ON
   `UB_ASSERT_SETUP
 
+  // the configuration changes only in reset (a window that shrinks under
+  // the packets in flight leaves them beyond it)
+  `UB_ASSUME(ConfigHeldOutOfReset,
+             {cfg_gbn_i, cfg_bmap_code_i, cfg_window_i, cfg_ooo_cap_i, cfg_rto_i, cfg_backoff_i,
+              cfg_retry_max_i, cfg_psn_init_i} ==
+             $past({cfg_gbn_i, cfg_bmap_code_i, cfg_window_i, cfg_ooo_cap_i, cfg_rto_i,
+                    cfg_backoff_i, cfg_retry_max_i, cfg_psn_init_i}))
+
   // per channel, from the registers as they stand (the sequence registers
   // read as cfg_psn_init until the first edge)
   logic [CH-1:0] a_win, a_rptr_in, a_rend_in, a_held;
