@@ -128,16 +128,12 @@ static inline uint32_t context_cache_rec(const context_cache_in_t *in, unsigned 
     uint32_t b = (uint32_t)(in->cfg_rec_bytes >> (11 * (k & 3))) & 0x7FF;
     return b ? b : 1;
 }
-/* The set of a record, for sets = 1 << log2: the low bits of a 32-bit
- * mix of kind << 24 | id (the finalizer of MurmurHash3). */
+/* The set of a record, for sets = 1 << log2: the low bits of the XOR of
+ * the four 6-bit pieces of its id and its kind (an XOR-folding index hash:
+ * each bit of it the parity of five key bits, one LUT in hardware). */
 static inline uint32_t context_cache_set(unsigned kind, uint32_t id, unsigned log2)
 {
-    uint32_t h = (uint32_t)(kind & 3) << 24 | (id & 0xFFFFFF);
-    h ^= h >> 16;
-    h *= 0x85EBCA6Bu;
-    h ^= h >> 13;
-    h *= 0xC2B2AE35u;
-    h ^= h >> 16;
+    uint32_t h = (id ^ id >> 6 ^ id >> 12 ^ id >> 18 ^ (kind & 3)) & 63;
     return log2 ? h & ((1u << log2) - 1) : 0;
 }
 

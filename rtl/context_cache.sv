@@ -119,25 +119,13 @@ module context_cache #(
         if (32'(w) >> (WW - d) == j) plru_touch[(1 << d) + j] = !w[WW-d-1];
   endfunction
 
+  // the set of a record: the XOR of its id's four 6-bit pieces and its kind
+  // (each bit the parity of five key bits: one LUT), its low lg bits
   function automatic logic [SW-1:0] set_of(input logic [1:0] kind, input logic [23:0] id,
                                             input logic [2:0] lg);
-    logic [31:0] h;
-    logic [31:0] mask;
-    h = {6'd0, kind, id};
-`ifdef FORMAL
-    // The proofs (make formal) see a cheaper function of the record: the
-    // assertions hold whichever set a record maps to, and two 32-bit
-    // multiplies in every step would stall the solvers.
-    h = h ^ (h >> 6) ^ (h >> 12) ^ (h >> 18) ^ (h >> 24);
-`else
-    h = h ^ (h >> 16);
-    h = h * 32'h85EBCA6B;
-    h = h ^ (h >> 13);
-    h = h * 32'hC2B2AE35;
-    h = h ^ (h >> 16);
-`endif
-    mask = (32'd1 << lg) - 32'd1;
-    set_of = SW'(h & mask);
+    logic [5:0] h;
+    h = id[5:0] ^ id[11:6] ^ id[17:12] ^ id[23:18] ^ {4'd0, kind};
+    set_of = SW'(h & ~(6'h3F << lg));
   endfunction
 
   // ---- configuration ----
