@@ -521,38 +521,27 @@ prove_run() {
         fin FAIL "FAILED: $msg"; return
     fi
     local v
-    if [ "$solver" = bmc ]; then
-        # bounded, with ABC's bmc3: every assertion in the first DEPTH steps
+    if [ "$solver" = pdr ] || [ "$solver" = bmc ]; then
+        # ABC on the AIGER model, one part at a time: pdr (unbounded) or
+        # bmc3 (every assertion in the first DEPTH steps)
         if ! msg=$(split_model "$run" "$run"); then
             fin FAIL "FAILED: $msg"; return
         fi
-        local nas
-        nas=$(tr '+' '\n' <"$out/$run.parts" | grep -c .)
-        v=$(pdr_prove "$run" "bmc3 -F $depth")
-        case $v in
-            PASS*) rm -f "$out/$run.vcd"
-                   fin OK "proven to depth $depth (bounded, abc bmc3: $nas assertions${what#bmc}) [$((SECONDS - t0)) s]" ;;
-            TIMEOUT*) fin FAIL "FAILED: bmc3 did not reach depth $depth within ${tmo} s on ${v#TIMEOUT } ($what)" ;;
-            FAIL*) set -- $v
-                   fin FAIL "FAILED: assertion ${*:3} at step $2, trace $out/$run.vcd ($what)" ;;
-            *) fin FAIL "FAILED: bmc3 did not finish (log ${v#ERROR })" ;;
-        esac
-        return
-    fi
-    if [ "$solver" = pdr ]; then
-        if ! msg=$(split_model "$run" "$run"); then
-            fin FAIL "FAILED: $msg"; return
-        fi
-        local nas ngr
+        local nas ngr cmd=pdr done_msg
         nas=$(tr '+' '\n' <"$out/$run.parts" | grep -c .); ngr=$(grep -c '+' "$out/$run.parts")
-        v=$(pdr_prove "$run")
+        done_msg="proven (unbounded, abc pdr: $nas assertions, $ngr group(s) of them together${what#pdr})"
+        if [ "$solver" = bmc ]; then
+            cmd="bmc3 -F $depth"
+            done_msg="proven to depth $depth (bounded, abc bmc3: $nas assertions${what#bmc})"
+        fi
+        v=$(pdr_prove "$run" "$cmd")
         case $v in
             PASS*) rm -f "$out/$run.vcd"
-                   fin OK "proven (unbounded, abc pdr: $nas assertions, $ngr group(s) of them together${what#pdr}) [$((SECONDS - t0)) s]" ;;
-            TIMEOUT*) fin FAIL "FAILED: pdr did not end within ${tmo} s on ${v#TIMEOUT } ($what)" ;;
+                   fin OK "$done_msg [$((SECONDS - t0)) s]" ;;
+            TIMEOUT*) fin FAIL "FAILED: ${cmd%% *} did not end within ${tmo} s on ${v#TIMEOUT } ($what)" ;;
             FAIL*) set -- $v
                    fin FAIL "FAILED: assertion ${*:3} at step $2, trace $out/$run.vcd ($what)" ;;
-            *) fin FAIL "FAILED: pdr did not finish (log ${v#ERROR })" ;;
+            *) fin FAIL "FAILED: ${cmd%% *} did not finish (log ${v#ERROR })" ;;
         esac
         return
     fi
