@@ -8,7 +8,7 @@
 #   make lint      Verilator -Wall and Icarus lint, yosys synthesis of every RTL block
 #   make timing    every RTL block at full size synthesised for UltraScale+: its worst
 #                  register-to-register path and an estimated period (docs/rtl.md)
-#   make formal    prove every block's assertions (yosys-smtbmc, ABC pdr) and check that
+#   make formal    prove every block's assertions (yosys-smtbmc, ABC pdr and bmc3) and check that
 #                  a planted bug in each is caught (docs/formal.md)
 #   make cmodel-alone  build the C models with nothing but cmodel/ and run them
 #   make bench     simulation speed figures
