@@ -7,7 +7,8 @@
  * collects every later request for the same record (merged) until it has
  * answered them all in order; then the record is installed, evicting the
  * record a pseudo-LRU tree (or a random walk down it) picks, one an edge,
- * until it fits, a dirty one written back. Requests that hit go on while misses are outstanding.
+ * until it fits, a dirty one written back. Requests that hit go on while
+ * misses are outstanding.
  *
  * Cycle convention (sim/core/block.h): step(in) is one rising edge; the
  * outputs are registers. This model needs nothing outside cmodel/. */

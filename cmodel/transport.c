@@ -453,4 +453,3 @@ int transport_words_out(transport_words_t *f, const transport_out_t *o, int fres
     }
     return fresh || transport_words_collect(f, o);
 }
-

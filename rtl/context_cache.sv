@@ -1,6 +1,6 @@
 // Context cache: variable-size records in sets with a byte budget,
-// pseudo-LRU or random replacement, 8 miss registers that merge misses to one record,
-// dirty records written back on eviction (docs/context_cache.md).
+// pseudo-LRU or random replacement, 8 miss registers that merge misses to
+// one record, dirty records written back on eviction (docs/context_cache.md).
 //
 // Its combinational blocks are `always @*`: Icarus Verilog 11 never settles
 // some of them written as always_comb (it wakes them again and again within

@@ -7,7 +7,6 @@
 
 #include <cstring>
 #include <deque>
-#include <list>
 #include <map>
 #include <random>
 #include <vector>

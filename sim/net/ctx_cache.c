@@ -73,10 +73,11 @@ int ctx_cache_init(ctx_cache_t *cc, block_inst_t *blk, const ctx_cfg_t *cfg, tic
  *
  * A lookup that hits in a C model with nothing else under way (no lookup
  * queued or unanswered, no fetch, no miss register in use) changes, at its
- * edge, only its record (data), its set's replacement tree and the hit count; its answer
- * comes hit_edges - 1 edges later whatever else happens, as no other answer
- * can take that edge (lookups come one an edge, hits answer in order after
- * the same number of edges, and misses are not under way). Such a hit is
+ * edge, only its record (data), its set's replacement tree and the hit
+ * count; its answer comes hit_edges - 1 edges later whatever else happens,
+ * as no other answer can take that edge (lookups come one an edge, hits
+ * answer in order after the same number of edges, and misses are not under
+ * way). Such a hit is
  * taken at once (context_cache_hit) and the edges its lookup and answer
  * make the cache run are counted, not stepped: the cache runs from its
  * lookup edge through its answer edge, and is gated from the edge after
