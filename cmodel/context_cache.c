@@ -114,6 +114,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
 
     /* (1) the request */
     int appended = -1;
+    int wrote = 0; /* a write hit took the record memory's one write port */
     if (in->rq_valid && o->rq_ready) {
         unsigned kind = in->rq_kind & 3;
         uint32_t id = in->rq_id & 0xFFFFFF;
@@ -146,6 +147,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
             if (in->rq_write) {
                 e->data = in->rq_wdata;
                 e->dirty = 1;
+                wrote = 1;
             }
             plru_touch(s->plru[st], (uint32_t)w);
             unsigned t = (s->f_head + s->f_n) % CC_HIT_FIFO;
@@ -233,18 +235,22 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
                 m->state = CC_FREE;
                 s->m_used--;
             } else if (free_w >= 0 && s->used[st] + rec <= budget) {
-                cc_entry_t *e = &s->e[st][free_w];
-                e->valid = 1;
-                if ((uint32_t)free_w >= s->hi[st])
-                    s->hi[st] = (uint8_t)(free_w + 1);
-                e->dirty = m->dirty;
-                e->kind = m->kind;
-                e->id = m->id;
-                e->data = m->data;
-                plru_touch(s->plru[st], (uint32_t)free_w);
-                s->used[st] += rec;
-                m->state = CC_FREE;
-                s->m_used--;
+                /* installed, unless a write hit of (1) took the record
+                 * memory's one write port: then at the next edge */
+                if (!wrote) {
+                    cc_entry_t *e = &s->e[st][free_w];
+                    e->valid = 1;
+                    if ((uint32_t)free_w >= s->hi[st])
+                        s->hi[st] = (uint8_t)(free_w + 1);
+                    e->dirty = m->dirty;
+                    e->kind = m->kind;
+                    e->id = m->id;
+                    e->data = m->data;
+                    plru_touch(s->plru[st], (uint32_t)free_w);
+                    s->used[st] += rec;
+                    m->state = CC_FREE;
+                    s->m_used--;
+                }
             } else {
                 /* evict one: the pseudo-LRU tree's victim */
                 uint32_t v = plru_victim(s, st, ways, in->cfg_random, (uint32_t)(lfsr ^ in->cfg_seed));

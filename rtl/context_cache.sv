@@ -69,16 +69,19 @@ module context_cache #(
 
   localparam int SW = $clog2(SETS);
   localparam int WW = $clog2(WAYS);
-  localparam int NE = SETS * WAYS;
   localparam int NM = 8;  // miss registers
   localparam int NW = 8;  // waiters per miss register
   localparam logic [1:0] MFree = 2'd0, MWait = 2'd1, MFilled = 2'd2;
 
   // ---- records ----
-  logic [NE-1:0] e_valid, e_dirty;
-  logic [1:0]    e_kind  [NE];
-  logic [23:0]   e_id    [NE];
-  logic [31:0]   e_data  [NE];
+  // valid and dirty bits in flip-flops (they reset); each way's tag (kind
+  // and id) and data in memories of SETS rows without a reset (below, after
+  // the logic that writes them), read asynchronously by the request's set
+  // and by the lowest filled miss register's set: LUT RAM
+  logic [WAYS-1:0] e_valid [SETS], e_dirty [SETS];  // per set, a bit per way
+  logic [WAYS-1:0] rq_valids, fm_valids;           // the request's set's, fm's set's
+  logic [26*WAYS-1:0] rq_tags, fm_tags;   // way w: bits 26w + 25..26w, {kind, id}
+  logic [32*WAYS-1:0] rq_datas, fm_datas;
   logic [31:0]   used_q  [SETS];
   // per set, the pseudo-LRU tree: bit n (1..WAYS-1; node n's children are
   // 2n and 2n + 1, way w is leaf WAYS + w) set when the next victim lies
@@ -147,14 +150,18 @@ module context_cache #(
   logic [2:0]    mi;
   logic          hw_found;
   logic [WW-1:0] hw;
+  logic [WAYS-1:0] rq_match, rq_first;
+  logic [31:0]   hw_data;
   logic          free_m_found;
   logic [2:0]    free_m;
   logic          case_a, case_b, case_c, case_d;
+  assign rq_set = set_of(rq_kind_i, rq_id_i, lg);
+  assign rq_valids = e_valid[rq_set];
   logic [31:0]   a_data;      // case A: the register's data after the write
   logic [31:0]   c_data;      // case C: the record's data after the write
+  logic          wr_hit;      // case C with a write: the data memory's write port is taken
   always @* begin
     rq_take = rq_valid_i && rq_ready_o;
-    rq_set = set_of(rq_kind_i, rq_id_i, lg);
     mi_found = 1'b0;
     mi = 3'd0;
     for (int i = NM - 1; i >= 0; i--)
@@ -162,14 +169,22 @@ module context_cache #(
         mi_found = 1'b1;
         mi = 3'(i);
       end
+    // the lowest way holding the record, its index and data selected by
+    // AND-OR from a one-hot vector (no chain of multiplexers behind the
+    // memories' reads)
     hw_found = 1'b0;
+    for (int w = 0; w < WAYS; w++) begin
+      rq_match[w] = w < 32'(ways) && rq_valids[w] &&
+                    rq_tags[26*w +: 26] == {rq_kind_i, rq_id_i};
+      rq_first[w] = rq_match[w] && !hw_found;
+      hw_found = hw_found || rq_match[w];
+    end
     hw = '0;
-    for (int w = WAYS - 1; w >= 0; w--)
-      if (w < 32'(ways) && e_valid[{rq_set, WW'(w)}] && e_kind[{rq_set, WW'(w)}] == rq_kind_i &&
-          e_id[{rq_set, WW'(w)}] == rq_id_i) begin
-        hw_found = 1'b1;
-        hw = WW'(w);
-      end
+    hw_data = '0;
+    for (int w = 0; w < WAYS; w++) begin
+      hw = hw | ({WW{rq_first[w]}} & WW'(w));
+      hw_data = hw_data | ({32{rq_first[w]}} & rq_datas[32*w +: 32]);
+    end
     free_m_found = 1'b0;
     free_m = 3'd0;
     for (int i = NM - 1; i >= 0; i--)
@@ -182,7 +197,8 @@ module context_cache #(
     case_c = rq_take && !mi_found && hw_found;
     case_d = rq_take && !mi_found && !hw_found && free_m_found;  // (rq_ready promised one)
     a_data = rq_write_i ? rq_wdata_i : m_data[mi];
-    c_data = rq_write_i ? rq_wdata_i : e_data[{rq_set, hw}];
+    c_data = rq_write_i ? rq_wdata_i : hw_data;
+    wr_hit = case_c && rq_write_i;
   end
 
   // ---- (2) a fill ----
@@ -249,6 +265,10 @@ module context_cache #(
         fm_found = 1'b1;
         fm = 3'(i);
       end
+    fm_set = set_of(m_kind[fm], m_id[fm], lg);
+  end
+  assign fm_valids = e_valid[fm_set];
+  always @* begin
     fm_n = m_n[fm] + 4'((case_b && mi == fm) ? 1 : 0);
     fm_data = (fill_hit && fi == fm) ? fill_data_i : m_data[fm];
     fm_dirty = m_dirty[fm];
@@ -259,12 +279,11 @@ module context_cache #(
     pop_slot_head = m_head[fm];
     pop_data = w_write[{fm, pop_slot_head}] ? w_wdata[{fm, pop_slot_head}] : fm_data;
     fm_pop = fm_found && fm_n != 4'd0 && !hit_rsp && (m_n[fm] != 4'd0);
-    fm_set = set_of(m_kind[fm], m_id[fm], lg);
     fm_rec = rec_of(cfg_rec_bytes_i, m_kind[fm]);
     fw_found = 1'b0;
     fw = '0;
     for (int w = WAYS - 1; w >= 0; w--)
-      if (w < 32'(ways) && !e_valid[{fm_set, WW'(w)}]) begin
+      if (w < 32'(ways) && !fm_valids[w]) begin
         fw_found = 1'b1;
         fw = WW'(w);
       end
@@ -277,15 +296,17 @@ module context_cache #(
         fm_free = 1'b1;
         fm_bypass_wb = fm_dirty;
       end else if (fw_found && used_q[fm_set] + {21'd0, fm_rec} <= budget) begin
-        fm_install = 1'b1;
-        fm_free = 1'b1;
+        // (the data memory has one write port: a write hit of (1) takes it,
+        // and the install waits for the next edge)
+        fm_install = !wr_hit;
+        fm_free = !wr_hit;
       end else fm_evict = 1'b1;
     end
     // the victim: down the tree from the root, at each node to the child
     // its bit names (random: bit h of lfsr ^ seed, h the child's height above
     // the ways) unless no usable valid way is below it; way 0 when none is
     fm_tree = (case_c && rq_set == fm_set) ? plru_touch(plru_q[fm_set], hw) : plru_q[fm_set];
-    for (int w = 0; w < WAYS; w++) has[WAYS + w] = w < 32'(ways) && e_valid[{fm_set, WW'(w)}];
+    for (int w = 0; w < WAYS; w++) has[WAYS + w] = w < 32'(ways) && fm_valids[w];
     for (int n = WAYS - 1; n >= 1; n--) has[n] = has[2*n] | has[2*n+1];
     begin
       logic [WW-1:0] n;  // a node above the ways
@@ -303,8 +324,10 @@ module context_cache #(
       end
       victim = has[1] ? c[WW-1:0] : '0;
     end
-    v_data = (case_c && rq_set == fm_set && hw == victim) ? c_data : e_data[{fm_set, victim}];
-    v_dirty = e_dirty[{fm_set, victim}] | (case_c && rq_set == fm_set && hw == victim && rq_write_i);
+  end
+  always @* begin
+    v_data = (case_c && rq_set == fm_set && hw == victim) ? c_data : fm_datas[32*victim +: 32];
+    v_dirty = e_dirty[fm_set][victim] | (case_c && rq_set == fm_set && hw == victim && rq_write_i);
   end
 
   // ---- (5) the next fetch ----
@@ -339,14 +362,49 @@ module context_cache #(
     if (fm_free) ms_d[fm] = MFree;
   end
 
+  logic [25:0] v_tag;
   logic [31:0] v_key_kind_rec;
-  assign v_key_kind_rec = {21'd0, rec_of(cfg_rec_bytes_i, e_kind[{fm_set, victim}])};
+  assign v_tag = fm_tags[26*victim +: 26];
+  assign v_key_kind_rec = {21'd0, rec_of(cfg_rec_bytes_i, v_tag[25:24])};
+
+  // the record memories: one write port each (the tags written by an
+  // install, the data by an install or a write hit) and two read ports,
+  // each memory kept twice, one copy per read port (as LUT RAM does with a
+  // second read port; written so, yosys never tries to share the two reads)
+  logic          dw_en;
+  logic [SW-1:0] dw_set;
+  logic [WW-1:0] dw_way;
+  logic [31:0]   dw_data;
+  always @* begin
+    dw_en = wr_hit || fm_install;
+    dw_set = wr_hit ? rq_set : fm_set;
+    dw_way = wr_hit ? hw : fw;
+    dw_data = wr_hit ? rq_wdata_i : fm_data;
+  end
+  for (genvar w = 0; w < WAYS; w++) begin : g_way
+    logic [25:0] tag_rq [SETS], tag_fm [SETS];
+    logic [31:0] data_rq [SETS], data_fm [SETS];
+    always_ff @(posedge clk_i) begin
+      if (fm_install && fw == WW'(w)) begin
+        tag_rq[fm_set] <= {m_kind[fm], m_id[fm]};
+        tag_fm[fm_set] <= {m_kind[fm], m_id[fm]};
+      end
+      if (dw_en && dw_way == WW'(w)) begin
+        data_rq[dw_set] <= dw_data;
+        data_fm[dw_set] <= dw_data;
+      end
+    end
+    assign rq_tags[26*w +: 26] = tag_rq[rq_set];
+    assign fm_tags[26*w +: 26] = tag_fm[fm_set];
+    assign rq_datas[32*w +: 32] = data_rq[rq_set];
+    assign fm_datas[32*w +: 32] = data_fm[fm_set];
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      e_valid <= '0;
-      e_dirty <= '0;
       for (int s = 0; s < SETS; s++) begin
+        e_valid[s] <= '0;
+        e_dirty[s] <= '0;
         used_q[s] <= '0;
         plru_q[s] <= '0;
       end
@@ -395,8 +453,7 @@ module context_cache #(
         m_n[mi] <= m_n[mi] + 4'd1;
       end
       if (case_c) begin
-        e_data[{rq_set, hw}] <= c_data;
-        if (rq_write_i) e_dirty[{rq_set, hw}] <= 1'b1;
+        if (rq_write_i) e_dirty[rq_set][hw] <= 1'b1;
         plru_q[rq_set] <= plru_touch(plru_q[rq_set], hw);
       end
       if (case_d) begin
@@ -447,24 +504,21 @@ module context_cache #(
       end
       if (fm_free) m_state[fm] <= MFree;
       if (fm_install) begin
-        e_valid[{fm_set, fw}] <= 1'b1;
-        e_dirty[{fm_set, fw}] <= fm_dirty;
-        e_kind[{fm_set, fw}] <= m_kind[fm];
-        e_id[{fm_set, fw}] <= m_id[fm];
-        e_data[{fm_set, fw}] <= fm_data;
+        e_valid[fm_set][fw] <= 1'b1;
+        e_dirty[fm_set][fw] <= fm_dirty;
         plru_q[fm_set] <= plru_touch(fm_tree, fw);
         used_q[fm_set] <= used_q[fm_set] + {21'd0, fm_rec};
       end
       if (fm_evict) begin
         if (v_dirty) begin
           wb_valid_o <= 1'b1;
-          wb_kind_o <= e_kind[{fm_set, victim}];
-          wb_id_o <= e_id[{fm_set, victim}];
+          wb_kind_o <= v_tag[25:24];
+          wb_id_o <= v_tag[23:0];
           wb_data_o <= v_data;
           wb_bytes_o <= v_key_kind_rec[10:0];
         end
         used_q[fm_set] <= used_q[fm_set] - v_key_kind_rec;
-        e_valid[{fm_set, victim}] <= 1'b0;
+        e_valid[fm_set][victim] <= 1'b0;
         evictions_o <= evictions_o + 32'd1;
       end
       // (4a)/(3): the answer of the edge
@@ -526,10 +580,8 @@ module context_cache #(
   logic            a_m_twice;
   always @* begin
     for (int w = 0; w < WAYS; w++) begin
-      a_rq_match[w] = e_valid[{rq_set, WW'(w)}] && e_kind[{rq_set, WW'(w)}] == rq_kind_i &&
-                      e_id[{rq_set, WW'(w)}] == rq_id_i;
-      a_fm_match[w] = e_valid[{fm_set, WW'(w)}] && e_kind[{fm_set, WW'(w)}] == m_kind[fm] &&
-                      e_id[{fm_set, WW'(w)}] == m_id[fm];
+      a_rq_match[w] = rq_valids[w] && rq_tags[26*w +: 26] == {rq_kind_i, rq_id_i};
+      a_fm_match[w] = fm_valids[w] && fm_tags[26*w +: 26] == {m_kind[fm], m_id[fm]};
     end
     a_m_twice = 1'b0;
     for (int i = 0; i < NM; i++)

@@ -310,6 +310,49 @@ TEST(ContextCache, HitsGoOnWhileAMissWaitsAndTakeTheHitLatency)
     EXPECT_EQ(at, 4);
 }
 
+// The record memories have one write port each: an install waits an edge
+// when a write hit takes the data memory's port at the edge it was due; a
+// read hit does not hold it.
+TEST(ContextCache, AWriteHitHoldsAnInstallForOneEdge)
+{
+    auto installed_after = [](int mode) { // 0: no request, 1: a read hit, 2: a write hit
+        Bench b;
+        b.request(0, 5, 1); // record 5 held
+        b.settle();
+        b.request(0, 6, 2); // a miss with one waiter
+        size_t n = b.rsps.size();
+        while (b.rsps.size() == n) // the fill's edge answers the waiter
+            b.step();
+        auto held = [&b] {
+            for (unsigned st = 0; st < CC_MAX_SETS; st++)
+                for (unsigned w = 0; w < CC_MAX_WAYS; w++)
+                    if (b.s.e[st][w].valid && b.s.e[st][w].kind == 0 && b.s.e[st][w].id == 6)
+                        return true;
+            return false;
+        };
+        EXPECT_FALSE(held());
+        if (mode) {
+            b.in.rq_valid = 1;
+            b.in.rq_kind = 0;
+            b.in.rq_id = 5;
+            b.in.rq_tag = 3;
+            b.in.rq_write = mode == 2;
+            b.in.rq_wdata = 0x55;
+        }
+        int edges = 0;
+        while (!held() && edges < 10) {
+            b.step();
+            edges++;
+        }
+        b.settle();
+        EXPECT_EQ(b.out.hits, mode ? 1u : 0u); // (record 5 came in by a miss)
+        return edges;
+    };
+    EXPECT_EQ(installed_after(0), 1);
+    EXPECT_EQ(installed_after(1), 1);
+    EXPECT_EQ(installed_after(2), 2);
+}
+
 TEST(ContextCache, RandomReplacementIsSeeded)
 {
     auto run = [](uint16_t seed, int lru) {
