@@ -3,9 +3,9 @@
  * RTL mirrors: (1) the request is looked up (a hit updates its record and is
  * queued for its answer; a miss joins or takes a miss register); (2) a fill
  * from memory completes its miss register; (4a) a hit that is due answers;
- * (3) the lowest miss register with its record answers its next waiter (if
- * (4a) did not answer), or once none is left evicts one record of its set or
- * installs its own; (5) the next fetch goes out. */
+ * (3) the lowest miss register that had its record before the edge answers
+ * its next waiter (if (4a) did not answer), or once none is left evicts one
+ * record of its set or installs its own; (5) the next fetch goes out. */
 #include "context_cache.h"
 
 #include <string.h>
@@ -173,11 +173,13 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
         }
     }
     /* (2) a fill */
+    int filled = -1; /* served by (3) from the next edge on */
     if (in->fill_valid) {
         int mi = find_mshr(s, in->fill_kind & 3, in->fill_id & 0xFFFFFF);
         if (mi >= 0 && s->m[mi].state == CC_WAIT && s->m[mi].sent) {
             s->m[mi].state = CC_FILLED;
             s->m[mi].data = in->fill_data;
+            filled = mi;
         }
     }
     /* (4a) a hit due now answers */
@@ -195,7 +197,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
     o->wb_valid = 0;
     int fm = -1;
     for (int i = 0; s->m_used && i < CC_MSHRS && fm < 0; i++)
-        if (s->m[i].state == CC_FILLED)
+        if (s->m[i].state == CC_FILLED && i != filled)
             fm = i;
     if (fm >= 0) {
         cc_mshr_t *m = &s->m[fm];

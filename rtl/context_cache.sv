@@ -9,9 +9,10 @@
 // RTL twin of cmodel/context_cache.c; both agree cycle for cycle. The steps
 // of an edge follow the C model's order: (1) the request is looked up, (2) a
 // fill completes its miss register, (4a) a hit due answers, (3) the lowest
-// filled miss register answers a waiter, evicts one record or installs its
-// own, (5) the next fetch goes out. Decisions are taken from the registers
-// before the edge, with the request's own update bypassed into (3).
+// miss register filled before the edge answers a waiter, evicts one record
+// or installs its own, (5) the next fetch goes out. Decisions are taken from
+// the registers before the edge, with the request's own update bypassed into
+// (3); a fill is not (its register is served from the next edge).
 //
 // The port list is cmodel/context_cache_ports.h. SETS and WAYS are the
 // largest geometry (the configuration inputs choose within it); the
@@ -261,7 +262,7 @@ module context_cache #(
     fm_found = 1'b0;
     fm = 3'd0;
     for (int i = NM - 1; i >= 0; i--)
-      if (m_state[i] == MFilled || (fill_hit && fi == 3'(i))) begin
+      if (m_state[i] == MFilled) begin
         fm_found = 1'b1;
         fm = 3'(i);
       end
@@ -270,7 +271,7 @@ module context_cache #(
   assign fm_valids = e_valid[fm_set];
   always @* begin
     fm_n = m_n[fm] + 4'((case_b && mi == fm) ? 1 : 0);
-    fm_data = (fill_hit && fi == fm) ? fill_data_i : m_data[fm];
+    fm_data = m_data[fm];
     fm_dirty = m_dirty[fm];
     if (case_a && mi == fm) begin
       fm_data = a_data;
