@@ -81,8 +81,8 @@ module context_cache #(
   // and by the lowest filled miss register's set: LUT RAM
   logic [WAYS-1:0] e_valid [SETS], e_dirty [SETS];  // per set, a bit per way
   logic [WAYS-1:0] rq_valids, fm_valids;           // the request's set's, fm's set's
-  logic [26*WAYS-1:0] rq_tags, fm_tags;   // way w: bits 26w + 25..26w, {kind, id}
-  logic [32*WAYS-1:0] rq_datas, fm_datas;
+  logic [25:0]   rq_tags [WAYS], fm_tags [WAYS];   // {kind, id}
+  logic [31:0]   rq_datas [WAYS], fm_datas [WAYS];
   logic [31:0]   used_q  [SETS];
   // per set, the pseudo-LRU tree: bit n (1..WAYS-1; node n's children are
   // 2n and 2n + 1, way w is leaf WAYS + w) set when the next victim lies
@@ -170,22 +170,18 @@ module context_cache #(
         mi_found = 1'b1;
         mi = 3'(i);
       end
-    // the lowest way holding the record, its index and data selected by
-    // AND-OR from a one-hot vector (no chain of multiplexers behind the
-    // memories' reads)
+    // the lowest way holding the record: its index by AND-OR from a
+    // one-hot vector (no chain of multiplexers behind the tag memories'
+    // reads)
     hw_found = 1'b0;
+    hw = '0;
     for (int w = 0; w < WAYS; w++) begin
-      rq_match[w] = w < 32'(ways) && rq_valids[w] &&
-                    rq_tags[26*w +: 26] == {rq_kind_i, rq_id_i};
+      rq_match[w] = w < 32'(ways) && rq_valids[w] && rq_tags[w] == {rq_kind_i, rq_id_i};
       rq_first[w] = rq_match[w] && !hw_found;
+      hw = hw | ({WW{rq_first[w]}} & WW'(w));
       hw_found = hw_found || rq_match[w];
     end
-    hw = '0;
-    hw_data = '0;
-    for (int w = 0; w < WAYS; w++) begin
-      hw = hw | ({WW{rq_first[w]}} & WW'(w));
-      hw_data = hw_data | ({32{rq_first[w]}} & rq_datas[32*w +: 32]);
-    end
+    hw_data = rq_datas[hw];
     free_m_found = 1'b0;
     free_m = 3'd0;
     for (int i = NM - 1; i >= 0; i--)
@@ -327,7 +323,7 @@ module context_cache #(
     end
   end
   always @* begin
-    v_data = (case_c && rq_set == fm_set && hw == victim) ? c_data : fm_datas[32*victim +: 32];
+    v_data = (case_c && rq_set == fm_set && hw == victim) ? c_data : fm_datas[victim];
     v_dirty = e_dirty[fm_set][victim] | (case_c && rq_set == fm_set && hw == victim && rq_write_i);
   end
 
@@ -365,7 +361,7 @@ module context_cache #(
 
   logic [25:0] v_tag;
   logic [31:0] v_key_kind_rec;
-  assign v_tag = fm_tags[26*victim +: 26];
+  assign v_tag = fm_tags[victim];
   assign v_key_kind_rec = {21'd0, rec_of(cfg_rec_bytes_i, v_tag[25:24])};
 
   // the record memories: one write port each (the tags written by an
@@ -395,10 +391,10 @@ module context_cache #(
         data_fm[dw_set] <= dw_data;
       end
     end
-    assign rq_tags[26*w +: 26] = tag_rq[rq_set];
-    assign fm_tags[26*w +: 26] = tag_fm[fm_set];
-    assign rq_datas[32*w +: 32] = data_rq[rq_set];
-    assign fm_datas[32*w +: 32] = data_fm[fm_set];
+    assign rq_tags[w] = tag_rq[rq_set];
+    assign fm_tags[w] = tag_fm[fm_set];
+    assign rq_datas[w] = data_rq[rq_set];
+    assign fm_datas[w] = data_fm[fm_set];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -581,8 +577,8 @@ module context_cache #(
   logic            a_m_twice;
   always @* begin
     for (int w = 0; w < WAYS; w++) begin
-      a_rq_match[w] = rq_valids[w] && rq_tags[26*w +: 26] == {rq_kind_i, rq_id_i};
-      a_fm_match[w] = fm_valids[w] && fm_tags[26*w +: 26] == {m_kind[fm], m_id[fm]};
+      a_rq_match[w] = rq_valids[w] && rq_tags[w] == {rq_kind_i, rq_id_i};
+      a_fm_match[w] = fm_valids[w] && fm_tags[w] == {m_kind[fm], m_id[fm]};
     end
     a_m_twice = 1'b0;
     for (int i = 0; i < NM; i++)
