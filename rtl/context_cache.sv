@@ -96,6 +96,20 @@ module context_cache #(
   logic [31:0] m_data  [NM];
   logic [3:0]  m_n     [NM];
   logic [2:0]  m_head  [NM];
+  // worked out when a register is taken (the configuration is held out of
+  // reset): its record's set, its size in bytes, whether it can never fit a
+  // set (larger than the budget) and, if it can, the most a set may hold
+  // before it for it to fit (the budget less its size)
+  logic [SW-1:0] m_set [NM];
+  logic [10:0] m_rec   [NM];
+  logic [NM-1:0] m_big;
+  logic [31:0] m_lim   [NM];
+  // the lowest filled register and its set, registered from the next
+  // states of the edge before (a register filled at an edge is served from
+  // the next)
+  logic          fm_found_q;
+  logic [2:0]    fm_q;
+  logic [SW-1:0] fm_set_q;
   logic [7:0]  w_tag   [NM*NW];
   logic [NM*NW-1:0] w_write;
   logic [31:0] w_wdata [NM*NW];
@@ -254,16 +268,9 @@ module context_cache #(
   // a record of fm's set as it is after (1)
   logic [31:0]   v_data;
   logic          v_dirty;
-  always @* begin
-    fm_found = 1'b0;
-    fm = 3'd0;
-    for (int i = NM - 1; i >= 0; i--)
-      if (m_state[i] == MFilled) begin
-        fm_found = 1'b1;
-        fm = 3'(i);
-      end
-    fm_set = set_of(m_kind[fm], m_id[fm], lg);
-  end
+  assign fm_found = fm_found_q;
+  assign fm = fm_q;
+  assign fm_set = fm_set_q;
   assign fm_valids = e_valid[fm_set];
   always @* begin
     fm_n = m_n[fm] + 4'((case_b && mi == fm) ? 1 : 0);
@@ -276,7 +283,7 @@ module context_cache #(
     pop_slot_head = m_head[fm];
     pop_data = w_write[{fm, pop_slot_head}] ? w_wdata[{fm, pop_slot_head}] : fm_data;
     fm_pop = fm_found && fm_n != 4'd0 && !hit_rsp && (m_n[fm] != 4'd0);
-    fm_rec = rec_of(cfg_rec_bytes_i, m_kind[fm]);
+    fm_rec = m_rec[fm];
     fw_found = 1'b0;
     fw = '0;
     for (int w = WAYS - 1; w >= 0; w--)
@@ -289,10 +296,10 @@ module context_cache #(
     fm_evict = 1'b0;
     fm_bypass_wb = 1'b0;
     if (fm_found && fm_n == 4'd0) begin
-      if ({21'd0, fm_rec} > budget) begin
+      if (m_big[fm]) begin
         fm_free = 1'b1;
         fm_bypass_wb = fm_dirty;
-      end else if (fw_found && used_q[fm_set] + {21'd0, fm_rec} <= budget) begin
+      end else if (fw_found && used_q[fm_set] <= m_lim[fm]) begin
         // (the data memory has one write port: a write hit of (1) takes it,
         // and the install waits for the next edge)
         fm_install = !wr_hit;
@@ -359,6 +366,19 @@ module context_cache #(
     if (fm_free) ms_d[fm] = MFree;
   end
 
+  // the lowest register filled after the edge
+  logic          fm_found_d;
+  logic [2:0]    fm_d;
+  always @* begin
+    fm_found_d = 1'b0;
+    fm_d = 3'd0;
+    for (int i = NM - 1; i >= 0; i--)
+      if (ms_d[i] == MFilled) begin
+        fm_found_d = 1'b1;
+        fm_d = 3'(i);
+      end
+  end
+
   logic [25:0] v_tag;
   logic [31:0] v_key_kind_rec;
   assign v_tag = fm_tags[victim];
@@ -412,7 +432,14 @@ module context_cache #(
         m_data[i] <= '0;
         m_n[i] <= '0;
         m_head[i] <= '0;
+        m_set[i] <= '0;
+        m_rec[i] <= '0;
+        m_lim[i] <= '0;
       end
+      m_big <= '0;
+      fm_found_q <= 1'b0;
+      fm_q <= '0;
+      fm_set_q <= '0;
       m_sent <= '0;
       m_dirty <= '0;
       f_head <= '0;
@@ -462,6 +489,10 @@ module context_cache #(
         m_sent[free_m] <= 1'b0;
         m_n[free_m] <= 4'd1;
         m_head[free_m] <= 3'd0;
+        m_set[free_m] <= rq_set;
+        m_rec[free_m] <= rec_of(cfg_rec_bytes_i, rq_kind_i);
+        m_big[free_m] <= {21'd0, rec_of(cfg_rec_bytes_i, rq_kind_i)} > budget;
+        m_lim[free_m] <= budget - {21'd0, rec_of(cfg_rec_bytes_i, rq_kind_i)};
         w_tag[{free_m, 3'd0}] <= rq_tag_i;
         w_write[{free_m, 3'd0}] <= rq_write_i;
         w_wdata[{free_m, 3'd0}] <= rq_wdata_i;
@@ -551,6 +582,9 @@ module context_cache #(
         end
         rq_ready_o <= fr && room;
       end
+      fm_found_q <= fm_found_d;
+      fm_q <= fm_d;
+      fm_set_q <= m_set[fm_d];
       now_q <= now_q + 32'd1;
       lfsr_q <= (lfsr_q >> 1) ^ ({16{lfsr_q[0]}} & 16'hB400);
     end
@@ -602,6 +636,21 @@ module context_cache #(
     for (int i = 0; i < NM; i++) a_waiters = a_waiters && m_n[i] <= 4'(NW);
   end
   `UB_ASSERT(WaitersWithinTheRegister, a_waiters)
+  // the registered choice of the filled register to serve is the lowest
+  // filled one, with its record's set
+  logic       a_fm_found;
+  logic [2:0] a_fm;
+  always @* begin
+    a_fm_found = 1'b0;
+    a_fm = 3'd0;
+    for (int i = NM - 1; i >= 0; i--)
+      if (m_state[i] == MFilled) begin
+        a_fm_found = 1'b1;
+        a_fm = 3'(i);
+      end
+  end
+  `UB_ASSERT(ServedIsTheLowestFilled, fm_found_q == a_fm_found && (!a_fm_found || fm_q == a_fm))
+  `UB_ASSERT(ServedSetIsItsRecords, !fm_found_q || fm_set_q == set_of(m_kind[fm_q], m_id[fm_q], lg))
   `UB_ASSERT(HitFifoWithin16, f_n <= 5'd16)
 `endif
 
