@@ -417,6 +417,27 @@ module context_cache #(
     assign fm_datas[w] = data_fm[fm_set];
   end
 
+  // the rows of each set (valid and dirty bits, tree, bytes used), written
+  // as a decoded enable per set and a one-hot mask of ways: a hit's tree
+  // update and dirty bit in the request's set; an install or an eviction in
+  // the served register's set (after the hit, whose tree update it includes)
+  logic [WAYS-1:0] hw_oh, fw_oh, vic_oh;
+  logic [WAYS-1:0] hw_pm, hw_pv, fw_pm, fw_pv;  // the tree bits a touch sets, and their values
+  logic [31:0]     used_new;
+  always @* begin
+    for (int w = 0; w < WAYS; w++) begin
+      hw_oh[w] = rq_first[w];
+      fw_oh[w] = fw == WW'(w);
+      vic_oh[w] = victim == WW'(w);
+    end
+    // (a touch of an all-zero tree gives the values; the bits it writes are
+    // those, and those it clears in an all-one tree)
+    hw_pv = plru_touch({WAYS{1'b0}}, hw);
+    hw_pm = hw_pv | ~plru_touch({WAYS{1'b1}}, hw);
+    fw_pv = plru_touch({WAYS{1'b0}}, fw);
+    fw_pm = fw_pv | ~plru_touch({WAYS{1'b1}}, fw);
+    used_new = fm_install ? used_q[fm_set] + {21'd0, fm_rec} : used_q[fm_set] - v_key_kind_rec;
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int s = 0; s < SETS; s++) begin
@@ -425,6 +446,26 @@ module context_cache #(
         used_q[s] <= '0;
         plru_q[s] <= '0;
       end
+    end else begin
+      for (int s = 0; s < SETS; s++) begin
+        logic hs, fs;
+        hs = case_c && rq_set == SW'(s);
+        fs = fm_set == SW'(s);
+        if (hs && rq_write_i) e_dirty[s] <= e_dirty[s] | hw_oh;
+        if (fs && fm_install) begin
+          e_valid[s] <= e_valid[s] | fw_oh;
+          e_dirty[s] <= fm_dirty ? e_dirty[s] | fw_oh : e_dirty[s] & ~fw_oh;
+        end
+        if (fs && fm_evict) e_valid[s] <= e_valid[s] & ~vic_oh;
+        if (fs && fm_install) plru_q[s] <= (fm_tree & ~fw_pm) | fw_pv;
+        else if (hs) plru_q[s] <= (plru_q[s] & ~hw_pm) | hw_pv;
+        if (fs && (fm_install || fm_evict)) used_q[s] <= used_new;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
       for (int i = 0; i < NM; i++) begin
         m_state[i] <= MFree;
         m_kind[i] <= '0;
@@ -475,10 +516,6 @@ module context_cache #(
         w_write[{mi, m_head[mi] + m_n[mi][2:0]}] <= rq_write_i;
         w_wdata[{mi, m_head[mi] + m_n[mi][2:0]}] <= rq_wdata_i;
         m_n[mi] <= m_n[mi] + 4'd1;
-      end
-      if (case_c) begin
-        if (rq_write_i) e_dirty[rq_set][hw] <= 1'b1;
-        plru_q[rq_set] <= plru_touch(plru_q[rq_set], hw);
       end
       if (case_d) begin
         m_state[free_m] <= MWait;
@@ -531,12 +568,6 @@ module context_cache #(
         wb_bytes_o <= fm_rec;
       end
       if (fm_free) m_state[fm] <= MFree;
-      if (fm_install) begin
-        e_valid[fm_set][fw] <= 1'b1;
-        e_dirty[fm_set][fw] <= fm_dirty;
-        plru_q[fm_set] <= plru_touch(fm_tree, fw);
-        used_q[fm_set] <= used_q[fm_set] + {21'd0, fm_rec};
-      end
       if (fm_evict) begin
         if (v_dirty) begin
           wb_valid_o <= 1'b1;
@@ -545,8 +576,6 @@ module context_cache #(
           wb_data_o <= v_data;
           wb_bytes_o <= v_key_kind_rec[10:0];
         end
-        used_q[fm_set] <= used_q[fm_set] - v_key_kind_rec;
-        e_valid[fm_set][victim] <= 1'b0;
         evictions_o <= evictions_o + 32'd1;
       end
       // (4a)/(3): the answer of the edge
