@@ -137,6 +137,13 @@ module context_cache #(
         if (32'(w) >> (WW - d) == j) plru_touch[(1 << d) + j] = !w[WW-d-1];
   endfunction
 
+  // {any, the lowest index} of the ones of a miss-register mask
+  function automatic logic [3:0] lowest(input logic [NM-1:0] v);
+    lowest = 4'd0;
+    for (int i = NM - 1; i >= 0; i--)
+      if (v[i]) lowest = {1'b1, 3'(i)};
+  endfunction
+
   // the set of a record: the XOR of its id's four 6-bit pieces and its kind
   // (each bit the parity of five key bits: one LUT), its low lg bits
   function automatic logic [SW-1:0] set_of(input logic [1:0] kind, input logic [23:0] id,
@@ -169,6 +176,7 @@ module context_cache #(
   logic [31:0]   hw_data;
   logic          free_m_found;
   logic [2:0]    free_m;
+  logic [NM-1:0] m_free;
   logic          case_a, case_b, case_c, case_d;
   assign rq_set = set_of(rq_kind_i, rq_id_i, lg);
   assign rq_valids = e_valid[rq_set];
@@ -196,13 +204,8 @@ module context_cache #(
       hw_found = hw_found || rq_match[w];
     end
     hw_data = rq_datas[hw];
-    free_m_found = 1'b0;
-    free_m = 3'd0;
-    for (int i = NM - 1; i >= 0; i--)
-      if (m_state[i] == MFree) begin
-        free_m_found = 1'b1;
-        free_m = 3'(i);
-      end
+    for (int i = 0; i < NM; i++) m_free[i] = m_state[i] == MFree;
+    {free_m_found, free_m} = lowest(m_free);
     case_a = rq_take && mi_found && m_state[mi] == MFilled && m_n[mi] == 4'd0;
     case_b = rq_take && mi_found && !case_a;
     case_c = rq_take && !mi_found && hw_found;
@@ -369,14 +372,10 @@ module context_cache #(
   // the lowest register filled after the edge
   logic          fm_found_d;
   logic [2:0]    fm_d;
+  logic [NM-1:0] filled_d;
   always @* begin
-    fm_found_d = 1'b0;
-    fm_d = 3'd0;
-    for (int i = NM - 1; i >= 0; i--)
-      if (ms_d[i] == MFilled) begin
-        fm_found_d = 1'b1;
-        fm_d = 3'(i);
-      end
+    for (int i = 0; i < NM; i++) filled_d[i] = ms_d[i] == MFilled;
+    {fm_found_d, fm_d} = lowest(filled_d);
   end
 
   logic [25:0] v_tag;
@@ -666,19 +665,14 @@ module context_cache #(
   end
   `UB_ASSERT(WaitersWithinTheRegister, a_waiters)
   // the registered choice of the filled register to serve is the lowest
-  // filled one, with its record's set
-  logic       a_fm_found;
-  logic [2:0] a_fm;
+  // filled one (it is filled, none below it is), with its record's set
+  logic [NM-1:0] a_filled;
   always @* begin
-    a_fm_found = 1'b0;
-    a_fm = 3'd0;
-    for (int i = NM - 1; i >= 0; i--)
-      if (m_state[i] == MFilled) begin
-        a_fm_found = 1'b1;
-        a_fm = 3'(i);
-      end
+    for (int i = 0; i < NM; i++) a_filled[i] = m_state[i] == MFilled;
   end
-  `UB_ASSERT(ServedIsTheLowestFilled, fm_found_q == a_fm_found && (!a_fm_found || fm_q == a_fm))
+  `UB_ASSERT(ServedIsTheLowestFilled,
+             fm_found_q == (a_filled != '0) &&
+             (!fm_found_q || (a_filled[fm_q] && (a_filled & ((NM'(1) << fm_q) - NM'(1))) == '0)))
   `UB_ASSERT(ServedSetIsItsRecords, !fm_found_q || fm_set_q == set_of(m_kind[fm_q], m_id[fm_q], lg))
   `UB_ASSERT(HitFifoWithin16, f_n <= 5'd16)
 `endif
