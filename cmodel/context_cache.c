@@ -5,7 +5,8 @@
  * from memory completes its miss register; (4a) a hit that is due answers;
  * (3) the lowest miss register that had its record before the edge answers
  * its next waiter (if (4a) did not answer), or once none is left evicts one
- * record of its set or installs its own; (5) the next fetch goes out. */
+ * record of its set or installs its own, as planned CC_PLAN_EDGES edges
+ * before from the set as it stood then; (5) the next fetch goes out. */
 #include "context_cache.h"
 
 #include <string.h>
@@ -111,6 +112,46 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
     const uint32_t hc = in->cfg_hit_cycles ? in->cfg_hit_cycles : 1;
     const uint16_t lfsr = s->lfsr;
     int mreq_free = !o->mreq_valid || in->mreq_ready;
+
+    /* (3)'s plan for the lowest filled miss register once it has no waiter
+     * left and its record can fit a set: started from the set as it stands
+     * before this edge (its free way, its bytes, its tree's victim), carried
+     * out when its count has run down; a different register served, or none,
+     * drops it. Only a carried-out plan changes the set's valid bits and
+     * bytes, so a plan's free way and victim hold until then; hits in
+     * between move the tree but not the plan's victim. */
+    int act = 0;
+    {
+        int fm0 = -1;
+        for (int i = 0; s->m_used && i < CC_MSHRS && fm0 < 0; i++)
+            if (s->m[i].state == CC_FILLED)
+                fm0 = i;
+        if (fm0 >= 0 && s->m[fm0].n == 0 && context_cache_rec(in, s->m[fm0].kind) <= budget) {
+            const cc_mshr_t *m = &s->m[fm0];
+            if (s->pl_on && s->pl_fm == fm0) {
+                if (s->pl_cnt)
+                    s->pl_cnt--;
+                else
+                    act = 1;
+            } else {
+                uint32_t st = context_cache_set(m->kind, m->id, lg);
+                int free_w = -1;
+                for (uint32_t w = 0; w < ways && free_w < 0; w++)
+                    if (!s->e[st][w].valid)
+                        free_w = (int)w;
+                s->pl_on = 1;
+                s->pl_fm = (uint8_t)fm0;
+                s->pl_cnt = CC_PLAN_EDGES - 1;
+                s->pl_free = free_w >= 0;
+                s->pl_fw = (uint8_t)(free_w >= 0 ? free_w : 0);
+                s->pl_fit = s->used[st] + context_cache_rec(in, m->kind) <= budget;
+                s->pl_victim = (uint8_t)plru_victim(s, st, ways, in->cfg_random,
+                                                    (uint32_t)(lfsr ^ in->cfg_seed));
+            }
+        } else {
+            s->pl_on = 0;
+        }
+    }
 
     /* (1) the request */
     int appended = -1;
@@ -221,10 +262,6 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
         } else {
             uint32_t st = context_cache_set(m->kind, m->id, lg);
             uint32_t rec = context_cache_rec(in, m->kind);
-            int free_w = -1;
-            for (uint32_t w = 0; w < ways && free_w < 0; w++)
-                if (!s->e[st][w].valid)
-                    free_w = (int)w;
             if (rec > budget) {
                 /* it can never fit: not kept; a dirty one goes back */
                 if (m->dirty) {
@@ -236,26 +273,30 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
                 }
                 m->state = CC_FREE;
                 s->m_used--;
-            } else if (free_w >= 0 && s->used[st] + rec <= budget) {
+            } else if (!act) {
+                /* its plan is being worked out */
+            } else if (s->pl_free && s->pl_fit) {
                 /* installed, unless a write hit of (1) took the record
                  * memory's one write port: then at the next edge */
                 if (!wrote) {
+                    uint32_t free_w = s->pl_fw;
                     cc_entry_t *e = &s->e[st][free_w];
                     e->valid = 1;
-                    if ((uint32_t)free_w >= s->hi[st])
+                    if (free_w >= s->hi[st])
                         s->hi[st] = (uint8_t)(free_w + 1);
                     e->dirty = m->dirty;
                     e->kind = m->kind;
                     e->id = m->id;
                     e->data = m->data;
-                    plru_touch(s->plru[st], (uint32_t)free_w);
+                    plru_touch(s->plru[st], free_w);
                     s->used[st] += rec;
                     m->state = CC_FREE;
                     s->m_used--;
+                    s->pl_on = 0;
                 }
             } else {
                 /* evict one: the pseudo-LRU tree's victim */
-                uint32_t v = plru_victim(s, st, ways, in->cfg_random, (uint32_t)(lfsr ^ in->cfg_seed));
+                uint32_t v = s->pl_victim;
                 cc_entry_t *e = &s->e[st][v];
                 uint32_t eb = context_cache_rec(in, e->kind);
                 if (e->dirty) {
@@ -270,6 +311,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
                 while (s->hi[st] && !s->e[st][s->hi[st] - 1].valid)
                     s->hi[st]--;
                 o->evictions++;
+                s->pl_on = 0;
             }
         }
     }

@@ -29,6 +29,7 @@ extern "C" {
 #define CC_MSHRS 8
 #define CC_WAITERS 8 /* requests a miss register collects */
 #define CC_HIT_FIFO 16
+#define CC_PLAN_EDGES 3 /* edges from a plan's start to its install or eviction */
 
 typedef struct { CONTEXT_CACHE_PORTS(PORTS_FIELDS_IN) } context_cache_in_t;
 typedef struct { CONTEXT_CACHE_PORTS(PORTS_FIELDS_OUT) } context_cache_out_t;
@@ -60,6 +61,12 @@ typedef struct {
     uint8_t m_used;                 /* miss registers not free (a count kept
                                        so that an edge with none skips them) */
     uint8_t f_head, f_n;
+    /* the plan of the served miss register's install or eviction
+       (docs/context_cache.md): taken from its set as the set stood before
+       the edge it started, carried out CC_PLAN_EDGES edges later */
+    uint8_t pl_on, pl_fm, pl_cnt;
+    uint8_t pl_free, pl_fit;        /* a usable way is free; the record fits the bytes */
+    uint8_t pl_fw, pl_victim;       /* the lowest free way; the tree's victim */
     context_cache_out_t o;
     uint8_t hi[CC_MAX_SETS];        /* per set, one past its highest valid way
                                        (a lookup scans no further) */

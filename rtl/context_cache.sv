@@ -261,10 +261,8 @@ module context_cache #(
   logic          fm_dirty;
   logic [SW-1:0] fm_set;
   logic [10:0]   fm_rec;
-  logic          fw_found;
   logic [WW-1:0] fw;
   logic [WW-1:0] victim;
-  logic [WAYS-1:0] fm_tree;   // fm's set's tree after (1)
   logic [2*WAYS-1:1] has;     // node n: a usable valid way below it
   logic [31:0]   pop_data;
   logic [2:0]    pop_slot_head;
@@ -287,13 +285,6 @@ module context_cache #(
     pop_data = w_write[{fm, pop_slot_head}] ? w_wdata[{fm, pop_slot_head}] : fm_data;
     fm_pop = fm_found && fm_n != 4'd0 && !hit_rsp && (m_n[fm] != 4'd0);
     fm_rec = m_rec[fm];
-    fw_found = 1'b0;
-    fw = '0;
-    for (int w = WAYS - 1; w >= 0; w--)
-      if (w < 32'(ways) && !fm_valids[w]) begin
-        fw_found = 1'b1;
-        fw = WW'(w);
-      end
     fm_free = 1'b0;
     fm_install = 1'b0;
     fm_evict = 1'b0;
@@ -302,36 +293,109 @@ module context_cache #(
       if (m_big[fm]) begin
         fm_free = 1'b1;
         fm_bypass_wb = fm_dirty;
-      end else if (fw_found && used_q[fm_set] <= m_lim[fm]) begin
+      end else if (pl_act && pl_free && pl_fit) begin
         // (the data memory has one write port: a write hit of (1) takes it,
         // and the install waits for the next edge)
         fm_install = !wr_hit;
         fm_free = !wr_hit;
-      end else fm_evict = 1'b1;
-    end
-    // the victim: down the tree from the root, at each node to the child
-    // its bit names (random: bit h of lfsr ^ seed, h the child's height above
-    // the ways) unless no usable valid way is below it; way 0 when none is
-    fm_tree = (case_c && rq_set == fm_set) ? plru_touch(plru_q[fm_set], hw) : plru_q[fm_set];
-    for (int w = 0; w < WAYS; w++) has[WAYS + w] = w < 32'(ways) && fm_valids[w];
-    for (int n = WAYS - 1; n >= 1; n--) has[n] = has[2*n] | has[2*n+1];
-    begin
-      logic [WW-1:0] n;  // a node above the ways
-      logic [WW:0]   c;  // its child
-      logic [15:0]   rb;
-      logic          dir;
-      rb = lfsr_q ^ cfg_seed_i;
-      n = WW'(1);
-      c = '0;
-      for (int h = WW - 1; h >= 0; h--) begin
-        dir = cfg_random_i ? rb[h] : fm_tree[n];
-        c = {n, dir};
-        if (!has[c]) c[0] = !dir;
-        n = c[WW-1:0];
-      end
-      victim = has[1] ? c[WW-1:0] : '0;
+      end else if (pl_act) fm_evict = 1'b1;
     end
   end
+
+  // ---- (3)'s plan ----
+  // For the served register once it has no waiter left and its record can
+  // fit a set: at the edge it starts, the set's valid bits, tree and bytes
+  // as they stand are taken (sv_*); the edge after, every node's way down
+  // (the child its bit or the random bit names, unless no usable valid way
+  // is below it), the lowest free way and whether the record fits; the
+  // edge after that, the walk from the root to the victim (way 0 when no
+  // usable way is valid); the edge after that, the install or eviction.
+  // Only that changes the set's valid bits and bytes, so the plan holds
+  // until then; hits in between move the tree, not the plan's victim. A
+  // different register served, or none, drops it (cmodel/context_cache.c).
+  localparam logic [1:0] PlanLast = 2'(2);  // CC_PLAN_EDGES - 1
+  logic            pl_on, pl_need, pl_start, pl_act;
+  logic [2:0]      pl_fm;
+  logic [1:0]      pl_cnt;
+  logic [WAYS-1:0] sv_valid, sv_tree;
+  logic [15:0]     sv_rb;
+  logic [31:0]     sv_used;
+  logic [WAYS-1:1] pl_down;                 // stage 1: each node's way down
+  logic            pl_any, pl_free, pl_fit;
+  logic [WW-1:0]   pl_fw, pl_victim;
+  logic [WAYS-1:1] down;
+  logic            any, free_found;
+  logic [WW-1:0]   free_w, walk;
+  always @* begin
+    pl_need = fm_found && m_n[fm] == 4'd0 && !m_big[fm];
+    pl_act = pl_need && pl_on && pl_fm == fm && pl_cnt == 2'd0;
+    pl_start = pl_need && !(pl_on && pl_fm == fm);
+    // stage 1, from the snapshot
+    for (int w = 0; w < WAYS; w++) has[WAYS + w] = w < 32'(ways) && sv_valid[w];
+    for (int n = WAYS - 1; n >= 1; n--) has[n] = has[2*n] | has[2*n+1];
+    for (int d = 0; d < WW; d++)
+      for (int j = 0; j < (1 << d); j++) begin
+        logic dir;
+        dir = cfg_random_i ? sv_rb[WW-1-d] : sv_tree[(1 << d) + j];
+        down[(1 << d) + j] = has[2 * ((1 << d) + j) + 32'(dir)] ? dir : !dir;
+      end
+    any = has[1];
+    free_found = 1'b0;
+    free_w = '0;
+    for (int w = WAYS - 1; w >= 0; w--)
+      if (w < 32'(ways) && !sv_valid[w]) begin
+        free_found = 1'b1;
+        free_w = WW'(w);
+      end
+    // stage 2: the walk
+    begin
+      logic [WW-1:0] n;  // a node above the ways (the last step's child is not one)
+      n = WW'(1);
+      walk = '0;
+      for (int h = WW - 1; h >= 0; h--) begin
+        walk[h] = pl_down[n];
+        n = WW'({n, walk[h]});
+      end
+      if (!pl_any) walk = '0;
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pl_on <= 1'b0;
+      pl_fm <= '0;
+      pl_cnt <= '0;
+    end else if (!pl_need) begin
+      pl_on <= 1'b0;
+    end else if (pl_start) begin
+      pl_on <= 1'b1;
+      pl_fm <= fm;
+      pl_cnt <= PlanLast;
+    end else if (pl_cnt != 2'd0) begin
+      pl_cnt <= pl_cnt - 2'd1;
+    end else if (fm_install || fm_evict) begin
+      pl_on <= 1'b0;
+    end
+  end
+  // (the plan's data registers: no reset, written only where the plan says)
+  always_ff @(posedge clk_i) begin
+    if (pl_start) begin
+      sv_valid <= fm_valids;
+      sv_tree <= plru_q[fm_set];
+      sv_rb <= lfsr_q ^ cfg_seed_i;
+      sv_used <= used_q[fm_set];
+    end
+    if (pl_cnt == PlanLast) begin
+      pl_down <= down;
+      pl_any <= any;
+      pl_free <= free_found;
+      pl_fw <= free_w;
+      pl_fit <= sv_used <= m_lim[pl_fm];
+    end
+    if (pl_cnt == 2'd1) pl_victim <= walk;
+  end
+  assign fw = pl_fw;
+  assign victim = pl_victim;
+
   always @* begin
     v_data = (case_c && rq_set == fm_set && hw == victim) ? c_data : fm_datas[victim];
     v_dirty = e_dirty[fm_set][victim] | (case_c && rq_set == fm_set && hw == victim && rq_write_i);
@@ -456,8 +520,12 @@ module context_cache #(
           e_dirty[s] <= fm_dirty ? e_dirty[s] | fw_oh : e_dirty[s] & ~fw_oh;
         end
         if (fs && fm_evict) e_valid[s] <= e_valid[s] & ~vic_oh;
-        if (fs && fm_install) plru_q[s] <= (fm_tree & ~fw_pm) | fw_pv;
-        else if (hs) plru_q[s] <= (plru_q[s] & ~hw_pm) | hw_pv;
+        begin
+          logic [WAYS-1:0] t;
+          t = hs ? (plru_q[s] & ~hw_pm) | hw_pv : plru_q[s];
+          if (fs && fm_install) t = (t & ~fw_pm) | fw_pv;
+          plru_q[s] <= t;
+        end
         if (fs && (fm_install || fm_evict)) used_q[s] <= used_new;
       end
     end
@@ -673,6 +741,10 @@ module context_cache #(
   `UB_ASSERT(ServedIsTheLowestFilled,
              fm_found_q == (a_filled != '0) &&
              (!fm_found_q || (a_filled[fm_q] && (a_filled & ((NM'(1) << fm_q) - NM'(1))) == '0)))
+  // a plan still holds when it is carried out: its free way is free, its
+  // victim a usable valid way of the set
+  `UB_ASSERT(InstallIntoAFreeWay, !fm_install || (!fm_valids[fw] && 32'(fw) < 32'(ways)))
+  `UB_ASSERT(EvictAValidWay, !fm_evict || (fm_valids[victim] && 32'(victim) < 32'(ways)))
   `UB_ASSERT(ServedSetIsItsRecords, !fm_found_q || fm_set_q == set_of(m_kind[fm_q], m_id[fm_q], lg))
   `UB_ASSERT(HitFifoWithin16, f_n <= 5'd16)
 `endif
