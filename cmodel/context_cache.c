@@ -155,8 +155,12 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
 
     /* (1) the request */
     int appended = -1;
-    int wrote = 0; /* a write hit took the record memory's one write port */
+    /* a write request taken: a write hit takes the record memory's one
+     * write port, and an install due waits behind any write (whether it
+     * hits is known too late in the edge to decide) */
+    int wrote = 0;
     if (in->rq_valid && o->rq_ready) {
+        wrote = in->rq_write & 1;
         unsigned kind = in->rq_kind & 3;
         uint32_t id = in->rq_id & 0xFFFFFF;
         int mi = find_mshr(s, kind, id);
@@ -188,7 +192,6 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
             if (in->rq_write) {
                 e->data = in->rq_wdata;
                 e->dirty = 1;
-                wrote = 1;
             }
             plru_touch(s->plru[st], (uint32_t)w);
             unsigned t = (s->f_head + s->f_n) % CC_HIT_FIFO;

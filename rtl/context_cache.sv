@@ -183,6 +183,7 @@ module context_cache #(
   logic [31:0]   a_data;      // case A: the register's data after the write
   logic [31:0]   c_data;      // case C: the record's data after the write
   logic          wr_hit;      // case C with a write: the data memory's write port is taken
+  logic          wr_take;     // a write request taken: an install due waits
   always @* begin
     rq_take = rq_valid_i && rq_ready_o;
     mi_found = 1'b0;
@@ -213,6 +214,7 @@ module context_cache #(
     a_data = rq_write_i ? rq_wdata_i : m_data[mi];
     c_data = rq_write_i ? rq_wdata_i : hw_data;
     wr_hit = case_c && rq_write_i;
+    wr_take = rq_take && rq_write_i;
   end
 
   // ---- (2) a fill ----
@@ -283,21 +285,24 @@ module context_cache #(
     end
     pop_slot_head = m_head[fm];
     pop_data = w_write[{fm, pop_slot_head}] ? w_wdata[{fm, pop_slot_head}] : fm_data;
-    fm_pop = fm_found && fm_n != 4'd0 && !hit_rsp && (m_n[fm] != 4'd0);
+    fm_pop = fm_found && m_n[fm] != 4'd0 && !hit_rsp;
     fm_rec = m_rec[fm];
     fm_free = 1'b0;
     fm_install = 1'b0;
     fm_evict = 1'b0;
     fm_bypass_wb = 1'b0;
-    if (fm_found && fm_n == 4'd0) begin
+    // (a request joins a filled register only while it has waiters: fm_n is
+    // 0 exactly when m_n[fm] is)
+    if (fm_found && m_n[fm] == 4'd0) begin
       if (m_big[fm]) begin
         fm_free = 1'b1;
         fm_bypass_wb = fm_dirty;
       end else if (pl_act && pl_free && pl_fit) begin
         // (the data memory has one write port: a write hit of (1) takes it,
-        // and the install waits for the next edge)
-        fm_install = !wr_hit;
-        fm_free = !wr_hit;
+        // and the install waits for the next edge; it waits behind any write
+        // request, which is known before whether it hits)
+        fm_install = !wr_take;
+        fm_free = !wr_take;
       end else if (pl_act) fm_evict = 1'b1;
     end
   end

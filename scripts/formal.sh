@@ -29,7 +29,7 @@
 # to read it). A verdict is kept (build/formal/<run>.key) while nothing it
 # was made from changes: the tool versions, this script, the RTL and the
 # wrappers. FORMAL_JOBS runs at a time (default 2), FORMAL_TIMEOUT seconds
-# at most per solver run (default 240), FORMAL_OUT the output directory
+# at most per solver run (default 600), FORMAL_OUT the output directory
 # (default build/formal). Exit status 0 when every run and planted bug
 # passed, 1 otherwise, 2 on a usage error or a missing tool.
 set -uo pipefail
@@ -39,7 +39,7 @@ out=${FORMAL_OUT:-build/formal}
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 jobs_max=${FORMAL_JOBS:-2}
-tmo=${FORMAL_TIMEOUT:-240}
+tmo=${FORMAL_TIMEOUT:-600}
 for v in "$jobs_max" "$tmo"; do
     [[ "$v" =~ ^[1-9][0-9]*$ ]] || { echo "formal: FORMAL_JOBS and FORMAL_TIMEOUT must be whole numbers of at least 1, got '$v'"; exit 2; }
 done

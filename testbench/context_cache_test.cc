@@ -313,11 +313,11 @@ TEST(ContextCache, HitsGoOnWhileAMissWaitsAndTakeTheHitLatency)
 // The record memories have one write port each: an install waits an edge
 // when a write hit takes the data memory's port at the edge it was due; a
 // read hit does not hold it.
-TEST(ContextCache, AWriteHitHoldsAnInstallForOneEdge)
+TEST(ContextCache, AWriteRequestHoldsAnInstallForOneEdge)
 {
     // edges after the waiter's answer until record 6 is installed, with a
-    // request for record 5 at edge `at` of them (mode 0: none, 1: a read
-    // hit, 2: a write hit)
+    // request at edge `at` of them (mode 0: none, 1: a read hit on record 5,
+    // 2: a write hit on it, 3: a write that misses, record 7)
     auto installed_after = [](int mode, int at) {
         Bench b;
         b.request(0, 5, 1); // record 5 held
@@ -339,16 +339,16 @@ TEST(ContextCache, AWriteHitHoldsAnInstallForOneEdge)
             if (mode && edges + 1 == at) {
                 b.in.rq_valid = 1;
                 b.in.rq_kind = 0;
-                b.in.rq_id = 5;
+                b.in.rq_id = mode == 3 ? 7 : 5;
                 b.in.rq_tag = 3;
-                b.in.rq_write = mode == 2;
+                b.in.rq_write = mode >= 2;
                 b.in.rq_wdata = 0x55;
             }
             b.step();
             edges++;
         }
         b.settle();
-        EXPECT_EQ(b.out.hits, mode ? 1u : 0u); // (record 5 came in by a miss)
+        EXPECT_EQ(b.out.hits, mode == 1 || mode == 2 ? 1u : 0u); // (record 5 came in by a miss)
         return edges;
     };
     // the plan starts at the edge after the last waiter's answer and is
@@ -358,6 +358,7 @@ TEST(ContextCache, AWriteHitHoldsAnInstallForOneEdge)
     EXPECT_EQ(installed_after(1, e0), e0);     // a read hit at the install's edge
     EXPECT_EQ(installed_after(2, e0), e0 + 1); // a write hit there holds it an edge
     EXPECT_EQ(installed_after(2, e0 - 1), e0); // one an edge before does not
+    EXPECT_EQ(installed_after(3, e0), e0 + 1); // nor does a write that misses
 }
 
 TEST(ContextCache, RandomReplacementIsSeeded)
