@@ -9,10 +9,12 @@
 // RTL twin of cmodel/context_cache.c; both agree cycle for cycle. The steps
 // of an edge follow the C model's order: (1) the request is looked up, (2) a
 // fill completes its miss register, (4a) a hit due answers, (3) the lowest
-// miss register filled before the edge answers a waiter, evicts one record
-// or installs its own, (5) the next fetch goes out. Decisions are taken from
-// the registers before the edge, with the request's own update bypassed into
-// (3); a fill is not (its register is served from the next edge).
+// miss register filled before the edge answers a waiter, or evicts one
+// record or installs its own as planned over the three edges before (below,
+// "(3)'s plan"), (5) the next fetch goes out. Decisions are taken from the
+// registers before the edge, with the request's own update of a record
+// bypassed into (3); a fill is not (its register is served from the next
+// edge).
 //
 // The port list is cmodel/context_cache_ports.h. SETS and WAYS are the
 // largest geometry (the configuration inputs choose within it); the
