@@ -279,8 +279,9 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
             } else if (!act) {
                 /* its plan is being worked out */
             } else if (s->pl_free && s->pl_fit) {
-                /* installed, unless a write hit of (1) took the record
-                 * memory's one write port: then at the next edge */
+                /* installed, unless (1) took a write request (a write hit
+                 * takes the record memory's one write port): then at the
+                 * next edge */
                 if (!wrote) {
                     uint32_t free_w = s->pl_fw;
                     cc_entry_t *e = &s->e[st][free_w];

@@ -186,6 +186,8 @@ module context_cache #(
   logic [31:0]   c_data;      // case C: the record's data after the write
   logic          wr_hit;      // case C with a write: the data memory's write port is taken
   logic          wr_take;     // a write request taken: an install due waits
+  logic [10:0]   rq_rec;      // the request's record size
+  assign rq_rec = rec_of(cfg_rec_bytes_i, rq_kind_i);
   always @* begin
     rq_take = rq_valid_i && rq_ready_o;
     mi_found = 1'b0;
@@ -601,9 +603,9 @@ module context_cache #(
         m_n[free_m] <= 4'd1;
         m_head[free_m] <= 3'd0;
         m_set[free_m] <= rq_set;
-        m_rec[free_m] <= rec_of(cfg_rec_bytes_i, rq_kind_i);
-        m_big[free_m] <= {21'd0, rec_of(cfg_rec_bytes_i, rq_kind_i)} > budget;
-        m_lim[free_m] <= budget - {21'd0, rec_of(cfg_rec_bytes_i, rq_kind_i)};
+        m_rec[free_m] <= rq_rec;
+        m_big[free_m] <= {21'd0, rq_rec} > budget;
+        m_lim[free_m] <= budget - {21'd0, rq_rec};
         w_tag[{free_m, 3'd0}] <= rq_tag_i;
         w_write[{free_m, 3'd0}] <= rq_write_i;
         w_wdata[{free_m, 3'd0}] <= rq_wdata_i;

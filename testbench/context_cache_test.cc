@@ -311,8 +311,9 @@ TEST(ContextCache, HitsGoOnWhileAMissWaitsAndTakeTheHitLatency)
 }
 
 // The record memories have one write port each: an install waits an edge
-// when a write hit takes the data memory's port at the edge it was due; a
-// read hit does not hold it.
+// when a write request is taken at the edge it was due (a write hit takes
+// the data memory's port; whether a write hits is known too late to tell);
+// a read hit does not hold it.
 TEST(ContextCache, AWriteRequestHoldsAnInstallForOneEdge)
 {
     // edges after the waiter's answer until record 6 is installed, with a
@@ -590,7 +591,7 @@ TEST(ContextCacheLockstep, RandomStimulusOnEveryPort)
         wb += b.out.wb_valid;
     }
     EXPECT_EQ(block_mismatches(b.inst), 0u);
-    EXPECT_GT(rsp, cycles / 6);
+    EXPECT_GT(rsp, cycles / 5);
     EXPECT_GT(fetch, cycles / 100);
     EXPECT_GT(wb, cycles / 1000);
     merged += b.out.merged;
@@ -599,7 +600,7 @@ TEST(ContextCacheLockstep, RandomStimulusOnEveryPort)
     if (!testutil::cycles_override()) { // (a brief run for vectors covers less)
         EXPECT_GT(merged, cycles / 500);
         EXPECT_GT(evicted, cycles / 500);
-        EXPECT_GT(hits, cycles / 60);
+        EXPECT_GT(hits, cycles / 40);
     }
     std::printf("lockstep: %llu cycles, %llu answers, %llu hits, %llu merged, %llu evictions, %llu write-backs\n",
                 (unsigned long long)cycles, (unsigned long long)rsp, (unsigned long long)hits,
