@@ -44,12 +44,12 @@
 // table (the pipeline keeps no PSN of its own).
 //
 // Output buffer: the item leaving S20 is read from its slot into one of two
-// entry registers (e0_q offered, e1_q behind it), in the form of its first
+// entries of registers (e0_* offered, e1_* behind it), in the form of its first
 // packet, every field ready: PSN, address, length, the bytes left, the MTU
 // in bytes, the packets left and whether this is the last or the one before
 // it, the ack request. The MAC taking a packet steps the head to its next
 // packet (PSN + 1, address + MTU, length: the MTU or, for the last, what is
-// left) or, after the last, moves e1_q forward. So every output is a
+// left) or, after the last, moves e1_* forward. So every output is a
 // register gated by the valid flag (zero while none is offered), and no
 // path leads from an input to an output.
 //
@@ -168,39 +168,12 @@ module ub_send_pipeline #(
   } req_t;
 
   // One entry of the output buffer: the request's packet that is offered
-  // (or offered next), every field ready in a register. The fields are laid
-  // out so that each wide one fills 32-bit words of its own and each 24-bit
-  // or 20-bit one starts a word (the pads are constant 0 and synthesise to
-  // nothing): a simulator that keeps the entry as 32-bit words moves a field
-  // without shifting it across words.
-  typedef struct packed {
-    logic [TassnW-1:0]                   tassn;
-    logic [31-ub_pkg::UbCeidBits:0]      pad_dst;
-    logic [ub_pkg::UbCeidBits-1:0]       dst;
-    logic [31-ub_pkg::UbJettyBits:0]     pad_jetty;
-    logic [ub_pkg::UbJettyBits-1:0]      jetty;
-    logic [31-TpnW:0]                    pad_tpn;
-    logic [TpnW-1:0]                     tpn;
-    logic [ub_pkg::UbModeBits-1:0]       mode;
-    logic [ub_pkg::UbOrderBits-1:0]      order;
-    logic                                fence;
-    logic                                comp_order;
-    logic                                rel;    // reliable transport
-    logic [PsnW-1:0]                     tpmsn;
-    logic                                last;   // left == 0
-    logic                                nlast;  // left == 1
-    logic                                ack;    // this packet asks for an ack
-    logic [4:0]                          pad_flags;
-    logic [PsnW-1:0]                     left;   // packets after this one
-    logic [ub_pkg::UbTaOpcodeBits-1:0]   opcode;
-    logic [PsnW-1:0]                     psn;    // this packet's PSN
-    logic [ub_pkg::UbTagBits-1:0]        tag;
-    logic [ub_pkg::UbTokenBits-1:0]      token;
-    logic [LenW-1:0]                     mtub;   // the request's MTU in bytes
-    logic [LenW-1:0]                     rem;    // bytes from this packet on
-    logic [LenW-1:0]                     len;    // this packet's length
-    logic [AddrW-1:0]                    addr;   // this packet's address
-  } ent_t;
+  // (or offered next), every field ready in a register of its own (e0_*
+  // the head, e1_* the entry behind it; a simulator then moves only the
+  // fields an edge changes). rem, mtub, left and nlast are bookkeeping:
+  // the bytes from this packet on, the MTU in bytes, the packets after
+  // this one, and whether that is one; last: whether it is none; ack:
+  // this packet asks for an acknowledgement.
 
   // Packet memory: at most 12 requests are in flight between the scheduler
   // and the output buffer (S0..S20 hold at most 11; a slot is free once its
@@ -341,11 +314,54 @@ module ub_send_pipeline #(
   logic [2*PsnW:0]   slot_seq_q   [NumSlots];
   logic [SW-1:0]     sl_wr_q;                  // next slot to allocate
 
-  // Output buffer: two entries, e0_q the packet offered (while out_cnt_q
-  // is not 0), e1_q the request behind it.
+  // Output buffer: two entries, e0_* the packet offered (while out_cnt_q
+  // is not 0), e1_* the request behind it.
   logic [1:0]      out_cnt_q, out_cnt_d;
   logic            pkt_valid_q;
-  ent_t            e0_q, e1_q;
+  logic [TassnW-1:0]                 e0_tassn;
+  logic [ub_pkg::UbCeidBits-1:0]     e0_dst;
+  logic [ub_pkg::UbJettyBits-1:0]    e0_jetty;
+  logic [TpnW-1:0]                   e0_tpn;
+  logic [ub_pkg::UbModeBits-1:0]     e0_mode;
+  logic [ub_pkg::UbOrderBits-1:0]    e0_order;
+  logic                              e0_fence;
+  logic                              e0_comp_order;
+  logic                              e0_rel;
+  logic [PsnW-1:0]                   e0_tpmsn;
+  logic                              e0_last;
+  logic                              e0_nlast;
+  logic                              e0_ack;
+  logic [PsnW-1:0]                   e0_left;
+  logic [ub_pkg::UbTaOpcodeBits-1:0] e0_opcode;
+  logic [PsnW-1:0]                   e0_psn;
+  logic [ub_pkg::UbTagBits-1:0]      e0_tag;
+  logic [ub_pkg::UbTokenBits-1:0]    e0_token;
+  logic [LenW-1:0]                   e0_mtub;
+  logic [LenW-1:0]                   e0_rem;
+  logic [LenW-1:0]                   e0_len;
+  logic [AddrW-1:0]                  e0_addr;
+  logic [TassnW-1:0]                 e1_tassn;
+  logic [ub_pkg::UbCeidBits-1:0]     e1_dst;
+  logic [ub_pkg::UbJettyBits-1:0]    e1_jetty;
+  logic [TpnW-1:0]                   e1_tpn;
+  logic [ub_pkg::UbModeBits-1:0]     e1_mode;
+  logic [ub_pkg::UbOrderBits-1:0]    e1_order;
+  logic                              e1_fence;
+  logic                              e1_comp_order;
+  logic                              e1_rel;
+  logic [PsnW-1:0]                   e1_tpmsn;
+  logic                              e1_last;
+  logic                              e1_nlast;
+  logic                              e1_ack;
+  logic [PsnW-1:0]                   e1_left;
+  logic [ub_pkg::UbTaOpcodeBits-1:0] e1_opcode;
+  logic [PsnW-1:0]                   e1_psn;
+  logic [ub_pkg::UbTagBits-1:0]      e1_tag;
+  logic [ub_pkg::UbTokenBits-1:0]    e1_token;
+  logic [LenW-1:0]                   e1_mtub;
+  logic [LenW-1:0]                   e1_rem;
+  logic [LenW-1:0]                   e1_len;
+  logic [AddrW-1:0]                  e1_addr;
   logic            s20_in, take, pop;
 
   // ---------------------------------------------------------------------
@@ -617,7 +633,7 @@ module ub_send_pipeline #(
   // head steps to its next packet: MTU-sized, the last what is left. (Field
   // by field where they are loaded, so that a simulator works them out only
   // at the edges that load them; the logic is the same as a computed entry
-  // selected into the register. LOAD_S20 is used for e0_q and for e1_q.)
+  // selected into the register. LOAD_S20 is used for e0_* and for e1_*.)
   req_t            r;
   logic [PsnW-1:0] psn0;
   logic [1:0]      flag;
@@ -629,57 +645,74 @@ module ub_send_pipeline #(
   assign psn0 = seq[PsnW-1:0];
   assign mtub = LenW'(1) << slot_mtu_q[s20_id];
 `define LOAD_S20(e) \
-      e.pad_dst    <= '0; \
-      e.pad_jetty  <= '0; \
-      e.pad_tpn    <= '0; \
-      e.pad_flags  <= '0; \
-      e.rel        <= seq[2*PsnW]; \
-      e.tpmsn      <= seq[PsnW +: PsnW]; \
-      e.opcode     <= r.opcode; \
-      e.mode       <= r.mode; \
-      e.order      <= r.order; \
-      e.fence      <= r.fence; \
-      e.comp_order <= r.comp_order; \
-      e.jetty      <= r.jetty; \
-      e.dst        <= r.dst; \
-      e.token      <= r.token; \
-      e.tag        <= r.tag; \
-      e.tassn      <= slot_tassn_q[s20_id]; \
-      e.tpn        <= slot_tpn_q[s20_id]; \
-      e.psn        <= psn0; \
-      e.addr       <= r.addr; \
-      e.rem        <= r.len; \
-      e.mtub       <= mtub; \
-      e.len        <= flag[0] ? r.len : mtub; \
-      e.left       <= slot_nseg_q[s20_id]; \
-      e.last       <= flag[0]; \
-      e.nlast      <= flag[1]; \
+      e``_rel        <= seq[2*PsnW]; \
+      e``_tpmsn      <= seq[PsnW +: PsnW]; \
+      e``_opcode     <= r.opcode; \
+      e``_mode       <= r.mode; \
+      e``_order      <= r.order; \
+      e``_fence      <= r.fence; \
+      e``_comp_order <= r.comp_order; \
+      e``_jetty      <= r.jetty; \
+      e``_dst        <= r.dst; \
+      e``_token      <= r.token; \
+      e``_tag        <= r.tag; \
+      e``_tassn      <= slot_tassn_q[s20_id]; \
+      e``_tpn        <= slot_tpn_q[s20_id]; \
+      e``_psn        <= psn0; \
+      e``_addr       <= r.addr; \
+      e``_rem        <= r.len; \
+      e``_mtub       <= mtub; \
+      e``_len        <= flag[0] ? r.len : mtub; \
+      e``_left       <= slot_nseg_q[s20_id]; \
+      e``_last       <= flag[0]; \
+      e``_nlast      <= flag[1]; \
       /* an acknowledgement every 16th PSN, and (ROL) at the end of each message */ \
-      e.ack        <= seq[2*PsnW] && (((r.mode == ub_pkg::UrmaOl) && flag[0]) || (psn0[3:0] == 4'hf));
+      e``_ack        <= seq[2*PsnW] && (((r.mode == ub_pkg::UrmaOl) && flag[0]) || (psn0[3:0] == 4'hf));
 
   assign s20_in = be_en && sv_q[LastStage];
   assign out_cnt_d = out_cnt_q - {1'b0, pop} + {1'b0, s20_in};
   assign take   = pkt_valid_q && pkt_ready_i;
-  assign pop    = take && e0_q.last;
+  assign pop    = take && e0_last;
 
   always_ff @(posedge clk_i) begin
     if ((out_cnt_q == 2'd0 || (pop && out_cnt_q == 2'd1)) && s20_in) begin
-      `LOAD_S20(e0_q)
+      `LOAD_S20(e0)
     end else if (pop) begin
-      e0_q <= e1_q;
+      e0_tassn      <= e1_tassn;
+      e0_dst        <= e1_dst;
+      e0_jetty      <= e1_jetty;
+      e0_tpn        <= e1_tpn;
+      e0_mode       <= e1_mode;
+      e0_order      <= e1_order;
+      e0_fence      <= e1_fence;
+      e0_comp_order <= e1_comp_order;
+      e0_rel        <= e1_rel;
+      e0_tpmsn      <= e1_tpmsn;
+      e0_last       <= e1_last;
+      e0_nlast      <= e1_nlast;
+      e0_ack        <= e1_ack;
+      e0_left       <= e1_left;
+      e0_opcode     <= e1_opcode;
+      e0_psn        <= e1_psn;
+      e0_tag        <= e1_tag;
+      e0_token      <= e1_token;
+      e0_mtub       <= e1_mtub;
+      e0_rem        <= e1_rem;
+      e0_len        <= e1_len;
+      e0_addr       <= e1_addr;
     end else if (take) begin
-      e0_q.psn   <= e0_q.psn + 1'b1;
-      e0_q.addr  <= e0_q.addr + AddrW'(e0_q.mtub);
-      e0_q.rem   <= e0_q.rem - e0_q.mtub;
-      e0_q.len   <= e0_q.nlast ? e0_q.rem - e0_q.mtub : e0_q.mtub;
-      e0_q.left  <= e0_q.left - 1'b1;
-      e0_q.last  <= e0_q.nlast;
-      e0_q.nlast <= (e0_q.left == PsnW'(2));
-      e0_q.ack   <= e0_q.rel && (((e0_q.mode == ub_pkg::UrmaOl) && e0_q.nlast) ||
-                                 (e0_q.psn[3:0] == 4'he));
+      e0_psn   <= e0_psn + 1'b1;
+      e0_addr  <= e0_addr + AddrW'(e0_mtub);
+      e0_rem   <= e0_rem - e0_mtub;
+      e0_len   <= e0_nlast ? e0_rem - e0_mtub : e0_mtub;
+      e0_left  <= e0_left - 1'b1;
+      e0_last  <= e0_nlast;
+      e0_nlast <= (e0_left == PsnW'(2));
+      e0_ack   <= e0_rel && (((e0_mode == ub_pkg::UrmaOl) && e0_nlast) ||
+                             (e0_psn[3:0] == 4'he));
     end
     if (out_cnt_q == 2'd1 && !pop && s20_in) begin
-      `LOAD_S20(e1_q)
+      `LOAD_S20(e1)
     end
   end
 `undef LOAD_S20
@@ -687,29 +720,26 @@ module ub_send_pipeline #(
   // ---------------------------------------------------------------------
   // Outputs: the head entry, zero while none is offered
   // ---------------------------------------------------------------------
-  /* verilator lint_off UNUSEDSIGNAL */
-  ent_t pkt;  // (the bookkeeping fields rem, mtub, left, nlast stay inside)
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign pkt              = pkt_valid_q ? e0_q : '0;
+  // (the bookkeeping fields rem, mtub, left and nlast stay inside)
   assign pkt_valid_o      = pkt_valid_q;
-  assign pkt_tp_opcode_o  = pkt.rel ? ub_pkg::UbTpReliable : ub_pkg::UbTpUnreliable;
-  assign pkt_last_o       = pkt.last;
-  assign pkt_src_tpn_o    = pkt.tpn;
-  assign pkt_dst_tpn_o    = pkt.tpn;
-  assign pkt_psn_o        = pkt.psn;
-  assign pkt_tpmsn_o      = pkt.tpmsn;
-  assign pkt_ack_req_o    = pkt.ack;
-  assign pkt_ta_opcode_o  = pkt.opcode;
-  assign pkt_order_o      = {pkt.fence, pkt.order};  // wire order field
-  assign pkt_tassn_o      = pkt.tassn;
-  assign pkt_jetty_o      = pkt.jetty;
-  assign pkt_token_o      = pkt.token;
-  assign pkt_len_o        = pkt.len;
-  assign pkt_addr_o       = pkt.addr;
-  assign pkt_tag_o        = pkt.tag;
-  assign pkt_dst_o        = pkt.dst;
-  assign pkt_mode_o       = pkt.mode;
-  assign pkt_comp_order_o = pkt.comp_order;
+  assign pkt_tp_opcode_o  = pkt_valid_q && e0_rel ? ub_pkg::UbTpReliable : ub_pkg::UbTpUnreliable;
+  assign pkt_last_o       = pkt_valid_q ? e0_last : '0;
+  assign pkt_src_tpn_o    = pkt_valid_q ? e0_tpn : '0;
+  assign pkt_dst_tpn_o    = pkt_valid_q ? e0_tpn : '0;
+  assign pkt_psn_o        = pkt_valid_q ? e0_psn : '0;
+  assign pkt_tpmsn_o      = pkt_valid_q ? e0_tpmsn : '0;
+  assign pkt_ack_req_o    = pkt_valid_q ? e0_ack : '0;
+  assign pkt_ta_opcode_o  = pkt_valid_q ? e0_opcode : '0;
+  assign pkt_order_o      = pkt_valid_q ? {e0_fence, e0_order} : '0;  // wire order field
+  assign pkt_tassn_o      = pkt_valid_q ? e0_tassn : '0;
+  assign pkt_jetty_o      = pkt_valid_q ? e0_jetty : '0;
+  assign pkt_token_o      = pkt_valid_q ? e0_token : '0;
+  assign pkt_len_o        = pkt_valid_q ? e0_len : '0;
+  assign pkt_addr_o       = pkt_valid_q ? e0_addr : '0;
+  assign pkt_tag_o        = pkt_valid_q ? e0_tag : '0;
+  assign pkt_dst_o        = pkt_valid_q ? e0_dst : '0;
+  assign pkt_mode_o       = pkt_valid_q ? e0_mode : '0;
+  assign pkt_comp_order_o = pkt_valid_q ? e0_comp_order : '0;
 
   // ---------------------------------------------------------------------
   // Assertions (rtl/prim_assert.svh; make formal proves them)
@@ -762,8 +792,8 @@ module ub_send_pipeline #(
   // counter says.
   `UB_ASSERT(OutCntInRange, out_cnt_q <= 2'(OutDepth))
   `UB_ASSERT(OutValidIsCount, pkt_valid_q == (out_cnt_q != 2'd0))
-  `UB_ASSERT(HeadLastFlag, !pkt_valid_q || (e0_q.last == (e0_q.left == '0)))
-  `UB_ASSERT(HeadNextLastFlag, !pkt_valid_q || (e0_q.nlast == (e0_q.left == PsnW'(1))))
+  `UB_ASSERT(HeadLastFlag, !pkt_valid_q || (e0_last == (e0_left == '0)))
+  `UB_ASSERT(HeadNextLastFlag, !pkt_valid_q || (e0_nlast == (e0_left == PsnW'(1))))
   // ... and so are the second entry's, and those of every slot from the
   // edge its flags are written (p2) until its count is written again (p1
   // of a later request); the request leaving S20 has its flags written.
@@ -789,7 +819,7 @@ module ub_send_pipeline #(
     end
   end
   `UB_ASSERT(SecondFlags, out_cnt_q != 2'd2 ||
-                          (e1_q.last == (e1_q.left == '0) && e1_q.nlast == (e1_q.left == PsnW'(1))))
+                          (e1_last == (e1_left == '0) && e1_nlast == (e1_left == PsnW'(1))))
   `UB_ASSERT(SlotFlags, &a_slot_flags_ok)
   `UB_ASSERT(SlotFlagsAtS20, !s20_in || a_slot_ok_q[s20_id])
   `UB_ASSERT(SlotCountForFlags, !p2_valid_q || slot_nseg_q[p2_id_q] == p2_nseg_q)

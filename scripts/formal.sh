@@ -104,8 +104,8 @@ why: a segmented message skips every other PSN, which the receiver takes for los
 name: ub_next_last_early
 run: ub_send_pipeline
 file: rtl/ub_send_pipeline.sv
-from: e0_q.nlast <= (e0_q.left == PsnW'"'"'(2));
-to: e0_q.nlast <= (e0_q.left == PsnW'"'"'(3));
+from: e0_nlast <= (e0_left == PsnW'"'"'(2));
+to: e0_nlast <= (e0_left == PsnW'"'"'(3));
 why: a message of three or more packets is told its last packet comes one too early, so it is cut short and the length of its last packet is wrong (HeadNextLastFlag)
 
 name: transport_deliver_skip
