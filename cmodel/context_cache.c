@@ -1,12 +1,16 @@
 /* Context cache, C reference model: see context_cache.h and
  * docs/context_cache.md. The steps of an edge run in a fixed order that the
- * RTL mirrors: (1) the request is looked up (a hit updates its record and is
- * queued for its answer; a miss joins or takes a miss register); (2) a fill
- * from memory completes its miss register; (4a) a hit that is due answers;
- * (3) the lowest miss register that had its record before the edge answers
- * its next waiter (if (4a) did not answer), or once none is left evicts one
- * record of its set or installs its own, as planned CC_PLAN_EDGES edges
- * before from the set as it stood then; (5) the next fetch goes out. */
+ * RTL mirrors: (1) the request taken CC_LOOKUP_EDGES edges before is decided
+ * (a hit updates its record and is queued for its answer; a miss joins or
+ * takes a miss register); (2) a fill from memory completes its miss
+ * register; (4a) a hit that is due answers; (3) the lowest miss register
+ * that had its record before the edge answers its next waiter (if (4a) did
+ * not answer), or once none is left evicts one record of its set or
+ * installs its own, as planned CC_PLAN_EDGES edges before from the set as
+ * it stood then, unless the request taken at the edge before is being
+ * looked up in that set; (5) the next fetch goes out, for a miss register
+ * taken before the edge. The request taken at the edge enters the lookup
+ * pipeline. */
 #include "context_cache.h"
 
 #include <string.h>
@@ -109,9 +113,17 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
     const uint32_t ways = ways_of(in);
     const unsigned lg = sets_log2(in);
     const uint32_t budget = in->cfg_capacity >> lg;
-    const uint32_t hc = in->cfg_hit_cycles ? in->cfg_hit_cycles : 1;
+    const uint32_t hc = in->cfg_hit_cycles > CC_MIN_HIT ? in->cfg_hit_cycles : CC_MIN_HIT;
     const uint16_t lfsr = s->lfsr;
     int mreq_free = !o->mreq_valid || in->mreq_ready;
+    const int taken = in->rq_valid && o->rq_ready;
+    /* for rq_ready: the free miss registers and the most waiters of one in
+     * use, before the edge */
+    const unsigned n_free = CC_MSHRS - s->m_used;
+    unsigned most = 0;
+    for (int i = 0; s->m_used && i < CC_MSHRS; i++)
+        if (s->m[i].state != CC_FREE && s->m[i].n > most)
+            most = s->m[i].n;
 
     /* (3)'s plan for the lowest filled miss register once it has no waiter
      * left and its record can fit a set: started from the set as it stands
@@ -153,16 +165,16 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
         }
     }
 
-    /* (1) the request */
-    int appended = -1;
-    /* a write request taken: a write hit takes the record memory's one
-     * write port, and an install due waits behind any write (whether it
-     * hits is known too late in the edge to decide) */
+    /* (1) the request decided */
+    int appended = -1, alloc = -1;
+    /* a write request decided: a write hit takes the record memory's one
+     * write port, and an install due waits behind any write */
     int wrote = 0;
-    if (in->rq_valid && o->rq_ready) {
-        wrote = in->rq_write & 1;
-        unsigned kind = in->rq_kind & 3;
-        uint32_t id = in->rq_id & 0xFFFFFF;
+    const cc_lookup_t *rq = &s->pb;
+    if (rq->valid) {
+        wrote = rq->write;
+        unsigned kind = rq->kind;
+        uint32_t id = rq->id;
         int mi = find_mshr(s, kind, id);
         uint32_t st = context_cache_set(kind, id, lg);
         int w = mi < 0 ? find(s, st, ways, kind, id) : -1;
@@ -170,33 +182,33 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
             /* its record has arrived and every earlier request was
              * answered: a hit on the miss register's copy */
             cc_mshr_t *m = &s->m[mi];
-            if (in->rq_write) {
-                m->data = in->rq_wdata;
+            if (rq->write) {
+                m->data = rq->wdata;
                 m->dirty = 1;
             }
             unsigned t = (s->f_head + s->f_n) % CC_HIT_FIFO;
-            s->fifo[t].due = s->now + hc - 1;
-            s->fifo[t].tag = in->rq_tag;
+            s->fifo[t].due = s->now + hc - 1 - CC_LOOKUP_EDGES;
+            s->fifo[t].tag = rq->tag;
             s->fifo[t].data = m->data;
             s->f_n++;
             o->hits++;
         } else if (mi >= 0) {
             cc_mshr_t *m = &s->m[mi];
-            m->w[(m->head + m->n) % CC_WAITERS] = (cc_waiter_t){in->rq_tag, in->rq_write & 1, in->rq_wdata};
+            m->w[(m->head + m->n) % CC_WAITERS] = (cc_waiter_t){rq->tag, rq->write, rq->wdata};
             m->n++;
             appended = mi;
             o->misses++;
             o->merged++;
         } else if (w >= 0) {
             cc_entry_t *e = &s->e[st][w];
-            if (in->rq_write) {
-                e->data = in->rq_wdata;
+            if (rq->write) {
+                e->data = rq->wdata;
                 e->dirty = 1;
             }
             plru_touch(s->plru[st], (uint32_t)w);
             unsigned t = (s->f_head + s->f_n) % CC_HIT_FIFO;
-            s->fifo[t].due = s->now + hc - 1;
-            s->fifo[t].tag = in->rq_tag;
+            s->fifo[t].due = s->now + hc - 1 - CC_LOOKUP_EDGES;
+            s->fifo[t].tag = rq->tag;
             s->fifo[t].data = e->data;
             s->f_n++;
             o->hits++;
@@ -211,8 +223,9 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
             m->state = CC_WAIT;
             m->kind = (uint8_t)kind;
             m->id = id;
-            m->w[0] = (cc_waiter_t){in->rq_tag, in->rq_write & 1, in->rq_wdata};
+            m->w[0] = (cc_waiter_t){rq->tag, rq->write, rq->wdata};
             m->n = 1;
+            alloc = f;
             o->misses++;
         }
     }
@@ -276,8 +289,9 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
                 }
                 m->state = CC_FREE;
                 s->m_used--;
-            } else if (!act) {
-                /* its plan is being worked out */
+            } else if (!act || (s->pa.valid && context_cache_set(s->pa.kind, s->pa.id, lg) == st)) {
+                /* its plan is being worked out, or it waits while the
+                 * request taken at the edge before reads the set's tags */
             } else if (s->pl_free && s->pl_fit) {
                 /* installed, unless (1) took a write request (a write hit
                  * takes the record memory's one write port): then at the
@@ -325,7 +339,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
     if (mreq_free) {
         int q = -1;
         for (int i = 0; s->m_used && i < CC_MSHRS && q < 0; i++)
-            if (s->m[i].state == CC_WAIT && !s->m[i].sent)
+            if (s->m[i].state == CC_WAIT && !s->m[i].sent && i != alloc)
                 q = i;
         if (q >= 0) {
             s->m[q].sent = 1;
@@ -337,19 +351,20 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
             o->mreq_valid = 0;
         }
     }
-    /* ready for the next request: a free miss register, room in every one */
-    int free_m = !s->m_used, room = 1, used_m = 0;
-    for (int i = 0; s->m_used && i < CC_MSHRS; i++) {
-        if (s->m[i].state == CC_FREE)
-            free_m = 1;
-        else {
-            used_m = 1;
-            if (s->m[i].n >= CC_WAITERS)
-                room = 0;
-        }
-    }
-    o->rq_ready = (uint8_t)(free_m && room);
-    o->busy = (uint8_t)(used_m || s->f_n || o->rsp_valid || o->mreq_valid || o->wb_valid);
+    /* ready for the next request: for it and every request in the lookup
+     * pipeline (the one decided at this edge, the two behind it), a miss
+     * register free before the edge, and room for all of them in every one
+     * in use (each may miss; a register freed or a waiter answered at this
+     * edge counts from the next) */
+    const unsigned k = (unsigned)s->pb.valid + s->pa.valid + (unsigned)taken;
+    o->rq_ready = (uint8_t)(n_free >= k + 1 && most + k + 1 <= CC_WAITERS);
+    s->pb = s->pa;
+    s->pa = (cc_lookup_t){0};
+    if (taken)
+        s->pa = (cc_lookup_t){1, (uint8_t)(in->rq_kind & 3), in->rq_tag, (uint8_t)(in->rq_write & 1),
+                              in->rq_id & 0xFFFFFF, in->rq_wdata};
+    o->busy = (uint8_t)(s->m_used || s->f_n || s->pa.valid || s->pb.valid || o->rsp_valid ||
+                        o->mreq_valid || o->wb_valid);
     s->now++;
     s->lfsr = lfsr_next(lfsr);
     *out = *o;
@@ -357,7 +372,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
 
 int64_t context_cache_quiet(const context_cache_state_t *s, const context_cache_in_t *in)
 {
-    if (in->rq_valid || in->fill_valid)
+    if (in->rq_valid || in->fill_valid || s->pa.valid || s->pb.valid)
         return 0;
     const context_cache_out_t *o = &s->o;
     if (o->rsp_valid || o->mreq_valid || o->wb_valid)
@@ -381,7 +396,8 @@ void context_cache_advance(context_cache_state_t *s, const context_cache_in_t *i
 int context_cache_clean(const context_cache_state_t *s)
 {
     const context_cache_out_t *o = &s->o;
-    return !s->m_used && !s->f_n && !o->mreq_valid && !o->wb_valid && o->rq_ready;
+    return !s->m_used && !s->f_n && !s->pa.valid && !s->pb.valid && !o->mreq_valid && !o->wb_valid &&
+           o->rq_ready;
 }
 
 int context_cache_hit(context_cache_state_t *s, const context_cache_in_t *in, unsigned kind,
@@ -405,6 +421,14 @@ int context_cache_hit(context_cache_state_t *s, const context_cache_in_t *in, un
     out->hits = s->o.hits;
     *data = e->data;
     return 1;
+}
+
+int context_cache_holds(const context_cache_state_t *s, const context_cache_in_t *in, unsigned kind,
+                        uint32_t id)
+{
+    kind &= 3;
+    id &= 0xFFFFFF;
+    return find(s, context_cache_set(kind, id, sets_log2(in)), ways_of(in), kind, id) >= 0;
 }
 
 void context_cache_resume(context_cache_state_t *s, uint32_t n,

@@ -2,8 +2,9 @@
  *
  * A set-associative cache of variable-size records: each set has a byte
  * budget (the capacity over the sets) and at most cfg_ways records. A
- * request looks its record up: a hit answers after cfg_hit_cycles edges; a
- * miss takes a miss register (8), which fetches the record from memory and
+ * request is looked up over a pipeline of CC_LOOKUP_EDGES edges and decided
+ * at the edge after: a hit answers max(cfg_hit_cycles, CC_MIN_HIT) edges
+ * after its request; a miss takes a miss register (8), which fetches the record from memory and
  * collects every later request for the same record (merged) until it has
  * answered them all in order; then the record is installed, evicting the
  * record a pseudo-LRU tree (or a random walk down it) picks, one an edge,
@@ -30,6 +31,12 @@ extern "C" {
 #define CC_WAITERS 8 /* requests a miss register collects */
 #define CC_HIT_FIFO 16
 #define CC_PLAN_EDGES 3 /* edges from a plan's start to its install or eviction */
+/* A lookup takes CC_LOOKUP_EDGES edges from the one that takes the request
+ * to the one that decides it (the set and the request registered; the set's
+ * tags read and compared), and a hit's answer one more (its data read): a
+ * hit answers max(cfg_hit_cycles, CC_MIN_HIT) edges after its request. */
+#define CC_LOOKUP_EDGES 2
+#define CC_MIN_HIT (CC_LOOKUP_EDGES + 2)
 
 typedef struct { CONTEXT_CACHE_PORTS(PORTS_FIELDS_IN) } context_cache_in_t;
 typedef struct { CONTEXT_CACHE_PORTS(PORTS_FIELDS_OUT) } context_cache_out_t;
@@ -46,6 +53,12 @@ typedef struct {
 } cc_waiter_t;
 
 enum { CC_FREE = 0, CC_WAIT, CC_FILLED };
+
+/* a request in the lookup pipeline */
+typedef struct {
+    uint8_t valid, kind, tag, write;
+    uint32_t id, wdata;
+} cc_lookup_t;
 
 typedef struct {
     uint8_t state, sent, kind, dirty;
@@ -67,6 +80,9 @@ typedef struct {
     uint8_t pl_on, pl_fm, pl_cnt;
     uint8_t pl_free, pl_fit;        /* a usable way is free; the record fits the bytes */
     uint8_t pl_fw, pl_victim;       /* the lowest free way; the tree's victim */
+    /* the lookup pipeline: pa the request taken at the last edge, pb the one
+       before it, decided at this edge */
+    cc_lookup_t pa, pb;
     context_cache_out_t o;
     uint8_t hi[CC_MAX_SETS];        /* per set, one past its highest valid way
                                        (a lookup scans no further) */
@@ -98,13 +114,16 @@ void context_cache_advance(context_cache_state_t *s, const context_cache_in_t *i
 
 /* Hits answered without stepping. A harness that runs the cache only on the
  * edges it has work at may take a lookup that hits, in a cache with nothing
- * else under way, without stepping its edges: context_cache_hit applies
- * what the step of its lookup edge does to the records and the counts, and
- * context_cache_resume later puts the registers where the steps of those
- * edges would have left them, before the cache is stepped again.
+ * else under way, without stepping its edges: context_cache_hit applies at
+ * once what the step of the edge that decides it does to the records and
+ * the counts, and context_cache_resume later puts the registers where the
+ * steps of those edges would have left them (but that a hit still in the
+ * lookup pipeline waits among the decided ones, answered at the same edge),
+ * before the cache is stepped again.
  *
- * clean: no miss register in use, no hit waiting for its answer edge, no
- * fetch or write-back offered (an answer given at the last edge may be up). */
+ * clean: no miss register in use, nothing in the lookup pipeline, no hit
+ * waiting for its answer edge, no fetch or write-back offered (an answer
+ * given at the last edge may be up). */
 int context_cache_clean(const context_cache_state_t *s);
 /* A lookup of (kind, id), or a write of wdata to it, in a clean cache (or
  * one that has only taken such hits since): when the record is held, its
@@ -114,6 +133,9 @@ int context_cache_clean(const context_cache_state_t *s);
 int context_cache_hit(context_cache_state_t *s, const context_cache_in_t *in, unsigned kind,
                       uint32_t id, int write, uint32_t wdata, uint32_t *data,
                       context_cache_out_t *out);
+/* Whether the record (kind, id) is in the cache (valid in its set). */
+int context_cache_holds(const context_cache_state_t *s, const context_cache_in_t *in, unsigned kind,
+                        uint32_t id);
 /* A hit whose answer is still to come: due is the edge count of its answer
  * edge. */
 typedef struct {

@@ -6,15 +6,18 @@
 // some of them written as always_comb (it wakes them again and again within
 // one time step), while both forms mean the same to Verilator and yosys.
 //
-// RTL twin of cmodel/context_cache.c; both agree cycle for cycle. The steps
-// of an edge follow the C model's order: (1) the request is looked up, (2) a
-// fill completes its miss register, (4a) a hit due answers, (3) the lowest
-// miss register filled before the edge answers a waiter, or evicts one
-// record or installs its own as planned over the three edges before (below,
-// "(3)'s plan"), (5) the next fetch goes out. Decisions are taken from the
-// registers before the edge, with the request's own update of a record
-// bypassed into (3); a fill is not (its register is served from the next
-// edge).
+// RTL twin of cmodel/context_cache.c; both agree cycle for cycle. A request
+// is looked up over a pipeline (below, "the lookup pipeline"): taken into
+// A with its set, moved to B with its ways' tags compared and its miss
+// registers matched, decided at the edge after. The steps of an edge follow
+// the C model's order: (1) the request in B is decided, (2) a fill
+// completes its miss register, (4a) a hit due answers, (3) the lowest miss
+// register filled before the edge answers a waiter, or evicts one record or
+// installs its own as planned over the three edges before (below, "(3)'s
+// plan"), (5) the next fetch goes out, for a register taken before the
+// edge. Decisions are taken from the registers before the edge, with the
+// decided request's own update of a record bypassed into (3); a fill is not
+// (its register is served from the next edge).
 //
 // The port list is cmodel/context_cache_ports.h. SETS and WAYS are the
 // largest geometry (the configuration inputs choose within it); the
@@ -75,6 +78,7 @@ module context_cache #(
   localparam int NM = 8;  // miss registers
   localparam int NW = 8;  // waiters per miss register
   localparam logic [1:0] MFree = 2'd0, MWait = 2'd1, MFilled = 2'd2;
+  localparam int MinHit = 4;  // CC_MIN_HIT: the lookup's edges and the data read
 
   // ---- records ----
   // valid and dirty bits in flip-flops (they reset); each way's tag (kind
@@ -85,6 +89,9 @@ module context_cache #(
   logic [WAYS-1:0] rq_valids, fm_valids;           // the request's set's, fm's set's
   logic [25:0]   rq_tags [WAYS], fm_tags [WAYS];   // {kind, id}
   logic [31:0]   rq_datas [WAYS], fm_datas [WAYS];
+`ifdef UB_ASSERT_ON
+  logic [25:0]   a_pb_tags [WAYS];                 // (the request decided's set's, for a check)
+`endif
   logic [31:0]   used_q  [SETS];
   // per set, the pseudo-LRU tree: bit n (1..WAYS-1; node n's children are
   // 2n and 2n + 1, way w is leaf WAYS + w) set when the next victim lies
@@ -98,6 +105,7 @@ module context_cache #(
   logic [31:0] m_data  [NM];
   logic [3:0]  m_n     [NM];
   logic [2:0]  m_head  [NM];
+  logic [2:0]  m_tail  [NM];  // the slot of its next waiter (head + waiters)
   // worked out when a register is taken (the configuration is held out of
   // reset): its record's set, its size in bytes, whether it can never fit a
   // set (larger than the budget) and, if it can, the most a set may hold
@@ -111,17 +119,10 @@ module context_cache #(
   // the next)
   logic          fm_found_q;
   logic [2:0]    fm_q;
+  logic [NM-1:0] fm_oh;
   logic [SW-1:0] fm_set_q;
-  logic [7:0]  w_tag   [NM*NW];
-  logic [NM*NW-1:0] w_write;
-  logic [31:0] w_wdata [NM*NW];
-  // ---- hits waiting for their answer edge ----
-  logic [31:0] f_due  [16];
-  logic [7:0]  f_tag  [16];
-  logic [31:0] f_data [16];
-  logic [3:0]  f_head;
-  logic [4:0]  f_n;
-  logic [31:0] now_q;
+  // the waiters: a memory of NM x NW entries {write, tag, wdata} (below)
+  logic [40:0] w_mem   [NM*NW];
   logic [15:0] lfsr_q;
 
   function automatic logic [10:0] rec_of(input logic [43:0] r, input logic [1:0] k);
@@ -130,13 +131,23 @@ module context_cache #(
     rec_of = b == 11'd0 ? 11'd1 : b;
   endfunction
 
-  // the tree after a lookup or an install of way w: every node above it
-  // turned away from it
-  function automatic logic [WAYS-1:0] plru_touch(input logic [WAYS-1:0] t, input logic [WW-1:0] w);
-    plru_touch = t;
-    for (int d = 0; d < WW; d++)
-      for (int j = 0; j < (1 << d); j++)
-        if (32'(w) >> (WW - d) == j) plru_touch[(1 << d) + j] = !w[WW-d-1];
+  // a lookup or an install of a way turns every node above it away from
+  // it: {the tree bits it writes, their values}, from the way as a one-hot
+  // vector (node n is above it when the way is under n; n's bit is set when
+  // the next victim lies under its right child, so it is written 1 when the
+  // way is under its left child)
+  function automatic logic [2*WAYS-1:0] touch_masks(input logic [WAYS-1:0] oh);
+    logic [2*WAYS-1:1] under;  // node n: the way is below it
+    logic [WAYS-1:0] pm, pv;
+    for (int w = 0; w < WAYS; w++) under[WAYS + w] = oh[w];
+    for (int n = WAYS - 1; n >= 1; n--) under[n] = under[2*n] | under[2*n+1];
+    pm[0] = 1'b0;
+    pv[0] = 1'b0;
+    for (int n = 1; n < WAYS; n++) begin
+      pm[n] = under[n];
+      pv[n] = under[2*n];
+    end
+    touch_masks = {pm, pv};
   endfunction
 
   // {any, the lowest index} of the ones of a miss-register mask
@@ -159,155 +170,236 @@ module context_cache #(
   logic [7:0]  ways;
   logic [2:0]  lg;
   logic [31:0] budget;
-  logic [31:0] hc;
   always @* begin
     ways = cfg_ways_i == 8'd0 ? 8'd1 : cfg_ways_i > 8'(WAYS) ? 8'(WAYS) : cfg_ways_i;
     lg = cfg_sets_log2_i > 3'(SW) ? 3'(SW) : cfg_sets_log2_i;
     budget = cfg_capacity_i >> lg;
-    hc = cfg_hit_cycles_i == 4'd0 ? 32'd1 : {28'd0, cfg_hit_cycles_i};
   end
 
-  // ---- (1) the request ----
-  logic          rq_take;
-  logic [SW-1:0] rq_set;
-  logic          mi_found;
-  logic [2:0]    mi;
-  logic          hw_found;
-  logic [WW-1:0] hw;
-  logic [WAYS-1:0] rq_match, rq_first;
-  logic [31:0]   hw_data;
-  logic          free_m_found;
-  logic [2:0]    free_m;
-  logic [NM-1:0] m_free;
-  logic          case_a, case_b, case_c, case_d;
-  assign rq_set = set_of(rq_kind_i, rq_id_i, lg);
-  assign rq_valids = e_valid[rq_set];
-  logic [31:0]   a_data;      // case A: the register's data after the write
-  logic [31:0]   c_data;      // case C: the record's data after the write
-  logic          wr_hit;      // case C with a write: the data memory's write port is taken
-  logic          wr_take;     // a write request taken: an install due waits
-  logic [10:0]   rq_rec;      // the request's record size
-  assign rq_rec = rec_of(cfg_rec_bytes_i, rq_kind_i);
+  // ---- the lookup pipeline ----
+  // Edge 1 takes the request with its set (the hash: a LUT a bit) and its
+  // record size into A. Edge 2 moves it to B with the set's tags read and
+  // compared (a bit per way: valid, usable, {kind, id} equal), and its
+  // record matched against the miss registers as they stand; also whether
+  // it is the record of the request decided at that edge. Edge 3 decides it
+  // (1), from registers: at most one way and one miss register match (the
+  // assertions LineInOneWay and MissRegisterNotDoubleBooked), so both are
+  // one-hot vectors; a miss register taken at edge 2 by the request before,
+  // if for the same record, is the match, and one freed at edge 2 is not.
+  // The tags it compared still hold: an install or eviction waits while A
+  // holds a request of its set, and none happens between A and B otherwise.
+  // Edge 4 reads a hit's data into its answer (below, the hit line).
+  logic            rq_take;
+  logic            pa_valid, pb_valid;
+  logic [1:0]      pa_kind, pb_kind;
+  logic [23:0]     pa_id, pb_id;
+  logic [7:0]      pa_tag, pb_tag;
+  logic            pa_write, pb_write;
+  logic [31:0]     pa_wdata, pb_wdata;
+  logic [SW-1:0]   pa_set, pb_set;
+  logic [10:0]     pa_rec, pb_rec;
+  logic            pb_big;       // larger than a set's budget
+  logic [31:0]     pb_lim;       // the budget less its size
+  logic [WAYS-1:0] pb_match;     // the ways holding its record
+  logic [NM-1:0]   pb_mi_pre;    // the miss registers for its record, at edge 2
+  logic            pb_same;      // the record of the request decided at edge 2
+  logic [NM-1:0]   alloc_q, freed_q;  // the miss register taken, the ones freed, at the last edge
+  logic [WAYS-1:0] pa_match;
+  logic [NM-1:0]   pa_mi;
+  assign rq_take = rq_valid_i && rq_ready_o;
+  assign rq_valids = e_valid[pa_set];
   always @* begin
-    rq_take = rq_valid_i && rq_ready_o;
-    mi_found = 1'b0;
-    mi = 3'd0;
-    for (int i = NM - 1; i >= 0; i--)
-      if (m_state[i] != MFree && m_kind[i] == rq_kind_i && m_id[i] == rq_id_i) begin
-        mi_found = 1'b1;
-        mi = 3'(i);
-      end
-    // the lowest way holding the record: its index by AND-OR from a
-    // one-hot vector (no chain of multiplexers behind the tag memories'
-    // reads)
-    hw_found = 1'b0;
-    hw = '0;
-    for (int w = 0; w < WAYS; w++) begin
-      rq_match[w] = w < 32'(ways) && rq_valids[w] && rq_tags[w] == {rq_kind_i, rq_id_i};
-      rq_first[w] = rq_match[w] && !hw_found;
-      hw = hw | ({WW{rq_first[w]}} & WW'(w));
-      hw_found = hw_found || rq_match[w];
+    for (int w = 0; w < WAYS; w++)
+      pa_match[w] = w < 32'(ways) && rq_valids[w] && rq_tags[w] == {pa_kind, pa_id};
+    for (int i = 0; i < NM; i++)
+      pa_mi[i] = m_state[i] != MFree && m_kind[i] == pa_kind && m_id[i] == pa_id;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pa_valid <= 1'b0;
+      pb_valid <= 1'b0;
+    end else begin
+      pa_valid <= rq_take;
+      pb_valid <= pa_valid;
     end
-    hw_data = rq_datas[hw];
+  end
+  // (the stages' fields: no reset, read only while valid)
+  always_ff @(posedge clk_i) begin
+    if (rq_take) begin
+      pa_kind <= rq_kind_i;
+      pa_id <= rq_id_i;
+      pa_tag <= rq_tag_i;
+      pa_write <= rq_write_i;
+      pa_wdata <= rq_wdata_i;
+      pa_set <= set_of(rq_kind_i, rq_id_i, lg);
+      pa_rec <= rec_of(cfg_rec_bytes_i, rq_kind_i);
+    end
+    pb_kind <= pa_kind;
+    pb_id <= pa_id;
+    pb_tag <= pa_tag;
+    pb_write <= pa_write;
+    pb_wdata <= pa_wdata;
+    pb_set <= pa_set;
+    pb_rec <= pa_rec;
+    pb_big <= {21'd0, pa_rec} > budget;
+    pb_lim <= budget - {21'd0, pa_rec};
+    pb_match <= pa_match;
+    pb_mi_pre <= pa_mi;
+    pb_same <= pb_valid && pa_kind == pb_kind && pa_id == pb_id;
+  end
+
+  // ---- (1) the request decided ----
+  logic          mi_found;
+  logic [NM-1:0] mi_oh;
+  logic          hw_found;
+  logic          free_m_found;
+  logic [NM-1:0] m_free, fo;  // the free registers; the lowest of them
+  logic [NM-1:0] fe;          // filled with no waiter: a request is a hit on its copy
+  logic [2:0]    tail_mi;     // the matching register's next waiter slot
+  logic          case_a, case_b, case_c, case_d;
+  logic [31:0]   a_data;      // case A: the register's data after the write
+  logic [31:0]   mi_data;     // the matching register's data
+  logic          wr_hit;      // case C with a write: the data memory's write port is taken
+  logic          wr_take;     // a write request decided: an install due waits
+  always @* begin
+    mi_oh = (pb_mi_pre & ~freed_q) | ({NM{pb_same}} & alloc_q);
+    mi_found = mi_oh != '0;
+    mi_data = '0;
+    tail_mi = '0;
+    for (int i = 0; i < NM; i++) begin
+      mi_data = mi_data | ({32{mi_oh[i]}} & m_data[i]);
+      tail_mi = tail_mi | ({3{mi_oh[i]}} & m_tail[i]);
+      fe[i] = m_state[i] == MFilled && m_n[i] == 4'd0;
+    end
+    hw_found = pb_match != '0;
     for (int i = 0; i < NM; i++) m_free[i] = m_state[i] == MFree;
-    {free_m_found, free_m} = lowest(m_free);
-    case_a = rq_take && mi_found && m_state[mi] == MFilled && m_n[mi] == 4'd0;
-    case_b = rq_take && mi_found && !case_a;
-    case_c = rq_take && !mi_found && hw_found;
-    case_d = rq_take && !mi_found && !hw_found && free_m_found;  // (rq_ready promised one)
-    a_data = rq_write_i ? rq_wdata_i : m_data[mi];
-    c_data = rq_write_i ? rq_wdata_i : hw_data;
-    wr_hit = case_c && rq_write_i;
-    wr_take = rq_take && rq_write_i;
+    fo = m_free & ~(m_free - NM'(1));
+    free_m_found = m_free != '0;
+    case_a = pb_valid && (mi_oh & fe) != '0;
+    case_b = pb_valid && mi_found && !case_a;
+    case_c = pb_valid && !mi_found && hw_found;
+    case_d = pb_valid && !mi_found && !hw_found && free_m_found;  // (rq_ready promised one)
+    a_data = pb_write ? pb_wdata : mi_data;
+    wr_hit = case_c && pb_write;
+    wr_take = pb_valid && pb_write;
   end
 
   // ---- (2) a fill ----
-  logic       fill_hit;
-  logic [2:0] fi;
+  // (at most one register holds a record: the fill's, if it waits for it)
+  logic          fill_hit;
+  logic [NM-1:0] fi_oh;
   always @* begin
-    fill_hit = 1'b0;
-    fi = 3'd0;
-    for (int i = NM - 1; i >= 0; i--)
-      if (fill_valid_i && m_state[i] != MFree && m_kind[i] == fill_kind_i &&
-          m_id[i] == fill_id_i) begin
-        fi = 3'(i);
-      end
-    // the lowest matching register, if it waits for this fill
-    fill_hit = fill_valid_i && m_state[fi] == MWait && m_sent[fi] && m_kind[fi] == fill_kind_i &&
-               m_id[fi] == fill_id_i;
+    for (int i = 0; i < NM; i++)
+      fi_oh[i] = m_state[i] == MWait && m_sent[i] && m_kind[i] == fill_kind_i && m_id[i] == fill_id_i;
+    fill_hit = fill_valid_i && fi_oh != '0;
   end
 
-  // ---- (4a) a hit due ----
-  logic [3:0]  f_tail;
-  logic [4:0]  f_n1;       // after the push of (1)
-  logic        hit_rsp;
-  logic [7:0]  hit_tag;
-  logic [31:0] hit_data;
+  // ---- (4a) the hit line ----
+  // A hit decided at an edge answers hd edges later (the hit latency less
+  // the lookup's three edges: 1..12). ln_v[k] is set when a hit answers at
+  // the (k + 1)-th edge from now; its tag is taken at the edge it is
+  // decided, its data at the edge after (d_*: the way's data read by its set
+  // and the one-hot match, the miss register's, or the word it wrote).
+  // Hits answer in order and always at their edge (a waiter's answer waits),
+  // so the line moves one place an edge and nothing in it is overwritten.
+  localparam int NL = 12;
+  logic [3:0]    hd;
+  logic [NL-1:0] ln_v;
+  logic [7:0]    ln_tag  [NL];
+  logic [31:0]   ln_data [NL];
+  logic          hit_push;
+  logic          d_valid, d_write, d_isa;
+  logic [31:0]   d_wdata, d_mdata, d_hdata, d_out, d_way;
+  logic          hit_rsp;
+  logic [7:0]    hit_tag;
+  logic [31:0]   hit_data;
   always @* begin
-    f_tail = f_head + f_n[3:0];
-    f_n1 = f_n + 5'((case_a || case_c) ? 1 : 0);
-    hit_rsp = 1'b0;
-    hit_tag = f_tag[f_head];
-    hit_data = f_data[f_head];
-    if (f_n != 5'd0) hit_rsp = f_due[f_head] == now_q;
-    else if (case_a || case_c) begin
-      // the FIFO was empty: the entry pushed now is the head
-      hit_rsp = now_q + hc - 32'd1 == now_q;
-      hit_tag = rq_tag_i;
-      hit_data = case_a ? a_data : c_data;
+    hd = (cfg_hit_cycles_i < 4'(MinHit) ? 4'(MinHit) : cfg_hit_cycles_i) - 4'd3;
+    hit_push = case_a || case_c;
+    d_out = d_write ? d_wdata : d_isa ? d_mdata : d_hdata;
+    hit_rsp = ln_v[0];
+    hit_tag = ln_tag[0];
+    hit_data = hd == 4'd1 ? d_out : ln_data[0];
+    d_way = '0;
+    for (int w = 0; w < WAYS; w++) d_way = d_way | ({32{pb_match[w]}} & rq_datas[w]);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ln_v <= '0;
+      d_valid <= 1'b0;
+    end else begin
+      for (int k = 0; k < NL; k++)
+        ln_v[k] <= (k + 1 < NL ? ln_v[(k + 1) % NL] : 1'b0) || (hit_push && 32'(hd) == k + 1);
+      d_valid <= hit_push;
     end
+  end
+  always_ff @(posedge clk_i) begin
+    for (int k = 0; k < NL; k++) begin
+      ln_tag[k] <= (hit_push && 32'(hd) == k + 1) ? pb_tag : ln_tag[(k + 1) % NL];
+      ln_data[k] <= (d_valid && 32'(hd) == k + 2) ? d_out : ln_data[(k + 1) % NL];
+    end
+    d_write <= pb_write;
+    d_wdata <= pb_wdata;
+    d_isa <= case_a;
+    d_mdata <= mi_data;
+    d_hdata <= d_way;
   end
 
   // ---- (3) the lowest filled miss register ----
   logic          fm_found;
   logic [2:0]    fm;
-  logic [3:0]    fm_n;        // its waiters after (1)
   logic          fm_pop, fm_free, fm_install, fm_evict, fm_bypass_wb;
   logic [31:0]   fm_data;     // its data after (1)
   logic          fm_dirty;
   logic [SW-1:0] fm_set;
   logic [10:0]   fm_rec;
-  logic [WW-1:0] fw;
-  logic [WW-1:0] victim;
   logic [2*WAYS-1:1] has;     // node n: a usable valid way below it
   logic [31:0]   pop_data;
   logic [2:0]    pop_slot_head;
+  logic [40:0]   pop_w;       // its head waiter
   // a record of fm's set as it is after (1)
   logic [31:0]   v_data;
-  logic          v_dirty;
+  logic [25:0]   v_tag;
+  logic          v_dirty, v_bypass;
+  logic [WAYS-1:0] fm_dirtys;   // fm's set's dirty bits
+  assign fm_dirtys = e_dirty[fm_set];
+  logic          pa_hold;     // A holds a request of fm's set: its tags stay
+  logic          pl_fit_free;
+  assign pa_hold = pa_valid && pa_set == fm_set;
+  assign pl_fit_free = pl_free && pl_fit;
   assign fm_found = fm_found_q;
   assign fm = fm_q;
   assign fm_set = fm_set_q;
   assign fm_valids = e_valid[fm_set];
   always @* begin
-    fm_n = m_n[fm] + 4'((case_b && mi == fm) ? 1 : 0);
     fm_data = m_data[fm];
     fm_dirty = m_dirty[fm];
-    if (case_a && mi == fm) begin
+    if (case_a && mi_oh[fm]) begin
       fm_data = a_data;
-      fm_dirty = m_dirty[fm] | rq_write_i;
+      fm_dirty = m_dirty[fm] | pb_write;
     end
     pop_slot_head = m_head[fm];
-    pop_data = w_write[{fm, pop_slot_head}] ? w_wdata[{fm, pop_slot_head}] : fm_data;
+    pop_w = w_mem[{fm, pop_slot_head}];
+    pop_data = pop_w[40] ? pop_w[31:0] : fm_data;
     fm_pop = fm_found && m_n[fm] != 4'd0 && !hit_rsp;
     fm_rec = m_rec[fm];
     fm_free = 1'b0;
     fm_install = 1'b0;
     fm_evict = 1'b0;
     fm_bypass_wb = 1'b0;
-    // (a request joins a filled register only while it has waiters: fm_n is
-    // 0 exactly when m_n[fm] is)
+    // (a request joins a filled register only while it has waiters: one with
+    // none has none after the edge)
     if (fm_found && m_n[fm] == 4'd0) begin
       if (m_big[fm]) begin
         fm_free = 1'b1;
         fm_bypass_wb = fm_dirty;
-      end else if (pl_act && pl_free && pl_fit) begin
+      end else if (pl_act && pl_free && pl_fit && !pa_hold) begin
         // (the data memory has one write port: a write hit of (1) takes it,
         // and the install waits for the next edge; it waits behind any write
         // request, which is known before whether it hits)
         fm_install = !wr_take;
         fm_free = !wr_take;
-      end else if (pl_act) fm_evict = 1'b1;
+      end else if (pl_act && !pl_fit_free && !pa_hold) fm_evict = 1'b1;
     end
   end
 
@@ -329,12 +421,21 @@ module context_cache #(
   logic [WAYS-1:0] sv_valid, sv_tree;
   logic [15:0]     sv_rb;
   logic [31:0]     sv_used;
+  // the set's bytes after the install, and after the eviction of a record
+  // of each kind (the set's bytes stay sv_used until the plan is carried
+  // out): worked out at the edge after the snapshot
+  logic [31:0]     pl_used_in;
+  logic [31:0]     pl_used_out [4];
   logic [WAYS-1:1] pl_down;                 // stage 1: each node's way down
   logic            pl_any, pl_free, pl_fit;
-  logic [WW-1:0]   pl_fw, pl_victim;
+  logic [WAYS-1:0] pl_fw_oh, pl_vic_oh;     // the lowest free way; the victim (one-hot)
+  logic [1:0]      pl_vkind;                // the victim's kind
   logic [WAYS-1:1] down;
   logic            any, free_found;
-  logic [WW-1:0]   free_w, walk;
+  logic [WAYS-1:0] free_oh, walk_oh;
+  logic [2*WAYS-1:1] reach;                 // stage 2: node n lies on the walk
+  logic [2*WAYS-1:0] sv_kind;               // the kinds of the set's records, 2 bits a way
+  logic [1:0]      walk_kind;
   always @* begin
     pl_need = fm_found && m_n[fm] == 4'd0 && !m_big[fm];
     pl_act = pl_need && pl_on && pl_fm == fm && pl_cnt == 2'd0;
@@ -349,23 +450,26 @@ module context_cache #(
         down[(1 << d) + j] = has[2 * ((1 << d) + j) + 32'(dir)] ? dir : !dir;
       end
     any = has[1];
-    free_found = 1'b0;
-    free_w = '0;
-    for (int w = WAYS - 1; w >= 0; w--)
-      if (w < 32'(ways) && !sv_valid[w]) begin
-        free_found = 1'b1;
-        free_w = WW'(w);
-      end
-    // stage 2: the walk
+    // the lowest usable free way, one-hot (each bit from the whole row)
     begin
-      logic [WW-1:0] n;  // a node above the ways (the last step's child is not one)
-      n = WW'(1);
-      walk = '0;
-      for (int h = WW - 1; h >= 0; h--) begin
-        walk[h] = pl_down[n];
-        n = WW'({n, walk[h]});
-      end
-      if (!pl_any) walk = '0;
+      logic [WAYS-1:0] fx;
+      for (int w = 0; w < WAYS; w++) fx[w] = w < 32'(ways) && !sv_valid[w];
+      for (int w = 0; w < WAYS; w++)
+        free_oh[w] = fx[w] && (fx & ((WAYS'(1) << w) - WAYS'(1))) == '0;
+      free_found = fx != '0;
+    end
+    // stage 2: the walk from the root, as the one leaf every step of whose
+    // path goes the way down (way 0 when no usable way is valid), and its
+    // record's kind
+    reach[1] = 1'b1;
+    for (int n = 1; n < WAYS; n++) begin
+      reach[2*n] = reach[n] && !pl_down[n];
+      reach[2*n+1] = reach[n] && pl_down[n];
+    end
+    walk_kind = '0;
+    for (int w = 0; w < WAYS; w++) begin
+      walk_oh[w] = pl_any ? reach[WAYS + w] : w == 0;
+      walk_kind = walk_kind | ({2{walk_oh[w]}} & sv_kind[2*w +: 2]);
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -389,6 +493,7 @@ module context_cache #(
   always_ff @(posedge clk_i) begin
     if (pl_start) begin
       sv_valid <= fm_valids;
+      for (int w = 0; w < WAYS; w++) sv_kind[2*w +: 2] <= fm_tags[w][25:24];
       sv_tree <= plru_q[fm_set];
       sv_rb <= lfsr_q ^ cfg_seed_i;
       sv_used <= used_q[fm_set];
@@ -397,49 +502,64 @@ module context_cache #(
       pl_down <= down;
       pl_any <= any;
       pl_free <= free_found;
-      pl_fw <= free_w;
+      pl_fw_oh <= free_oh;
       pl_fit <= sv_used <= m_lim[pl_fm];
+      pl_used_in <= sv_used + {21'd0, m_rec[pl_fm]};
+      for (int k = 0; k < 4; k++) pl_used_out[k] <= sv_used - {21'd0, rec_of(cfg_rec_bytes_i, 2'(k))};
     end
-    if (pl_cnt == 2'd1) pl_victim <= walk;
+    if (pl_cnt == 2'd1) begin
+      pl_vic_oh <= walk_oh;
+      pl_vkind <= walk_kind;
+    end
   end
-  assign fw = pl_fw;
-  assign victim = pl_victim;
 
   always @* begin
-    v_data = (case_c && rq_set == fm_set && hw == victim) ? c_data : fm_datas[victim];
-    v_dirty = e_dirty[fm_set][victim] | (case_c && rq_set == fm_set && hw == victim && rq_write_i);
+    // (the victim's data, tag and dirty bit by AND-OR of its one-hot way;
+    // a write hit on it decided at this edge bypassed)
+    v_bypass = wr_hit && pb_set == fm_set && (pb_match & pl_vic_oh) != '0;
+    v_data = '0;
+    v_tag = '0;
+    v_dirty = v_bypass;
+    for (int w = 0; w < WAYS; w++) begin
+      v_data = v_data | ({32{pl_vic_oh[w]}} & fm_datas[w]);
+      v_tag = v_tag | ({26{pl_vic_oh[w]}} & fm_tags[w]);
+      v_dirty = v_dirty | (pl_vic_oh[w] && fm_dirtys[w]);
+    end
+    if (v_bypass) v_data = pb_wdata;
   end
 
   // ---- (5) the next fetch ----
-  logic       mreq_free, q_found;
-  logic [2:0] q;
+  // (the lowest register waiting to send its fetch: each bit of the one-hot
+  // choice from the whole vector, no chain from register to register)
+  logic          mreq_free, q_found;
+  logic [NM-1:0] wq, q_oh;
+  logic [1:0]    q_kind;
+  logic [23:0]   q_id;
+  logic [10:0]   q_rec;
   always @* begin
     mreq_free = !mreq_valid_o || mreq_ready_i;
-    q_found = 1'b0;
-    q = 3'd0;
-    for (int i = NM - 1; i >= 0; i--)
-      if ((m_state[i] == MWait && !m_sent[i]) || (case_d && free_m == 3'(i))) begin
-        q_found = 1'b1;
-        q = 3'(i);
-      end
+    for (int i = 0; i < NM; i++) wq[i] = m_state[i] == MWait && !m_sent[i];
+    q_kind = '0;
+    q_id = '0;
+    q_rec = '0;
+    for (int i = 0; i < NM; i++) begin
+      q_oh[i] = wq[i] && (wq & ((NM'(1) << i) - NM'(1))) == '0;
+      q_kind = q_kind | ({2{q_oh[i]}} & m_kind[i]);
+      q_id = q_id | ({24{q_oh[i]}} & m_id[i]);
+      q_rec = q_rec | ({11{q_oh[i]}} & m_rec[i]);
+    end
+    q_found = wq != '0;
   end
 
-  // next states of the miss registers, for rq_ready and busy
+  // next states of the miss registers, for the one served next
   logic [1:0] ms_d [NM];
-  logic [3:0] mn_d [NM];
   always @* begin
+    for (int i = 0; i < NM; i++) ms_d[i] = m_state[i];
     for (int i = 0; i < NM; i++) begin
-      ms_d[i] = m_state[i];
-      mn_d[i] = m_n[i];
+      if (case_d && fo[i]) ms_d[i] = MWait;
+      if (fill_hit && fi_oh[i]) ms_d[i] = MFilled;
+      if (fm_free && fm_oh[i]) ms_d[i] = MFree;
     end
-    if (case_d) begin
-      ms_d[free_m] = MWait;
-      mn_d[free_m] = 4'd1;
-    end
-    if (case_b) mn_d[mi] = m_n[mi] + 4'd1;
-    if (fill_hit) ms_d[fi] = MFilled;
-    if (fm_pop) mn_d[fm] = fm_n - 4'd1;
-    if (fm_free) ms_d[fm] = MFree;
   end
 
   // the lowest register filled after the edge
@@ -451,41 +571,57 @@ module context_cache #(
     {fm_found_d, fm_d} = lowest(filled_d);
   end
 
-  logic [25:0] v_tag;
-  logic [31:0] v_key_kind_rec;
-  assign v_tag = fm_tags[victim];
-  assign v_key_kind_rec = {21'd0, rec_of(cfg_rec_bytes_i, v_tag[25:24])};
+  logic [10:0] v_rec;  // the victim's size
+  assign v_rec = rec_of(cfg_rec_bytes_i, pl_vkind);
+
+  // the waiters' memory: one write port (a request that joins a register,
+  // or takes one as its first waiter), read at the served register's head
+  logic       ww_en;
+  logic [5:0] ww_addr;
+  always @* begin
+    ww_en = case_b || case_d;
+    ww_addr = '0;
+    for (int i = 0; i < NM; i++)
+      if (case_d ? fo[i] : mi_oh[i]) ww_addr[5:3] = ww_addr[5:3] | 3'(i);
+    ww_addr[2:0] = case_d ? 3'd0 : tail_mi;
+  end
+  always_ff @(posedge clk_i) begin
+    if (ww_en) w_mem[ww_addr] <= {pb_write, pb_tag, pb_wdata};
+  end
 
   // the record memories: one write port each (the tags written by an
   // install, the data by an install or a write hit) and two read ports,
   // each memory kept twice, one copy per read port (as LUT RAM does with a
   // second read port; written so, yosys never tries to share the two reads)
-  logic          dw_en;
-  logic [SW-1:0] dw_set;
-  logic [WW-1:0] dw_way;
-  logic [31:0]   dw_data;
+  logic            dw_en;
+  logic [SW-1:0]   dw_set;
+  logic [WAYS-1:0] dw_oh;  // the way written, one-hot
+  logic [31:0]     dw_data;
   always @* begin
     dw_en = wr_hit || fm_install;
-    dw_set = wr_hit ? rq_set : fm_set;
-    dw_way = wr_hit ? hw : fw;
-    dw_data = wr_hit ? rq_wdata_i : fm_data;
+    dw_set = wr_hit ? pb_set : fm_set;
+    dw_oh = wr_hit ? pb_match : pl_fw_oh;
+    dw_data = wr_hit ? pb_wdata : fm_data;
   end
   for (genvar w = 0; w < WAYS; w++) begin : g_way
     logic [25:0] tag_rq [SETS], tag_fm [SETS];
     logic [31:0] data_rq [SETS], data_fm [SETS];
     always_ff @(posedge clk_i) begin
-      if (fm_install && fw == WW'(w)) begin
+      if (fm_install && pl_fw_oh[w]) begin
         tag_rq[fm_set] <= {m_kind[fm], m_id[fm]};
         tag_fm[fm_set] <= {m_kind[fm], m_id[fm]};
       end
-      if (dw_en && dw_way == WW'(w)) begin
+      if (dw_en && dw_oh[w]) begin
         data_rq[dw_set] <= dw_data;
         data_fm[dw_set] <= dw_data;
       end
     end
-    assign rq_tags[w] = tag_rq[rq_set];
+    assign rq_tags[w] = tag_rq[pa_set];
     assign fm_tags[w] = tag_fm[fm_set];
-    assign rq_datas[w] = data_rq[rq_set];
+    assign rq_datas[w] = data_rq[pb_set];
+`ifdef UB_ASSERT_ON
+    assign a_pb_tags[w] = tag_rq[pb_set];
+`endif
     assign fm_datas[w] = data_fm[fm_set];
   end
 
@@ -497,18 +633,12 @@ module context_cache #(
   logic [WAYS-1:0] hw_pm, hw_pv, fw_pm, fw_pv;  // the tree bits a touch sets, and their values
   logic [31:0]     used_new;
   always @* begin
-    for (int w = 0; w < WAYS; w++) begin
-      hw_oh[w] = rq_first[w];
-      fw_oh[w] = fw == WW'(w);
-      vic_oh[w] = victim == WW'(w);
-    end
-    // (a touch of an all-zero tree gives the values; the bits it writes are
-    // those, and those it clears in an all-one tree)
-    hw_pv = plru_touch({WAYS{1'b0}}, hw);
-    hw_pm = hw_pv | ~plru_touch({WAYS{1'b1}}, hw);
-    fw_pv = plru_touch({WAYS{1'b0}}, fw);
-    fw_pm = fw_pv | ~plru_touch({WAYS{1'b1}}, fw);
-    used_new = fm_install ? used_q[fm_set] + {21'd0, fm_rec} : used_q[fm_set] - v_key_kind_rec;
+    hw_oh = pb_match;
+    fw_oh = pl_fw_oh;
+    vic_oh = pl_vic_oh;
+    {hw_pm, hw_pv} = touch_masks(hw_oh);
+    {fw_pm, fw_pv} = touch_masks(fw_oh);
+    used_new = fm_install ? pl_used_in : pl_used_out[pl_vkind];
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -521,9 +651,9 @@ module context_cache #(
     end else begin
       for (int s = 0; s < SETS; s++) begin
         logic hs, fs;
-        hs = case_c && rq_set == SW'(s);
+        hs = case_c && pb_set == SW'(s);
         fs = fm_set == SW'(s);
-        if (hs && rq_write_i) e_dirty[s] <= e_dirty[s] | hw_oh;
+        if (hs && pb_write) e_dirty[s] <= e_dirty[s] | hw_oh;
         if (fs && fm_install) begin
           e_valid[s] <= e_valid[s] | fw_oh;
           e_dirty[s] <= fm_dirty ? e_dirty[s] | fw_oh : e_dirty[s] & ~fw_oh;
@@ -549,6 +679,7 @@ module context_cache #(
         m_data[i] <= '0;
         m_n[i] <= '0;
         m_head[i] <= '0;
+        m_tail[i] <= '0;
         m_set[i] <= '0;
         m_rec[i] <= '0;
         m_lim[i] <= '0;
@@ -556,12 +687,12 @@ module context_cache #(
       m_big <= '0;
       fm_found_q <= 1'b0;
       fm_q <= '0;
+      fm_oh <= '0;
       fm_set_q <= '0;
       m_sent <= '0;
       m_dirty <= '0;
-      f_head <= '0;
-      f_n <= '0;
-      now_q <= '0;
+      alloc_q <= '0;
+      freed_q <= '0;
       lfsr_q <= 16'd1;
       rq_ready_o <= 1'b1;
       rsp_valid_o <= 1'b0;
@@ -582,60 +713,55 @@ module context_cache #(
       merged_o <= '0;
       evictions_o <= '0;
     end else begin
-      // (1)
-      if (case_a) begin
-        m_data[mi] <= a_data;
-        if (rq_write_i) m_dirty[mi] <= 1'b1;
-      end
-      if (case_b) begin
-        w_tag[{mi, m_head[mi] + m_n[mi][2:0]}] <= rq_tag_i;
-        w_write[{mi, m_head[mi] + m_n[mi][2:0]}] <= rq_write_i;
-        w_wdata[{mi, m_head[mi] + m_n[mi][2:0]}] <= rq_wdata_i;
-        m_n[mi] <= m_n[mi] + 4'd1;
-      end
-      if (case_d) begin
-        m_state[free_m] <= MWait;
-        m_kind[free_m] <= rq_kind_i;
-        m_id[free_m] <= rq_id_i;
-        m_data[free_m] <= '0;
-        m_dirty[free_m] <= 1'b0;
-        m_sent[free_m] <= 1'b0;
-        m_n[free_m] <= 4'd1;
-        m_head[free_m] <= 3'd0;
-        m_set[free_m] <= rq_set;
-        m_rec[free_m] <= rq_rec;
-        m_big[free_m] <= {21'd0, rq_rec} > budget;
-        m_lim[free_m] <= budget - {21'd0, rq_rec};
-        w_tag[{free_m, 3'd0}] <= rq_tag_i;
-        w_write[{free_m, 3'd0}] <= rq_write_i;
-        w_wdata[{free_m, 3'd0}] <= rq_wdata_i;
-      end
-      if (case_a || case_c) begin
-        f_due[f_tail] <= now_q + hc - 32'd1;
-        f_tag[f_tail] <= rq_tag_i;
-        f_data[f_tail] <= case_a ? a_data : c_data;
+      // the miss registers, each by its own enables (at most one of the
+      // request's, the fill's and the served register's touches a field of
+      // one register, but for the waiter count)
+      alloc_q <= '0;
+      freed_q <= '0;
+      for (int i = 0; i < NM; i++) begin
+        // (1)
+        if (case_a && mi_oh[i]) begin
+          m_data[i] <= a_data;
+          if (pb_write) m_dirty[i] <= 1'b1;
+        end
+        if (case_b && mi_oh[i]) m_tail[i] <= m_tail[i] + 3'd1;
+        m_n[i] <= m_n[i] + 4'(case_b && mi_oh[i]) - 4'(fm_pop && fm_oh[i]);
+        if (case_d && fo[i]) begin
+          alloc_q[i] <= 1'b1;
+          m_state[i] <= MWait;
+          m_kind[i] <= pb_kind;
+          m_id[i] <= pb_id;
+          m_data[i] <= '0;
+          m_dirty[i] <= 1'b0;
+          m_sent[i] <= 1'b0;
+          m_n[i] <= 4'd1;
+          m_head[i] <= 3'd0;
+          m_tail[i] <= 3'd1;
+          m_set[i] <= pb_set;
+          m_rec[i] <= pb_rec;
+          m_big[i] <= pb_big;
+          m_lim[i] <= pb_lim;
+        end
+        // (2)
+        if (fill_hit && fi_oh[i]) begin
+          m_state[i] <= MFilled;
+          m_data[i] <= fill_data_i;
+        end
+        // (3)
+        if (fm_pop && fm_oh[i]) begin
+          m_data[i] <= pop_data;
+          if (pop_w[40]) m_dirty[i] <= 1'b1;
+          m_head[i] <= m_head[i] + 3'd1;
+        end
+        if (fm_free && fm_oh[i]) begin
+          m_state[i] <= MFree;
+          freed_q[i] <= 1'b1;
+        end
       end
       if (case_a || case_c) hits_o <= hits_o + 32'd1;
       if (case_b || case_d) misses_o <= misses_o + 32'd1;
       if (case_b) merged_o <= merged_o + 32'd1;
-      // (2)
-      if (fill_hit) begin
-        m_state[fi] <= MFilled;
-        m_data[fi] <= fill_data_i;
-      end
-      // (4a)
-      if (hit_rsp) begin
-        f_head <= f_head + 4'd1;
-        f_n <= f_n1 - 5'd1;
-      end else f_n <= f_n1;
-      // (3)
       wb_valid_o <= 1'b0;
-      if (fm_pop) begin
-        m_data[fm] <= pop_data;
-        if (w_write[{fm, pop_slot_head}]) m_dirty[fm] <= 1'b1;
-        m_head[fm] <= m_head[fm] + 3'd1;
-        m_n[fm] <= fm_n - 4'd1;
-      end
       if (fm_bypass_wb) begin
         wb_valid_o <= 1'b1;
         wb_kind_o <= m_kind[fm];
@@ -643,14 +769,17 @@ module context_cache #(
         wb_data_o <= fm_data;
         wb_bytes_o <= fm_rec;
       end
-      if (fm_free) m_state[fm] <= MFree;
+      if (fm_free) begin
+        m_state[fm] <= MFree;
+        freed_q[fm] <= 1'b1;
+      end
       if (fm_evict) begin
         if (v_dirty) begin
           wb_valid_o <= 1'b1;
           wb_kind_o <= v_tag[25:24];
           wb_id_o <= v_tag[23:0];
           wb_data_o <= v_data;
-          wb_bytes_o <= v_key_kind_rec[10:0];
+          wb_bytes_o <= v_rec;
         end
         evictions_o <= evictions_o + 32'd1;
       end
@@ -662,35 +791,41 @@ module context_cache #(
         rsp_hit_o <= 1'b1;
       end else if (fm_pop) begin
         rsp_valid_o <= 1'b1;
-        rsp_tag_o <= w_tag[{fm, pop_slot_head}];
+        rsp_tag_o <= pop_w[39:32];
         rsp_data_o <= pop_data;
         rsp_hit_o <= 1'b0;
       end else rsp_valid_o <= 1'b0;
       // (5)
       if (mreq_free) begin
         if (q_found) begin
-          m_sent[q] <= 1'b1;
+          for (int i = 0; i < NM; i++)
+            if (q_oh[i]) m_sent[i] <= 1'b1;
           mreq_valid_o <= 1'b1;
-          mreq_kind_o <= (case_d && free_m == q) ? rq_kind_i : m_kind[q];
-          mreq_id_o <= (case_d && free_m == q) ? rq_id_i : m_id[q];
-          mreq_bytes_o <= rec_of(cfg_rec_bytes_i, (case_d && free_m == q) ? rq_kind_i : m_kind[q]);
+          mreq_kind_o <= q_kind;
+          mreq_id_o <= q_id;
+          mreq_bytes_o <= q_rec;
         end else mreq_valid_o <= 1'b0;
       end
-      // (6)
+      // (6) ready for a request: for it and each in the lookup pipeline
+      // (the one decided at this edge, the two behind it), a miss register
+      // free before the edge and room in every one in use (each may miss)
       begin
-        logic fr, room;
-        fr = 1'b0;
+        logic [3:0] nfree;
+        logic [1:0] k;
+        logic room;
+        nfree = '0;
         room = 1'b1;
+        k = 2'(pb_valid) + 2'(pa_valid) + 2'(rq_take);
         for (int i = 0; i < NM; i++) begin
-          if (ms_d[i] == MFree) fr = 1'b1;
-          else if (mn_d[i] >= 4'(NW)) room = 1'b0;
+          nfree = nfree + 4'(m_free[i]);
+          if (!m_free[i] && {1'b0, m_n[i]} + {3'd0, k} + 5'd1 > 5'(NW)) room = 1'b0;
         end
-        rq_ready_o <= fr && room;
+        rq_ready_o <= nfree >= {2'd0, k} + 4'd1 && room;
       end
       fm_found_q <= fm_found_d;
       fm_q <= fm_d;
+      fm_oh <= filled_d & ~(filled_d - NM'(1));
       fm_set_q <= m_set[fm_d];
-      now_q <= now_q + 32'd1;
       lfsr_q <= (lfsr_q >> 1) ^ ({16{lfsr_q[0]}} & 16'hB400);
     end
   end
@@ -716,7 +851,7 @@ module context_cache #(
   logic            a_m_twice;
   always @* begin
     for (int w = 0; w < WAYS; w++) begin
-      a_rq_match[w] = rq_valids[w] && rq_tags[w] == {rq_kind_i, rq_id_i};
+      a_rq_match[w] = rq_valids[w] && rq_tags[w] == {pa_kind, pa_id};
       a_fm_match[w] = fm_valids[w] && fm_tags[w] == {m_kind[fm], m_id[fm]};
     end
     a_m_twice = 1'b0;
@@ -733,8 +868,8 @@ module context_cache #(
   // a miss register is never double-booked: no two in use for one record,
   // and none for a record the cache holds
   `UB_ASSERT(MissRegisterNotDoubleBooked, !a_m_twice)
-  `UB_ASSERT(MissedRecordNotHeld, !(mi_found && a_rq_match != '0))
-  // a miss register collects at most its waiters; the hit FIFO holds at most 16
+  `UB_ASSERT(MissedRecordNotHeld, !(pb_valid && mi_found && hw_found))
+  // a miss register collects at most its waiters
   logic a_waiters;
   always @* begin
     a_waiters = 1'b1;
@@ -752,16 +887,35 @@ module context_cache #(
              (!fm_found_q || (a_filled[fm_q] && (a_filled & ((NM'(1) << fm_q) - NM'(1))) == '0)))
   // a plan still holds when it is carried out: its free way is free, its
   // victim a usable valid way of the set
-  `UB_ASSERT(InstallIntoAFreeWay, !fm_install || (!fm_valids[fw] && 32'(fw) < 32'(ways)))
-  `UB_ASSERT(EvictAValidWay, !fm_evict || (fm_valids[victim] && 32'(victim) < 32'(ways)))
+  logic [WAYS-1:0] a_usable;
+  always @* begin
+    for (int w = 0; w < WAYS; w++) a_usable[w] = w < 32'(ways);
+  end
+  `UB_ASSERT(InstallIntoAFreeWay, !fm_install || ((pl_fw_oh & (pl_fw_oh - 1'b1)) == '0 &&
+                                                  (pl_fw_oh & ~fm_valids & a_usable) != '0))
+  `UB_ASSERT(EvictAValidWay, !fm_evict || ((pl_vic_oh & (pl_vic_oh - 1'b1)) == '0 &&
+                                           (pl_vic_oh & fm_valids & a_usable) != '0))
   `UB_ASSERT(ServedSetIsItsRecords, !fm_found_q || fm_set_q == set_of(m_kind[fm_q], m_id[fm_q], lg))
-  `UB_ASSERT(HitFifoWithin16, f_n <= 5'd16)
+  // the request decided sees its set and the miss registers as they are
+  // now, not only as they were when it was compared (the install held back
+  // while A looks its set up; the miss register taken or freed at the last
+  // edge)
+  logic [WAYS-1:0] a_pb_match;
+  logic [NM-1:0]   a_pb_mi;
+  always @* begin
+    for (int w = 0; w < WAYS; w++)
+      a_pb_match[w] = w < 32'(ways) && e_valid[pb_set][w] && a_pb_tags[w] == {pb_kind, pb_id};
+    for (int i = 0; i < NM; i++)
+      a_pb_mi[i] = m_state[i] != MFree && m_kind[i] == pb_kind && m_id[i] == pb_id;
+  end
+  `UB_ASSERT(LookupSeesItsSetAsItIs, !pb_valid || pb_match == a_pb_match)
+  `UB_ASSERT(LookupSeesTheMissRegistersAsTheyAre, !pb_valid || mi_oh == a_pb_mi)
 `endif
 
   // busy: from the registers
   always @* begin
     logic b;
-    b = f_n != 5'd0 || rsp_valid_o || mreq_valid_o || wb_valid_o;
+    b = ln_v != '0 || pa_valid || pb_valid || rsp_valid_o || mreq_valid_o || wb_valid_o;
     for (int i = 0; i < NM; i++) b = b || m_state[i] != MFree;
     busy_o = b;
   end

@@ -59,7 +59,7 @@ rc_send_pipeline rc_send_pipeline -          pdr   30 -    the full size, unboun
 ub_send_pipeline ub_send_pipeline cut=order_tracker,group=HeadLastFlag+HeadNextLastFlag+SecondFlags+SlotFlags+SlotFlagsAtS20+SlotCountForFlags pdr 40 - the full size, unbounded, for any answers of the order tracker (proven on its own); the packet-count flags need their helpers along the slots in one group
 transport      transport      W=128,assert=AckHeldUntilTaken+DeliveredOnceInOrder+FailIsKept+FifoNeverOverTwo+PacketHeldUntilTaken+SackWordsBehindTheirHeader pdr 20 - a ring of 128 (the smallest: two 64-bit words), unbounded; the other three in transport@bmc
 transport@bmc  transport      W=128,assert=NothingBeyondTheWindow+ResendScanInsideTheFlight+HeldCountIsTheRing bmc 5 - bounded: pdr does not close them in 10 minutes (they relate 24-bit sequence numbers across four channels, and a held count to the population of a 128-bit ring), and bmc3 takes about a minute a step beyond the fifth
-context_cache  context_cache  SETS=2,WAYS=4  bmc   8  -    2 sets of 4, bounded (pdr closes none of them in 5 minutes: the due time of a hit is a 32-bit edge count)
+context_cache  context_cache  SETS=2,WAYS=4  bmc   8  -    2 sets of 4, bounded (pdr does not close EvictAValidWay in 150 s)
 ub_tx          ub_tx          cut=order_tracker,assert=AnswerFollowsAsk pdr 24 - the port between the pipeline and the channel table, unbounded (the assertions of the two blocks are proven in their runs for any inputs; PsnConsecutivePerChannel and TpnIsBasePlusChannel, end to end over the in-flight requests, are checked by every simulation but pdr does not close them in 5 minutes and bmc3 reaches only 31 steps in that time)
 '
 DEFAULT_RUN='-  pdr  20  -  default setting (no line in RUNS of scripts/formal.sh)'
@@ -118,8 +118,8 @@ why: a delivery moves the next expected PSN of its channel on by two, so the pac
 name: context_cache_double_booked
 run: context_cache
 file: rtl/context_cache.sv
-from: case_d = rq_take && !mi_found && !hw_found && free_m_found;
-to: case_d = rq_take && !case_a && !hw_found && free_m_found;
+from: case_d = pb_valid && !mi_found && !hw_found && free_m_found;
+to: case_d = pb_valid && !case_a && !hw_found && free_m_found;
 why: a request for a record whose miss is under way both joins that miss register and takes a second one for the same record, which fetches it again and installs a second copy (MissRegisterNotDoubleBooked)
 
 name: ub_tx_ask_lost

@@ -311,14 +311,18 @@ TEST(ContextCache, HitsGoOnWhileAMissWaitsAndTakeTheHitLatency)
 }
 
 // The record memories have one write port each: an install waits an edge
-// when a write request is taken at the edge it was due (a write hit takes
-// the data memory's port; whether a write hits is known too late to tell);
-// a read hit does not hold it.
+// when a write request is decided at the edge it was due (a write hit takes
+// the data memory's port; a write that misses holds it too); a read hit
+// does not hold it. An install also waits while a request of its set is
+// having its tags read (taken at the edge before): that request then sees
+// the set as it is when it is decided.
 TEST(ContextCache, AWriteRequestHoldsAnInstallForOneEdge)
 {
     // edges after the waiter's answer until record 6 is installed, with a
-    // request at edge `at` of them (mode 0: none, 1: a read hit on record 5,
-    // 2: a write hit on it, 3: a write that misses, record 7)
+    // request decided at edge `at` of them (taken CC_LOOKUP_EDGES before;
+    // mode 0: none, 1: a read hit on record 5, 2: a write hit on it, 3: a
+    // write that misses, record 7, 4: a read that misses in record 6's set,
+    // record 10)
     auto installed_after = [](int mode, int at) {
         Bench b;
         b.request(0, 5, 1); // record 5 held
@@ -337,12 +341,12 @@ TEST(ContextCache, AWriteRequestHoldsAnInstallForOneEdge)
         EXPECT_FALSE(held());
         int edges = 0;
         while (!held() && edges < 20) {
-            if (mode && edges + 1 == at) {
+            if (mode && edges + 1 + CC_LOOKUP_EDGES == at) {
                 b.in.rq_valid = 1;
                 b.in.rq_kind = 0;
-                b.in.rq_id = mode == 3 ? 7 : 5;
+                b.in.rq_id = mode == 3 ? 7 : mode == 4 ? 10 : 5;
                 b.in.rq_tag = 3;
-                b.in.rq_write = mode >= 2;
+                b.in.rq_write = mode == 2 || mode == 3;
                 b.in.rq_wdata = 0x55;
             }
             b.step();
@@ -359,7 +363,10 @@ TEST(ContextCache, AWriteRequestHoldsAnInstallForOneEdge)
     EXPECT_EQ(installed_after(1, e0), e0);     // a read hit at the install's edge
     EXPECT_EQ(installed_after(2, e0), e0 + 1); // a write hit there holds it an edge
     EXPECT_EQ(installed_after(2, e0 - 1), e0); // one an edge before does not
-    EXPECT_EQ(installed_after(3, e0), e0 + 1); // nor does a write that misses
+    EXPECT_EQ(installed_after(3, e0), e0 + 1); // and so does a write that misses
+    ASSERT_EQ(context_cache_set(0, 10, 2), context_cache_set(0, 6, 2));
+    EXPECT_EQ(installed_after(4, e0 + 1), e0 + 1); // its tags read at the install's edge
+    EXPECT_EQ(installed_after(4, e0 + 2), e0);     // taken at it: read after it
 }
 
 TEST(ContextCache, RandomReplacementIsSeeded)
@@ -402,7 +409,7 @@ cb_cfg_t cb_default(cb_stack_t st, uint64_t n)
     c.capacity = 262144;
     c.sets_log2 = 6;
     c.ways = 128;
-    c.hit_cycles = 2;
+    c.hit_cycles = CC_MIN_HIT;
     c.rec[0] = 20;
     c.rec[1] = 32;
     c.rec[2] = 56;
@@ -544,6 +551,9 @@ TEST(ContextCacheLockstep, RandomStimulusOnEveryPort)
     CcBlock b(&context_cache_class, BACKEND_LOCKSTEP, 3106);
     ASSERT_TRUE(b.ok());
     std::mt19937_64 rng(21);
+    // (the geometries from a generator of their own: the same ones whatever
+    // the cache's timing makes of the stimulus between them)
+    std::mt19937_64 geo(21);
     struct F {
         uint64_t due;
         uint8_t kind;
@@ -557,12 +567,12 @@ TEST(ContextCacheLockstep, RandomStimulusOnEveryPort)
             merged += b.out.merged;
             evicted += b.out.evictions;
             hits += b.out.hits;
-            random_config(rng, b.in);
+            random_config(geo, b.in);
             context_cache_out_t after{};
             after.rq_ready = 1;
             b.reset(after);
             mem.clear();
-            span = 4 + (unsigned)(rng() % 200);
+            span = 4 + (unsigned)(geo() % 200);
         }
         uint64_t r = rng();
         b.in.rq_valid = (r & 3) != 0;
@@ -591,7 +601,10 @@ TEST(ContextCacheLockstep, RandomStimulusOnEveryPort)
         wb += b.out.wb_valid;
     }
     EXPECT_EQ(block_mismatches(b.inst), 0u);
-    EXPECT_GT(rsp, cycles / 5);
+    // (the floors: a request waits until a miss register is free for it and
+    // for every one in the lookup pipeline, so a miss-heavy stream answers
+    // less than one each five cycles)
+    EXPECT_GT(rsp, cycles / 6);
     EXPECT_GT(fetch, cycles / 100);
     EXPECT_GT(wb, cycles / 1000);
     merged += b.out.merged;
@@ -600,7 +613,7 @@ TEST(ContextCacheLockstep, RandomStimulusOnEveryPort)
     if (!testutil::cycles_override()) { // (a brief run for vectors covers less)
         EXPECT_GT(merged, cycles / 500);
         EXPECT_GT(evicted, cycles / 500);
-        EXPECT_GT(hits, cycles / 40);
+        EXPECT_GT(hits, cycles / 50);
     }
     std::printf("lockstep: %llu cycles, %llu answers, %llu hits, %llu merged, %llu evictions, %llu write-backs\n",
                 (unsigned long long)cycles, (unsigned long long)rsp, (unsigned long long)hits,

@@ -7,6 +7,7 @@
 // for it at the stage that reads it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -224,7 +225,7 @@ TEST(ContextsInPath, AChainedTargetPipelineGivesTheClockedFigures)
     }
     // a hit latency that makes each RoCE request wait a cycle at the target
     // keeps that pipeline clocked: the same figures either way
-    testutil::Paths slow({"context.hit_cycles=3"});
+    testutil::Paths slow({"context.hit_cycles=5"});
     for (const char *name : {"pcie_nic", "ub_async"}) {
         latency_opts_t o{};
         o.ops = 200;
@@ -240,31 +241,6 @@ TEST(ContextsInPath, AChainedTargetPipelineGivesTheClockedFigures)
         if (std::string(name) == "pcie_nic") {
             EXPECT_GE(a.ctx.held_cycles, 200u); // (a cycle per request at the target at least)
         }
-    }
-}
-
-// A hit of one edge answers at its own lookup edge (inside the run that
-// presents it): on every path, in bursts, the same figures as stepping every
-// cycle.
-TEST(ContextsInPath, AOneEdgeHitIsAnsweredAtItsLookup)
-{
-    testutil::Paths one({"context.hit_cycles=1"}), def;
-    for (const char *name : kPaths) {
-        latency_opts_t o{};
-        o.ops = 200;
-        o.slots = 16;
-        o.jetties = 8;
-        o.seed = 3;
-        latency_result_t a, every, two;
-        char err[512];
-        ASSERT_EQ(latency_run(one.get(name), &o, &a, err, sizeof err), 0) << err;
-        ASSERT_EQ(latency_run(def.get(name), &o, &two, err, sizeof err), 0) << err;
-        o.step_every_cycle = 1;
-        ASSERT_EQ(latency_run(one.get(name), &o, &every, err, sizeof err), 0) << err;
-        EXPECT_EQ(a.completed, 200) << name;
-        EXPECT_EQ(a.sim_sum, every.sim_sum) << name;
-        EXPECT_EQ(a.sim_sum, two.sim_sum) << name; // (a hit is in long before it is needed)
-        EXPECT_EQ(a.ctx.hits, 200 * lookups_per_read(one.get(name))) << name;
     }
 }
 
@@ -300,7 +276,7 @@ TEST(ContextsInPath, APromiseOfAHitIsChecked)
 // A hit in a C model with nothing else under way is taken without stepping
 // the cache's edges (sim/net/ctx_cache.c); the RTL is stepped at every edge
 // it has work at. For random lookups - hits and misses, reads and writes,
-// one to six edges apart, hit latencies of 1 to 7 edges, records that fit
+// one to six edges apart, hit latencies of 4 to 9 edges, records that fit
 // or are evicted - both give the same hits, the same answers at the same
 // times, and the same counts.
 namespace {
@@ -317,7 +293,7 @@ TEST(ContextsInPath, HitsTakenWithoutSteppingAreTheSteppedOnes)
 {
     testutil::Paths def;
     const tick_t P = 3;
-    for (int hc : {1, 2, 3, 7}) {
+    for (int hc : {4, 5, 6, 9}) {
         for (uint32_t bytes : {1500u, 262144u}) {
             ctx_cfg_t cfg = def.get("ub_async")->ctx;
             cfg.hit_cycles = hc;
@@ -359,14 +335,20 @@ TEST(ContextsInPath, HitsTakenWithoutSteppingAreTheSteppedOnes)
                         ASSERT_EQ(ctx_cache_run(cc[k], t, err, sizeof err), 0) << err;
                     }
                 }
-                ASSERT_EQ(rc[0], rc[1]) << "lookup " << id << " hc " << hc << " bytes " << bytes;
-                ASSERT_EQ(in[0], in[1]) << "lookup " << id << " hc " << hc << " bytes " << bytes;
+                // (a hit taken without stepping is in from `in`; a stepped
+                // lookup's answer comes through `answer`, as on the RTL)
+                for (int k = 0; k < 2; k++)
+                    if (rc[k] == 1)
+                        ans[k].v.emplace_back(id, in[k]);
                 t += P * (1 + rnd(rnd(4) ? 6 : 20));
             }
             for (int k = 0; k < 2; k++) {
                 char err[384];
                 ASSERT_EQ(ctx_cache_run(cc[k], t + 1000 * P, err, sizeof err), 0) << err;
             }
+            for (int k = 0; k < 2; k++)
+                std::sort(ans[k].v.begin(), ans[k].v.end());
+            EXPECT_EQ(ans[0].v.size(), 3000u) << "hc " << hc << " bytes " << bytes;
             EXPECT_EQ(ans[0].v, ans[1].v) << "hc " << hc << " bytes " << bytes;
             uint64_t a[4], b[4];
             ctx_cache_counts(cc[0], &a[0], &a[1], &a[2], &a[3]);
@@ -390,12 +372,12 @@ TEST(ContextsInPath, HitsTakenWithoutSteppingAreTheSteppedOnes)
 
 // The cliff bench jumps over quiet edges no further than they are quiet: a
 // hit due before the fill it waits for is answered (it hung with a hit
-// latency of 3 or more).
+// latency of 3 or more, when hits could take fewer).
 TEST(ContextsInPath, TheCliffBenchAnswersHitsDueDuringAFetch)
 {
     std::string out;
     EXPECT_EQ(testutil::run("timeout 60 " + testutil::ubsim() +
-                                " cache --stack ub --n 16 --reads 300 --hit-cycles 3 --format json",
+                                " cache --stack ub --n 16 --reads 300 --hit-cycles 5 --format json",
                             &out),
               0);
     EXPECT_NE(out.find("\"points\""), std::string::npos) << out;
@@ -407,7 +389,8 @@ TEST(ContextsInPath, BadSettingsAreReported)
         const char *set, *want;
     } cases[] = {
         {"context.ways=0", "[context] ways: expected a whole number 1..128, got '0'"},
-        {"context.hit_cycles=16", "[context] hit_cycles: expected a whole number 1..15"},
+        {"context.hit_cycles=16", "[context] hit_cycles: expected a whole number 4..15"},
+        {"context.hit_cycles=3", "4..15 (a lookup's pipeline and data read take 4 cycles), got '3'"},
         {"context.cache_bytes=-1", "[context] cache_bytes: expected a whole number of bytes"},
         {"context.miss_ns=0x10", "[context] miss_ns:"},
         {"context.colour=red", "[context]: unknown key 'colour'"},

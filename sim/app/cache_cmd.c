@@ -7,6 +7,7 @@
 
 #include "cache_bench.h"
 #include "cli.h"
+#include "context_cache.h"
 #include "latency.h"
 #include "report.h"
 #include "state.h"
@@ -45,7 +46,7 @@ static const char *const usage_cache =
     "  --replacement R      lru (default: a pseudo-LRU tree per set) or random (a random\n"
     "                       walk down that tree)\n"
     "  --seed N             the random replacement's and the stream's seed (1)\n"
-    "  --hit-cycles C       a hit's latency in NIC cycles, 1..15 (default 2)\n"
+    "  --hit-cycles C       a hit's latency in NIC cycles, 4..15 (default 4)\n"
     "  --miss-ns-ub NS      UB's fetch: the on-chip bus and a local memory\n"
     "                       read (default 100 = 30 + 70)\n"
     "  --miss-ns-pcie NS    the PCIe NIC's fetch: a PCIe DMA read (default 500)\n"
@@ -106,7 +107,7 @@ int cmd_cache(int argc, char **argv)
     base.capacity = 262144;
     base.sets_log2 = 6;
     base.ways = 128;
-    base.hit_cycles = 2;
+    base.hit_cycles = CC_MIN_HIT;
     base.rec[0] = 20;
     base.rec[1] = 32;
     base.rec[2] = 56;
@@ -178,8 +179,10 @@ int cmd_cache(int argc, char **argv)
                 bad = cli_usage_error(A.cmd, "--replacement: expected lru or random, got '%s'", v);
             base.random = !bad && strcmp(v, "random") == 0;
         } else if (cli_opt_value(&A, "--hit-cycles", &v, &bad)) {
-            if (!bad && (cli_parse_int(v, 1, &x) || x > 15))
-                bad = cli_usage_error(A.cmd, "--hit-cycles: expected 1 to 15, got '%s'", v);
+            if (!bad && (cli_parse_int(v, CC_MIN_HIT, &x) || x > 15))
+                bad = cli_usage_error(A.cmd, "--hit-cycles: expected %d to 15 (a lookup's pipeline "
+                                      "and data read take %d cycles), got '%s'", CC_MIN_HIT,
+                                      CC_MIN_HIT, v);
             base.hit_cycles = (unsigned)x;
         } else if (cli_opt_value(&A, "--miss-ns-ub", &v, &bad)) {
             if (!bad)

@@ -4,6 +4,7 @@
 #include "ini_lines.h"
 #include "text.h"
 
+#include "context_cache.h"
 #include "rc_send_pipeline.h"
 #include "ub_send_pipeline.h"
 
@@ -290,7 +291,7 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
             int *field;
             int64_t lo, hi;
         } ints[] = {{"sets_log2", &x->sets_log2, 0, 6},     {"ways", &x->ways, 1, 128},
-                    {"hit_cycles", &x->hit_cycles, 1, 15}, {"need_cycle", &x->need_cycle, 0, 1000},
+                    {"hit_cycles", &x->hit_cycles, CC_MIN_HIT, 15}, {"need_cycle", &x->need_cycle, 0, 1000},
                     {"jetty_bytes", &x->rec[0], 1, 1024},  {"segment_bytes", &x->rec[1], 1, 1024},
                     {"channel_bytes", &x->rec[2], 1, 1024}, {"qp_bytes", &x->rec[3], 1, 1024}};
         if (strcmp(key, "cache_bytes") == 0) {
@@ -317,8 +318,10 @@ static int apply_path_key(loader_t *L, path_cfg_t *p, const char *section, const
             if (strcmp(key, ints[i].key) != 0)
                 continue;
             if (config_parse_whole(val, &v) || v < ints[i].lo || v > ints[i].hi)
-                FAIL("[context] %s: expected a whole number %lld..%lld, got '%s'", key,
-                     (long long)ints[i].lo, (long long)ints[i].hi, val);
+                FAIL("[context] %s: expected a whole number %lld..%lld%s, got '%s'", key,
+                     (long long)ints[i].lo, (long long)ints[i].hi,
+                     ints[i].field == &x->hit_cycles ? " (a lookup's pipeline and data read take "
+                                                       "4 cycles)" : "", val);
             *ints[i].field = (int)v;
             return 0;
         }
@@ -357,7 +360,7 @@ static int handler(void *user, const char *section, const char *key, const char 
             p->wire_gbytes_per_s = -1;
             p->mtu_bytes = 4096;
             p->ctx = (ctx_cfg_t){.cache_bytes = 262144, .sets_log2 = 6, .ways = 128,
-                                 .hit_cycles = 2, .need_cycle = 8, .miss_ps = 100000,
+                                 .hit_cycles = CC_MIN_HIT, .need_cycle = 8, .miss_ps = 100000,
                                  .rec = {20, 32, 56, 512}, .backend = BACKEND_C};
         }
         L->cur = p;

@@ -58,7 +58,7 @@ int ctx_cache_init(ctx_cache_t *cc, block_inst_t *blk, const ctx_cfg_t *cfg, tic
     in->cfg_random = 0;
     in->cfg_seed = 1;
     in->cfg_hit_cycles = (uint8_t)cfg->hit_cycles;
-    cc->hit_edges = in->cfg_hit_cycles ? in->cfg_hit_cycles : 1;
+    cc->hit_edges = in->cfg_hit_cycles > CC_MIN_HIT ? in->cfg_hit_cycles : CC_MIN_HIT;
     cc->v_done.ans = -1;
     idle_inputs(cc);
     cc->can_jump = block_can_jump(blk);
@@ -72,18 +72,22 @@ int ctx_cache_init(ctx_cache_t *cc, block_inst_t *blk, const ctx_cfg_t *cfg, tic
 /* ---- hits answered without stepping ------------------------------------------
  *
  * A lookup that hits in a C model with nothing else under way (no lookup
- * queued or unanswered, no fetch, no miss register in use) changes, at its
- * edge, only its record (data), its set's replacement tree and the hit
- * count; its answer comes hit_edges - 1 edges later whatever else happens,
- * as no other answer can take that edge (lookups come one an edge, hits
- * answer in order after the same number of edges, and misses are not under
- * way). Such a hit is
- * taken at once (context_cache_hit) and the edges its lookup and answer
- * make the cache run are counted, not stepped: the cache runs from its
- * lookup edge through its answer edge, and is gated from the edge after
+ * queued, unanswered or in the cache's lookup pipeline, no fetch, no miss
+ * register in use) changes, at the edge that decides it, only its record
+ * (data), its set's replacement tree and the hit count; its answer comes
+ * hit_edges - 1 edges after its lookup whatever else happens, as no other
+ * answer can take that edge (lookups come one an edge, hits answer in order
+ * after the same number of edges, and misses are not under way). Taking
+ * its changes at once, not at the edge that decides it, changes nothing
+ * another lookup sees: a lookup after it is decided after it too. Such a
+ * hit is taken at once (context_cache_hit) and the edges its lookup and
+ * answer make the cache run are counted, not stepped: the cache runs from
+ * its lookup edge through its answer edge, and is gated from the edge after
  * (lowering the answer is left to the next edge it runs, as when stepped).
  * Before the model must step again (any other lookup) the registers are set
- * as the steps would have left them (v_sync). */
+ * as the steps would have left them (v_sync), but that a hit still in the
+ * lookup pipeline then waits among the decided ones for its answer edge
+ * (where the model answers it at the same edge). */
 
 /* The hits answered before edge t leave the ring (the last of them is the
  * last answer given before t). */
@@ -258,6 +262,7 @@ static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
         cc->in.rq_tag = (uint8_t)tag;
         cc->in.rq_write = l->write;
         cc->in.rq_wdata = l->wdata;
+        cc->decide_by = t + CC_LOOKUP_EDGES * cc->period;
         cc->q_head++;
         if (--cc->q_n == 0)
             cc->q_head = 0;
@@ -288,8 +293,6 @@ static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
                 return -1;
             }
             *pr = -1;
-        } else if (cc->presenting && (uint32_t)id == cc->present_id) {
-            cc->present_in = t + cc->period; /* (answered within its own run) */
         } else {
             cc->answer(cc->answer_ctx, (uint32_t)id, t + cc->period);
         }
@@ -436,39 +439,39 @@ int ctx_cache_present(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec,
     if (v_hit(cc, id, kind, rec, write, wdata, t, in))
         return 1;
     /* (ctx_cache_lookup brings the model up to date first: v_sync) */
-    uint32_t hits = cc->out.hits, misses = cc->out.misses;
     if (ctx_cache_lookup(cc, id, kind, rec, write, wdata, t)) {
         snprintf(err, (size_t)errlen, "out of memory");
         return -1;
     }
-    /* (a hit of one edge answers at its lookup edge, inside this run) */
-    cc->presenting = 1;
-    cc->present_id = id;
-    cc->present_in = -1;
-    int rc = ctx_cache_run(cc, t, err, errlen);
-    cc->presenting = 0;
-    if (rc)
-        return -1;
-    if (cc->present_in >= 0) {
-        *in = cc->present_in;
-        return 1;
-    }
-    if (cc->q_n || cc->out.misses != misses || cc->out.hits != hits + 1)
-        return 0; /* not taken yet, or a miss: its answer will tell */
-    *in = t + (tick_t)cc->hit_edges * cc->period;
-    cc->promised[cc->last_tag] = *in;
-    return 1;
+    /* a stepped lookup is decided CC_LOOKUP_EDGES edges after it is taken:
+     * hit or miss, its answer will tell */
+    return ctx_cache_run(cc, t, err, errlen) ? -1 : 0;
 }
 
 int ctx_cache_pass(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
                    uint32_t wdata, tick_t t, tick_t *in, char *err, int errlen)
 {
     int rc = ctx_cache_present(cc, id, kind, rec, write, wdata, t, in, err, errlen);
-    if (rc == 0)
+    if (rc != 0)
+        return rc == 1 ? 0 : -1;
+    /* stepped: taken at t, it must hit; on a C model, its record is in
+     * now (nothing can evict it before it is decided); on any backend its
+     * answer is checked against the promise when it comes (step) */
+    const context_cache_state_t *s = block_c_state(cc->blk);
+    if (cc->q_n || (s && !context_cache_holds(s, &cc->in, kind, rec))) {
         snprintf(err, (size_t)errlen, "the %s context cache %s the lookup of request %u at %lld "
                  "ticks, which was to hit", cc->where, cc->q_n ? "did not take" : "missed", id,
                  (long long)t);
-    return rc == 1 ? 0 : -1;
+        return -1;
+    }
+    *in = t + (tick_t)cc->hit_edges * cc->period;
+    cc->promised[cc->last_tag] = *in;
+    return 0;
+}
+
+int ctx_cache_settle(ctx_cache_t *cc, char *err, int errlen)
+{
+    return cc->decide_by > cc->last && !cc->v_on ? ctx_cache_run(cc, cc->decide_by, err, errlen) : 0;
 }
 
 void ctx_cache_counts(const ctx_cache_t *cc, uint64_t *hits, uint64_t *misses, uint64_t *merged,

@@ -194,11 +194,9 @@ typedef struct ctx_cache {
      * ctx_cache_present), or -1: a promised answer is checked, not passed on */
     tick_t promised[CTX_TAGS];
     int last_tag;         /* the tag of the lookup presented last */
-    int presenting;       /* inside ctx_cache_present for request present_id: */
-    uint32_t present_id;  /* its answer, if it comes in that run, is in from */
-    tick_t present_in;    /* present_in (else -1) */
+    tick_t decide_by;     /* the edge that decides the last lookup stepped */
     int hit_edges;        /* a hit's answer comes this many edges after its
-                             lookup (cfg_hit_cycles, 0 read as 1) */
+                             lookup (cfg_hit_cycles, at least CC_MIN_HIT) */
     /* Hits answered without stepping (a C model with nothing else under
      * way; context_cache_hit): since v_on, the cache has run v_edges edges
      * through `last` (the last one's answer edge) that the model has not
@@ -239,16 +237,25 @@ void ctx_cache_warm(ctx_cache_t *cc, unsigned kind, uint32_t id);
  * own: 1 yes, 0 no, -1 out of memory. */
 int ctx_cache_keeps(const ctx_cfg_t *cfg, unsigned kind, uint32_t first, uint32_t n);
 /* A lookup for request id presented at edge t, the cache run through t: 1
- * when it hit, its record in from *in (hit_edges edges later: the answer
- * is checked when stepped, and not passed to `answer`); 0 when it missed
- * or was not taken at t (its answer comes through `answer`); -1 on a
+ * when it hit on a C model with nothing else under way (taken without
+ * stepping), its record in from *in (hit_edges edges later); 0 when it was
+ * stepped (a lookup is decided only CC_LOOKUP_EDGES edges after it is
+ * taken) or not taken at t: its answer comes through `answer`; -1 on a
  * failure (the message in err). */
 int ctx_cache_present(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
                       uint32_t wdata, tick_t t, tick_t *in, char *err, int errlen);
 /* The same for a cache that keeps every record it is asked for
- * (ctx_cache_keeps): a lookup that does not hit is an error. */
+ * (ctx_cache_keeps): every lookup is a hit, its record in from *in (0), or
+ * an error (-1): one not taken at t or, on a C model, one whose record is
+ * not in the cache now; a stepped lookup's answer is checked against the
+ * time promised when it comes (not passed to `answer`). */
 int ctx_cache_pass(ctx_cache_t *cc, uint32_t id, unsigned kind, uint32_t rec, int write,
                    uint32_t wdata, tick_t t, tick_t *in, char *err, int errlen);
+/* The cache run through the edge that decides the last lookup it took (a
+ * stepped lookup is counted there; one taken without stepping is counted
+ * at once), before its counts are read at the end of a run: 0, or -1 with
+ * the message in err. */
+int ctx_cache_settle(ctx_cache_t *cc, char *err, int errlen);
 void ctx_cache_counts(const ctx_cache_t *cc, uint64_t *hits, uint64_t *misses, uint64_t *merged,
                       uint64_t *evictions);
 void ctx_cache_free(ctx_cache_t *cc);

@@ -600,7 +600,7 @@ int path_net_build(path_net_t *net, kernel_t *k0, const path_cfg_t *p, const pat
                         snprintf(err, (size_t)errlen, "out of memory");
                         return -1;
                     }
-                    int hit = p->ctx.hit_cycles > 0 ? p->ctx.hit_cycles : 1;
+                    int hit = p->ctx.hit_cycles > CC_MIN_HIT ? p->ctx.hit_cycles : CC_MIN_HIT;
                     kept &= keeps && hit + after <= depth - 1;
                 }
             }
@@ -777,7 +777,7 @@ nic_port_t *path_net_tracker_port(path_net_t *net)
     return NULL;
 }
 
-int path_net_ctx_counts(const path_net_t *net, uint64_t *hits, uint64_t *misses, uint64_t *merged,
+int path_net_ctx_counts(path_net_t *net, uint64_t *hits, uint64_t *misses, uint64_t *merged,
                         uint64_t *evictions, uint64_t *stalls)
 {
     *hits = *misses = *merged = *evictions = *stalls = 0;
@@ -788,6 +788,9 @@ int path_net_ctx_counts(const path_net_t *net, uint64_t *hits, uint64_t *misses,
         const nic_port_t *pt = &net->port[i];
         for (int j = 0; j < pt->n_ctx; j++) {
             uint64_t h, m, g, e;
+            char err[384];
+            if (ctx_cache_settle(pt->ctx[j], err, sizeof err))
+                return -1;
             ctx_cache_counts(pt->ctx[j], &h, &m, &g, &e);
             *hits += h;
             *misses += m;

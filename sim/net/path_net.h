@@ -161,7 +161,7 @@ nic_port_t *path_net_tracker_port(path_net_t *net);
 /* What the context caches did (summed over the nodes): lookups answered
  * as hits and as misses, merged misses, evictions, and the edges ports held
  * a request for its contexts. 0 when the path has none. */
-int path_net_ctx_counts(const path_net_t *net, uint64_t *hits, uint64_t *misses, uint64_t *merged,
+int path_net_ctx_counts(path_net_t *net, uint64_t *hits, uint64_t *misses, uint64_t *merged,
                         uint64_t *evictions, uint64_t *stalls);
 /* What the transports did (both nodes summed); 0 when the path has none. */
 typedef struct {

@@ -140,7 +140,7 @@ int cb_run(const cb_cfg_t *c, cb_result_t *r, char *err, int errlen)
 {
     memset(r, 0, sizeof *r);
     if (c->n < 1 || c->m < 1 || c->n > 4096 || c->m > 4096 || c->reads < 1 || c->ways < 1 ||
-        c->ways > CC_MAX_WAYS || c->sets_log2 > 6 || c->hit_cycles < 1 || c->hit_cycles > 15 ||
+        c->ways > CC_MAX_WAYS || c->sets_log2 > 6 || c->hit_cycles < CC_MIN_HIT || c->hit_cycles > 15 ||
         !(c->clock_mhz > 0) || !(c->miss_ns >= 0) || !(c->zipf >= 0)) {
         snprintf(err, (size_t)errlen, "cache bench: a setting out of range");
         return -1;

@@ -660,9 +660,10 @@ int latency_simulate(latency_sim_t *s)
     res->sim_sum = clamp_ticks(s->sum_total);
     res->sim_sum_f = (double)s->sum_total;
     res->edges_stepped = verbs_net_instants(&s->v);
-    res->lockstep_mismatches = path_net_mismatches(&s->v.net);
+    /* (the caches settled first: a lookup still being decided counts) */
     res->ctx.on = path_net_ctx_counts(&s->v.net, &res->ctx.hits, &res->ctx.misses, &res->ctx.merged,
-                                      &res->ctx.evictions, &res->ctx.held_cycles);
+                                      &res->ctx.evictions, &res->ctx.held_cycles) > 0;
+    res->lockstep_mismatches = path_net_mismatches(&s->v.net);
     verbs_net_counts(&s->v, &res->fx, res->sw, &res->n_switches);
     res->tp_on = path_net_tp_counts(&s->v.net, &res->tp);
     res->tp_gbn = opts->transport && opts->transport->gbn;
