@@ -215,11 +215,13 @@ endef
 # of the Verilated model in <directory> (build/vl/<block>/, or a copy of it;
 # build/vl/<block>.gen stands for Verilator's output being there),
 # into $@. In the sanitizer build the model's trace code (Verilator's, with
-# packed 64-bit loads) is not alignment-checked.
+# packed 64-bit loads) is not alignment-checked, and its debug information
+# keeps no variable tracking (a large block's edge function exceeds gcc's
+# limit for it, which gcc notes as it retries without).
 define vl_compile
 	rm -f $(2)/*.o $(2)/*.a
 	+$(MAKE) -s -C $(2) -f V$(1).mk OPT_FAST="$(3)" OPT_SLOW="-O1" \
-	  CXX="$(CXX)" CXXFLAGS="$(if $(filter-out 0,$(SAN)),$(LDSAN) -fno-sanitize=alignment -g -fno-omit-frame-pointer)" \
+	  CXX="$(CXX)" CXXFLAGS="$(if $(filter-out 0,$(SAN)),$(LDSAN) -fno-sanitize=alignment -g -fno-omit-frame-pointer -fno-var-tracking-assignments)" \
 	  V$(1)__ALL.a >/dev/null
 	cp $(2)/V$(1)__ALL.a $@
 endef

@@ -89,6 +89,7 @@ module context_cache #(
   logic [WAYS-1:0] rq_valids, fm_valids;           // the request's set's, fm's set's
   logic [25:0]   rq_tags [WAYS], fm_tags [WAYS];   // {kind, id}
   logic [31:0]   rq_datas [WAYS], fm_datas [WAYS];
+
 `ifdef UB_ASSERT_ON
   logic [25:0]   a_pb_tags [WAYS];                 // (the request decided's set's, for a check)
 `endif
@@ -150,6 +151,27 @@ module context_cache #(
     touch_masks = {pm, pv};
   endfunction
 
+  // The pick of a one-hot way's word (the ways' words ANDed with their bit
+  // of the one-hot vector, ORed): by groups of PG ways, each group's OR a
+  // short chain, then the groups' ORs as a binary tree (g: NG words, word j
+  // at [32*j +: 32]), so that the synthesis sees a tree, where one chain of
+  // WAYS ORs mapped to twice the levels it needs.
+  localparam int PG = WAYS < 8 ? WAYS : 8;
+  localparam int NG = WAYS / PG;
+  function automatic logic [31:0] or_groups(input logic [32*NG-1:0] g);
+    logic [32*NG-1:0] t;
+    t = g;
+    for (int n = NG / 2; n >= 1; n = n / 2)
+      for (int i = 0; i < n; i++) t[32*i +: 32] = t[64*i +: 32] | t[64*i + 32 +: 32];
+    or_groups = t[31:0];
+  endfunction
+
+  // the lowest one of a miss-register mask, one-hot (each bit from the mask
+  // as a whole: no chain from bit to bit, no carry)
+  function automatic logic [NM-1:0] lowest_oh(input logic [NM-1:0] v);
+    for (int i = 0; i < NM; i++) lowest_oh[i] = v[i] && (v & ((NM'(1) << i) - NM'(1))) == '0;
+  endfunction
+
   // {any, the lowest index} of the ones of a miss-register mask
   function automatic logic [3:0] lowest(input logic [NM-1:0] v);
     lowest = 4'd0;
@@ -167,13 +189,21 @@ module context_cache #(
   endfunction
 
   // ---- configuration ----
-  logic [7:0]  ways;
-  logic [2:0]  lg;
-  logic [31:0] budget;
+  // The ways the cache may use and a set's byte budget are registered: the
+  // configuration changes only in reset, across which the clock runs, and
+  // nothing reads them at the first edge after it (a request taken then is
+  // compared at the next).
+  logic [7:0]      ways;
+  logic [2:0]      lg;
+  logic [WAYS-1:0] usable;
+  logic [31:0]     budget;
   always @* begin
     ways = cfg_ways_i == 8'd0 ? 8'd1 : cfg_ways_i > 8'(WAYS) ? 8'(WAYS) : cfg_ways_i;
     lg = cfg_sets_log2_i > 3'(SW) ? 3'(SW) : cfg_sets_log2_i;
-    budget = cfg_capacity_i >> lg;
+  end
+  always_ff @(posedge clk_i) begin
+    for (int w = 0; w < WAYS; w++) usable[w] <= w < 32'(ways);
+    budget <= cfg_capacity_i >> lg;
   end
 
   // ---- the lookup pipeline ----
@@ -201,6 +231,7 @@ module context_cache #(
   logic            pb_big;       // larger than a set's budget
   logic [31:0]     pb_lim;       // the budget less its size
   logic [WAYS-1:0] pb_match;     // the ways holding its record
+  logic [WAYS/4-1:0] pb_match4;  // ... by groups of four ways (whether it hits, in two levels)
   logic [NM-1:0]   pb_mi_pre;    // the miss registers for its record, at edge 2
   logic            pb_same;      // the record of the request decided at edge 2
   logic [NM-1:0]   alloc_q, freed_q;  // the miss register taken, the ones freed, at the last edge
@@ -210,7 +241,7 @@ module context_cache #(
   assign rq_valids = e_valid[pa_set];
   always @* begin
     for (int w = 0; w < WAYS; w++)
-      pa_match[w] = w < 32'(ways) && rq_valids[w] && rq_tags[w] == {pa_kind, pa_id};
+      pa_match[w] = usable[w] && rq_valids[w] && rq_tags[w] == {pa_kind, pa_id};
     for (int i = 0; i < NM; i++)
       pa_mi[i] = m_state[i] != MFree && m_kind[i] == pa_kind && m_id[i] == pa_id;
   end
@@ -244,6 +275,7 @@ module context_cache #(
     pb_big <= {21'd0, pa_rec} > budget;
     pb_lim <= budget - {21'd0, pa_rec};
     pb_match <= pa_match;
+    for (int g = 0; g < WAYS / 4; g++) pb_match4[g] <= pa_match[4*g +: 4] != '0;
     pb_mi_pre <= pa_mi;
     pb_same <= pb_valid && pa_kind == pb_kind && pa_id == pb_id;
   end
@@ -259,7 +291,8 @@ module context_cache #(
   logic          case_a, case_b, case_c, case_d;
   logic [31:0]   a_data;      // case A: the register's data after the write
   logic [31:0]   mi_data;     // the matching register's data
-  logic          wr_hit;      // case C with a write: the data memory's write port is taken
+  logic          rq_cmem;     // decided against the cache's records (no miss register has its record):
+                              // a hit if a way matches (the row updates need not know whether one does)
   logic          wr_take;     // a write request decided: an install due waits
   always @* begin
     mi_oh = (pb_mi_pre & ~freed_q) | ({NM{pb_same}} & alloc_q);
@@ -271,16 +304,16 @@ module context_cache #(
       tail_mi = tail_mi | ({3{mi_oh[i]}} & m_tail[i]);
       fe[i] = m_state[i] == MFilled && m_n[i] == 4'd0;
     end
-    hw_found = pb_match != '0;
+    hw_found = pb_match4 != '0;
     for (int i = 0; i < NM; i++) m_free[i] = m_state[i] == MFree;
-    fo = m_free & ~(m_free - NM'(1));
+    fo = lowest_oh(m_free);
     free_m_found = m_free != '0;
     case_a = pb_valid && (mi_oh & fe) != '0;
     case_b = pb_valid && mi_found && !case_a;
     case_c = pb_valid && !mi_found && hw_found;
     case_d = pb_valid && !mi_found && !hw_found && free_m_found;  // (rq_ready promised one)
     a_data = pb_write ? pb_wdata : mi_data;
-    wr_hit = case_c && pb_write;
+    rq_cmem = pb_valid && !mi_found;
     wr_take = pb_valid && pb_write;
   end
 
@@ -320,8 +353,16 @@ module context_cache #(
     hit_rsp = ln_v[0];
     hit_tag = ln_tag[0];
     hit_data = hd == 4'd1 ? d_out : ln_data[0];
-    d_way = '0;
-    for (int w = 0; w < WAYS; w++) d_way = d_way | ({32{pb_match[w]}} & rq_datas[w]);
+    begin
+      logic [32*NG-1:0] g;
+      for (int j = 0; j < NG; j++) begin
+        logic [31:0] p;
+        p = '0;
+        for (int k = 0; k < PG; k++) p = p | ({32{pb_match[PG*j+k]}} & rq_datas[PG*j+k]);
+        g[32*j +: 32] = p;
+      end
+      d_way = or_groups(g);
+    end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -371,17 +412,27 @@ module context_cache #(
   assign fm = fm_q;
   assign fm_set = fm_set_q;
   assign fm_valids = e_valid[fm_set];
+  // (the served register's fields by AND-OR of its one-hot index)
+  logic          fm_n0, fm_big;  // it has no waiter; its record never fits
   always @* begin
-    fm_data = m_data[fm];
-    fm_dirty = m_dirty[fm];
-    if (case_a && mi_oh[fm]) begin
-      fm_data = a_data;
-      fm_dirty = m_dirty[fm] | pb_write;
+    fm_data = '0;
+    fm_n0 = 1'b0;
+    for (int i = 0; i < NM; i++) begin
+      fm_data = fm_data | ({32{fm_oh[i]}} & m_data[i]);
+      fm_n0 = fm_n0 | (fm_oh[i] && m_n[i] == 4'd0);
     end
+    fm_big = (fm_oh & m_big) != '0;
+    fm_dirty = (fm_oh & m_dirty) != '0;
+    if (case_a && (mi_oh & fm_oh) != '0) begin
+      fm_data = a_data;
+      fm_dirty = fm_dirty | pb_write;
+    end
+  end
+  always @* begin
     pop_slot_head = m_head[fm];
     pop_w = w_mem[{fm, pop_slot_head}];
     pop_data = pop_w[40] ? pop_w[31:0] : fm_data;
-    fm_pop = fm_found && m_n[fm] != 4'd0 && !hit_rsp;
+    fm_pop = fm_found && !fm_n0 && !hit_rsp;
     fm_rec = m_rec[fm];
     fm_free = 1'b0;
     fm_install = 1'b0;
@@ -389,8 +440,8 @@ module context_cache #(
     fm_bypass_wb = 1'b0;
     // (a request joins a filled register only while it has waiters: one with
     // none has none after the edge)
-    if (fm_found && m_n[fm] == 4'd0) begin
-      if (m_big[fm]) begin
+    if (fm_found && fm_n0) begin
+      if (fm_big) begin
         fm_free = 1'b1;
         fm_bypass_wb = fm_dirty;
       end else if (pl_act && pl_free && pl_fit && !pa_hold) begin
@@ -434,14 +485,14 @@ module context_cache #(
   logic            any, free_found;
   logic [WAYS-1:0] free_oh, walk_oh;
   logic [2*WAYS-1:1] reach;                 // stage 2: node n lies on the walk
-  logic [2*WAYS-1:0] sv_kind;               // the kinds of the set's records, 2 bits a way
+  logic [WAYS-1:0] sv_kind0, sv_kind1;      // the kinds of the set's records (their two bits)
   logic [1:0]      walk_kind;
   always @* begin
-    pl_need = fm_found && m_n[fm] == 4'd0 && !m_big[fm];
+    pl_need = fm_found && fm_n0 && !fm_big;
     pl_act = pl_need && pl_on && pl_fm == fm && pl_cnt == 2'd0;
     pl_start = pl_need && !(pl_on && pl_fm == fm);
     // stage 1, from the snapshot
-    for (int w = 0; w < WAYS; w++) has[WAYS + w] = w < 32'(ways) && sv_valid[w];
+    for (int w = 0; w < WAYS; w++) has[WAYS + w] = usable[w] && sv_valid[w];
     for (int n = WAYS - 1; n >= 1; n--) has[n] = has[2*n] | has[2*n+1];
     for (int d = 0; d < WW; d++)
       for (int j = 0; j < (1 << d); j++) begin
@@ -453,7 +504,7 @@ module context_cache #(
     // the lowest usable free way, one-hot (each bit from the whole row)
     begin
       logic [WAYS-1:0] fx;
-      for (int w = 0; w < WAYS; w++) fx[w] = w < 32'(ways) && !sv_valid[w];
+      for (int w = 0; w < WAYS; w++) fx[w] = usable[w] && !sv_valid[w];
       for (int w = 0; w < WAYS; w++)
         free_oh[w] = fx[w] && (fx & ((WAYS'(1) << w) - WAYS'(1))) == '0;
       free_found = fx != '0;
@@ -466,11 +517,8 @@ module context_cache #(
       reach[2*n] = reach[n] && !pl_down[n];
       reach[2*n+1] = reach[n] && pl_down[n];
     end
-    walk_kind = '0;
-    for (int w = 0; w < WAYS; w++) begin
-      walk_oh[w] = pl_any ? reach[WAYS + w] : w == 0;
-      walk_kind = walk_kind | ({2{walk_oh[w]}} & sv_kind[2*w +: 2]);
-    end
+    for (int w = 0; w < WAYS; w++) walk_oh[w] = pl_any ? reach[WAYS + w] : w == 0;
+    walk_kind = {(walk_oh & sv_kind1) != '0, (walk_oh & sv_kind0) != '0};
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -493,7 +541,10 @@ module context_cache #(
   always_ff @(posedge clk_i) begin
     if (pl_start) begin
       sv_valid <= fm_valids;
-      for (int w = 0; w < WAYS; w++) sv_kind[2*w +: 2] <= fm_tags[w][25:24];
+      for (int w = 0; w < WAYS; w++) begin
+        sv_kind0[w] <= fm_tags[w][24];
+        sv_kind1[w] <= fm_tags[w][25];
+      end
       sv_tree <= plru_q[fm_set];
       sv_rb <= lfsr_q ^ cfg_seed_i;
       sv_used <= used_q[fm_set];
@@ -516,15 +567,24 @@ module context_cache #(
   always @* begin
     // (the victim's data, tag and dirty bit by AND-OR of its one-hot way;
     // a write hit on it decided at this edge bypassed)
-    v_bypass = wr_hit && pb_set == fm_set && (pb_match & pl_vic_oh) != '0;
-    v_data = '0;
-    v_tag = '0;
-    v_dirty = v_bypass;
-    for (int w = 0; w < WAYS; w++) begin
-      v_data = v_data | ({32{pl_vic_oh[w]}} & fm_datas[w]);
-      v_tag = v_tag | ({26{pl_vic_oh[w]}} & fm_tags[w]);
-      v_dirty = v_dirty | (pl_vic_oh[w] && fm_dirtys[w]);
+    v_bypass = rq_cmem && pb_write && pb_set == fm_set && (pb_match & pl_vic_oh) != '0;
+    begin
+      logic [32*NG-1:0] gd, gt;
+      for (int j = 0; j < NG; j++) begin
+        logic [31:0] pd, pt;
+        pd = '0;
+        pt = '0;
+        for (int k = 0; k < PG; k++) begin
+          pd = pd | ({32{pl_vic_oh[PG*j+k]}} & fm_datas[PG*j+k]);
+          pt = pt | {6'd0, {26{pl_vic_oh[PG*j+k]}} & fm_tags[PG*j+k]};
+        end
+        gd[32*j +: 32] = pd;
+        gt[32*j +: 32] = pt;
+      end
+      v_data = or_groups(gd);
+      v_tag = 26'(or_groups(gt));
     end
+    v_dirty = v_bypass || (pl_vic_oh & fm_dirtys) != '0;
     if (v_bypass) v_data = pb_wdata;
   end
 
@@ -593,15 +653,15 @@ module context_cache #(
   // install, the data by an install or a write hit) and two read ports,
   // each memory kept twice, one copy per read port (as LUT RAM does with a
   // second read port; written so, yosys never tries to share the two reads)
-  logic            dw_en;
   logic [SW-1:0]   dw_set;
   logic [WAYS-1:0] dw_oh;  // the way written, one-hot
   logic [31:0]     dw_data;
   always @* begin
-    dw_en = wr_hit || fm_install;
-    dw_set = wr_hit ? pb_set : fm_set;
-    dw_oh = wr_hit ? pb_match : pl_fw_oh;
-    dw_data = wr_hit ? pb_wdata : fm_data;
+    // (a write request decided holds the port: an install waits behind it;
+    // it writes if it hits, its way one-hot)
+    dw_set = wr_take ? pb_set : fm_set;
+    dw_oh = wr_take ? ({WAYS{rq_cmem}} & pb_match) : ({WAYS{fm_install}} & pl_fw_oh);
+    dw_data = wr_take ? pb_wdata : fm_data;
   end
   for (genvar w = 0; w < WAYS; w++) begin : g_way
     logic [25:0] tag_rq [SETS], tag_fm [SETS];
@@ -611,7 +671,7 @@ module context_cache #(
         tag_rq[fm_set] <= {m_kind[fm], m_id[fm]};
         tag_fm[fm_set] <= {m_kind[fm], m_id[fm]};
       end
-      if (dw_en && dw_oh[w]) begin
+      if (dw_oh[w]) begin
         data_rq[dw_set] <= dw_data;
         data_fm[dw_set] <= dw_data;
       end
@@ -651,7 +711,7 @@ module context_cache #(
     end else begin
       for (int s = 0; s < SETS; s++) begin
         logic hs, fs;
-        hs = case_c && pb_set == SW'(s);
+        hs = rq_cmem && pb_set == SW'(s);  // (no way matches: the masks are 0)
         fs = fm_set == SW'(s);
         if (hs && pb_write) e_dirty[s] <= e_dirty[s] | hw_oh;
         if (fs && fm_install) begin
@@ -824,7 +884,7 @@ module context_cache #(
       end
       fm_found_q <= fm_found_d;
       fm_q <= fm_d;
-      fm_oh <= filled_d & ~(filled_d - NM'(1));
+      fm_oh <= lowest_oh(filled_d);
       fm_set_q <= m_set[fm_d];
       lfsr_q <= (lfsr_q >> 1) ^ ({16{lfsr_q[0]}} & 16'hB400);
     end
@@ -891,6 +951,15 @@ module context_cache #(
   always @* begin
     for (int w = 0; w < WAYS; w++) a_usable[w] = w < 32'(ways);
   end
+  // (the registered copies are the configuration's from the first edge
+  // after reset on)
+  logic a_after_first;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) a_after_first <= 1'b0;
+    else a_after_first <= 1'b1;
+  end
+  `UB_ASSERT(UsableAndBudgetAreTheConfigs, !a_after_first ||
+                                           (usable == a_usable && budget == cfg_capacity_i >> lg))
   `UB_ASSERT(InstallIntoAFreeWay, !fm_install || ((pl_fw_oh & (pl_fw_oh - 1'b1)) == '0 &&
                                                   (pl_fw_oh & ~fm_valids & a_usable) != '0))
   `UB_ASSERT(EvictAValidWay, !fm_evict || ((pl_vic_oh & (pl_vic_oh - 1'b1)) == '0 &&

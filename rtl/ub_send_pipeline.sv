@@ -318,50 +318,32 @@ module ub_send_pipeline #(
   // is not 0), e1_* the request behind it.
   logic [1:0]      out_cnt_q, out_cnt_d;
   logic            pkt_valid_q;
-  logic [TassnW-1:0]                 e0_tassn;
-  logic [ub_pkg::UbCeidBits-1:0]     e0_dst;
-  logic [ub_pkg::UbJettyBits-1:0]    e0_jetty;
-  logic [TpnW-1:0]                   e0_tpn;
-  logic [ub_pkg::UbModeBits-1:0]     e0_mode;
-  logic [ub_pkg::UbOrderBits-1:0]    e0_order;
-  logic                              e0_fence;
-  logic                              e0_comp_order;
-  logic                              e0_rel;
-  logic [PsnW-1:0]                   e0_tpmsn;
-  logic                              e0_last;
-  logic                              e0_nlast;
-  logic                              e0_ack;
-  logic [PsnW-1:0]                   e0_left;
-  logic [ub_pkg::UbTaOpcodeBits-1:0] e0_opcode;
-  logic [PsnW-1:0]                   e0_psn;
-  logic [ub_pkg::UbTagBits-1:0]      e0_tag;
-  logic [ub_pkg::UbTokenBits-1:0]    e0_token;
-  logic [LenW-1:0]                   e0_mtub;
-  logic [LenW-1:0]                   e0_rem;
-  logic [LenW-1:0]                   e0_len;
-  logic [AddrW-1:0]                  e0_addr;
-  logic [TassnW-1:0]                 e1_tassn;
-  logic [ub_pkg::UbCeidBits-1:0]     e1_dst;
-  logic [ub_pkg::UbJettyBits-1:0]    e1_jetty;
-  logic [TpnW-1:0]                   e1_tpn;
-  logic [ub_pkg::UbModeBits-1:0]     e1_mode;
-  logic [ub_pkg::UbOrderBits-1:0]    e1_order;
-  logic                              e1_fence;
-  logic                              e1_comp_order;
-  logic                              e1_rel;
-  logic [PsnW-1:0]                   e1_tpmsn;
-  logic                              e1_last;
-  logic                              e1_nlast;
-  logic                              e1_ack;
-  logic [PsnW-1:0]                   e1_left;
-  logic [ub_pkg::UbTaOpcodeBits-1:0] e1_opcode;
-  logic [PsnW-1:0]                   e1_psn;
-  logic [ub_pkg::UbTagBits-1:0]      e1_tag;
-  logic [ub_pkg::UbTokenBits-1:0]    e1_token;
-  logic [LenW-1:0]                   e1_mtub;
-  logic [LenW-1:0]                   e1_rem;
-  logic [LenW-1:0]                   e1_len;
-  logic [AddrW-1:0]                  e1_addr;
+`define ENTRY(e) \
+  logic [TassnW-1:0]                 e``_tassn; \
+  logic [ub_pkg::UbCeidBits-1:0]     e``_dst; \
+  logic [ub_pkg::UbJettyBits-1:0]    e``_jetty; \
+  logic [TpnW-1:0]                   e``_tpn; \
+  logic [ub_pkg::UbModeBits-1:0]     e``_mode; \
+  logic [ub_pkg::UbOrderBits-1:0]    e``_order; \
+  logic                              e``_fence; \
+  logic                              e``_comp_order; \
+  logic                              e``_rel; \
+  logic [PsnW-1:0]                   e``_tpmsn; \
+  logic                              e``_last; \
+  logic                              e``_nlast; \
+  logic                              e``_ack; \
+  logic [PsnW-1:0]                   e``_left; \
+  logic [ub_pkg::UbTaOpcodeBits-1:0] e``_opcode; \
+  logic [PsnW-1:0]                   e``_psn; \
+  logic [ub_pkg::UbTagBits-1:0]      e``_tag; \
+  logic [ub_pkg::UbTokenBits-1:0]    e``_token; \
+  logic [LenW-1:0]                   e``_mtub; \
+  logic [LenW-1:0]                   e``_rem; \
+  logic [LenW-1:0]                   e``_len; \
+  logic [AddrW-1:0]                  e``_addr;
+  `ENTRY(e0)
+  `ENTRY(e1)
+`undef ENTRY
   logic            s20_in, take, pop;
 
   // ---------------------------------------------------------------------
