@@ -405,9 +405,7 @@ module context_cache #(
   logic [WAYS-1:0] fm_dirtys;   // fm's set's dirty bits
   assign fm_dirtys = e_dirty[fm_set];
   logic          pa_hold;     // A holds a request of fm's set: its tags stay
-  logic          pl_fit_free;
   assign pa_hold = pa_valid && pa_set == fm_set;
-  assign pl_fit_free = pl_free && pl_fit;
   assign fm_found = fm_found_q;
   assign fm = fm_q;
   assign fm_set = fm_set_q;
@@ -450,7 +448,7 @@ module context_cache #(
         // request, which is known before whether it hits)
         fm_install = !wr_take;
         fm_free = !wr_take;
-      end else if (pl_act && !pl_fit_free && !pa_hold) fm_evict = 1'b1;
+      end else if (pl_act && !(pl_free && pl_fit) && !pa_hold) fm_evict = 1'b1;
     end
   end
 
@@ -689,15 +687,11 @@ module context_cache #(
   // as a decoded enable per set and a one-hot mask of ways: a hit's tree
   // update and dirty bit in the request's set; an install or an eviction in
   // the served register's set (after the hit, whose tree update it includes)
-  logic [WAYS-1:0] hw_oh, fw_oh, vic_oh;
   logic [WAYS-1:0] hw_pm, hw_pv, fw_pm, fw_pv;  // the tree bits a touch sets, and their values
   logic [31:0]     used_new;
   always @* begin
-    hw_oh = pb_match;
-    fw_oh = pl_fw_oh;
-    vic_oh = pl_vic_oh;
-    {hw_pm, hw_pv} = touch_masks(hw_oh);
-    {fw_pm, fw_pv} = touch_masks(fw_oh);
+    {hw_pm, hw_pv} = touch_masks(pb_match);
+    {fw_pm, fw_pv} = touch_masks(pl_fw_oh);
     used_new = fm_install ? pl_used_in : pl_used_out[pl_vkind];
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -713,12 +707,12 @@ module context_cache #(
         logic hs, fs;
         hs = rq_cmem && pb_set == SW'(s);  // (no way matches: the masks are 0)
         fs = fm_set == SW'(s);
-        if (hs && pb_write) e_dirty[s] <= e_dirty[s] | hw_oh;
+        if (hs && pb_write) e_dirty[s] <= e_dirty[s] | pb_match;
         if (fs && fm_install) begin
-          e_valid[s] <= e_valid[s] | fw_oh;
-          e_dirty[s] <= fm_dirty ? e_dirty[s] | fw_oh : e_dirty[s] & ~fw_oh;
+          e_valid[s] <= e_valid[s] | pl_fw_oh;
+          e_dirty[s] <= fm_dirty ? e_dirty[s] | pl_fw_oh : e_dirty[s] & ~pl_fw_oh;
         end
-        if (fs && fm_evict) e_valid[s] <= e_valid[s] & ~vic_oh;
+        if (fs && fm_evict) e_valid[s] <= e_valid[s] & ~pl_vic_oh;
         begin
           logic [WAYS-1:0] t;
           t = hs ? (plru_q[s] & ~hw_pm) | hw_pv : plru_q[s];
