@@ -58,104 +58,244 @@ void transport_reset(transport_state_t *s)
     memset(s, 0, sizeof *s);
     for (int c = 0; c < TP_CH; c++)
         s->hi[c] = M; /* "one before 0": nothing received */
-    s->o.sq_ready = 1;
 }
 
-/* x is at or beyond y, both within [base, base + 2^23) */
-static uint32_t farther(uint32_t x, uint32_t y, uint32_t base)
-{
-    return ((x - base) & M) >= ((y - base) & M) ? x : y;
-}
+#define OFS 0x7FFu /* offsets from una: 11 bits */
 
 void transport_step(transport_state_t *s, const transport_in_t *in, transport_out_t *out)
 {
     transport_out_t *o = &s->o;
-    if (!s->inited) { /* every channel's sequence starts at cfg_psn_init */
+    if (!s->inited) {
+        /* the first edge after reset starts every channel's sequence at
+         * cfg_psn_init and takes nothing (no input may be valid then) */
         const uint32_t p0 = in->cfg_psn_init & M;
         for (int c = 0; c < TP_CH; c++) {
-            s->nxt[c] = s->una[c] = s->rptr[c] = s->rend[c] = s->rnd_end[c] = p0;
+            s->nxt[c] = s->una[c] = s->rptr[c] = p0;
             s->exp[c] = p0;
             s->hi[c] = (p0 - 1) & M; /* one before it: nothing received */
         }
         s->inited = 1;
+        o->sq_ready = 1;
+        o->ack_ready = 1;
+        for (int c = 0; c < TP_CH; c++) {
+            unsigned b0 = 24u * (unsigned)c;
+            o->una[b0 / 64] |= (uint64_t)p0 << (b0 % 64);
+            if (b0 % 64 > 40)
+                o->una[b0 / 64 + 1] |= (uint64_t)p0 >> (64 - b0 % 64);
+        }
+        *out = *o;
+        return;
     }
     const unsigned bits = transport_bmap_bits(in->cfg_bmap_code);
     const int gbn = in->cfg_gbn & 1;
     const uint32_t win = in->cfg_window > TP_W ? TP_W : in->cfg_window; /* the ring's size at most */
-    uint32_t nxt_old[TP_CH];
-    memcpy(nxt_old, s->nxt, sizeof nxt_old);
 
-    /* ---------------- transmit ---------------- */
+    /* ---------------- transmit ----------------
+     * Every decision is taken from the registers (and the inputs) before
+     * the edge; the updates follow. */
     const int out_free = !o->pkt_valid || in->pkt_ready;
-    /* T1: the resend scan, on the lowest channel with one due */
-    int cs = -1, emit_r = 0, adv = 0;
-    uint32_t rp = 0;
-    for (int c = 0; c < TP_CH; c++)
-        if (!(s->fail >> c & 1) && s->rptr[c] != s->rend[c] && !merging(s, c)) {
-            cs = c;
-            break;
-        }
-    if (cs >= 0) {
-        rp = s->rptr[cs];
-        int skip = !gbn && bit_get(s->acked[cs], rp);
-        emit_r = !skip && out_free;
-        adv = skip || emit_r;
+    /* T1: the resend scan. A channel whose acknowledgement is applied at
+     * this edge, or whose SACK is being merged, waits; one whose registered
+     * view is stale reads it; one whose due PSN is acknowledged skips it;
+     * the lowest with a due PSN not acknowledged resends it once the output
+     * register is free. */
+    uint8_t blk = 0, rdm = 0, skip = 0, cand = 0;
+    for (int c = 0; c < TP_CH; c++) {
+        const uint8_t m = (uint8_t)(1u << c);
+        if ((s->k_v && s->k_ch == c) || merging(s, c))
+            blk |= m;
+        if ((s->fail & m) || (blk & m))
+            continue;
+        if (!(s->sv & m))
+            rdm |= m;
+        else if (s->sd & m)
+            *((s->sa & m) ? &skip : &cand) |= m;
     }
-    uint16_t rhdl = cs >= 0 ? s->desc[cs][rp % TP_W] : 0;
-    /* T2: the new packet at the head of the FIFO */
-    int emit_n = 0, drop_n = 0, hc = s->sq_c[0] & (TP_CH - 1);
-    uint16_t hh = s->sq_h[0];
+    int cs = -1;
+    for (int c = 0; c < TP_CH && cs < 0; c++)
+        if (cand >> c & 1)
+            cs = c;
+    const int emit_r = cs >= 0 && out_free;
+    const uint8_t adv = (uint8_t)(skip | (emit_r ? 1u << cs : 0u));
+    const uint32_t rp = cs >= 0 ? s->rptr[cs] : 0;
+    const uint16_t rhdl = cs >= 0 ? s->desc[cs][rp % TP_W] : 0;
+    /* the scan's next view, read before this edge's writes */
+    uint8_t sd_n = s->sd, sa_n = s->sa;
+    for (int c = 0; c < TP_CH; c++) {
+        const uint8_t m = (uint8_t)(1u << c);
+        if (!((rdm | adv) & m))
+            continue;
+        const int a = (adv & m) != 0;
+        const int due = ((s->rpo[c] + (unsigned)a) & OFS) != s->reo[c];
+        const int ak = !gbn && bit_get(s->acked[c], (s->rptr[c] + (uint32_t)a) & M);
+        sd_n = (uint8_t)(due ? sd_n | m : sd_n & ~m);
+        sa_n = (uint8_t)(ak ? sa_n | m : sa_n & ~m);
+    }
+    /* T2: the new packet at the head of the FIFO: its channel has room in
+     * its window and nothing due for a resend */
+    int emit_n = 0, drop_n = 0;
+    const int hc = s->sq_c[s->sq_r] & (TP_CH - 1);
+    const uint16_t hh = s->sq_h[s->sq_r];
     if (s->sq_n) {
         if (s->fail >> hc & 1)
             drop_n = 1;
         else
-            emit_n = out_free && !emit_r && ((s->nxt[hc] - s->una[hc]) & M) < win &&
-                     s->rptr[hc] == s->rend[hc];
+            emit_n = out_free && !emit_r && s->fl[hc] < win && s->rpo[hc] == s->reo[hc];
     }
-    /* T3: timers count down */
+    /* T3: timers */
     uint8_t expire = 0;
+    uint32_t tmr_old[TP_CH];
+    uint16_t fl_old[TP_CH];
+    const uint8_t st_old = s->st;
     for (int c = 0; c < TP_CH; c++) {
+        tmr_old[c] = s->tmr[c];
+        fl_old[c] = s->fl[c];
         if (!(s->fail >> c & 1) && s->tmr[c] == 1)
             expire |= (uint8_t)(1u << c);
-        s->tmr[c] = s->tmr[c] > 1 ? s->tmr[c] - 1 : 0;
     }
-    /* T4: the scan moves on; the new packet takes its PSN; the FIFO */
-    if (adv) {
-        s->rptr[cs] = (rp + 1) & M;
-        if (emit_r)
-            s->rnd_rs |= (uint8_t)(1u << cs);
-        if (s->rptr[cs] == s->rend[cs]) {
-            /* the round is over: if it resent anything, watch for a SACK
-             * that reports a packet sent after it */
-            if (s->rnd_rs >> cs & 1) {
-                s->rnd_on |= (uint8_t)(1u << cs);
-                s->rnd_end[cs] = nxt_old[cs];
+    /* T5: the acknowledgement taken at the last edge, against the channel's
+     * registers as they are now (its scan waits at this edge) */
+    const int kc = s->k_ch & (TP_CH - 1);
+    const int take = s->k_v && s->k_take && !(s->fail >> kc & 1);
+    const uint32_t kd = s->k_d;
+    const int prog = take && kd != 0;
+    uint16_t a_rpo = 0, a_reo = 0, a_rno = 0, a_flm = 0;
+    int a_rptr_b = 0, a_rnd_off = 0;
+    if (take) {
+        a_flm = (uint16_t)((s->fl[kc] - kd) & OFS);
+        a_rno = (uint16_t)((s->rno[kc] - kd) & OFS);
+        a_rnd_off = s->rno[kc] < kd; /* (that round is all acknowledged) */
+        if (s->k_kind == TP_NAK) {
+            a_rptr_b = 1;
+            a_reo = a_flm;
+        } else {
+            /* scan pointers behind the base move up to it */
+            a_rptr_b = s->rpo[kc] < kd;
+            a_rpo = a_rptr_b ? 0 : (uint16_t)((s->rpo[kc] - kd) & OFS);
+            a_reo = s->reo[kc] < kd ? 0 : (uint16_t)((s->reo[kc] - kd) & OFS);
+            if (s->k_kind == TP_SACK && s->k_hb < s->k_lim) {
+                /* every PSN up to hi not acknowledged is missing: the scan
+                 * reaches hi + 1, starting no earlier than it is */
+                /* (its offset from una is hu + 1: the scan's end, once
+                 * clamped to the base, is nearer than that exactly when
+                 * reo < hu + 1) */
+                if (s->reo[kc] < ((s->k_hu + 1u) & OFS))
+                    a_reo = (uint16_t)((s->k_hb + 1) & OFS);
+                /* a packet sent after the last round's resends has arrived,
+                 * and holes remain: those resends were lost too, so the
+                 * holes go again */
+                if (!a_rnd_off && (s->rnd_on >> kc & 1) && s->k_hu >= s->rno[kc]) {
+                    a_rptr_b = 1;
+                    a_rpo = 0;
+                    a_rnd_off = 1;
+                }
             }
-            s->rnd_rs &= (uint8_t)~(1u << cs);
         }
     }
-    if (emit_n) {
-        uint32_t p = s->nxt[hc];
-        s->desc[hc][p % TP_W] = hh;
-        bit_put(s->acked[hc], p, 0);
-        s->nxt[hc] = (p + 1) & M;
+    /* T4..T7: the updates */
+    for (int c = 0; c < TP_CH; c++) {
+        const uint8_t m = (uint8_t)(1u << c);
+        const int en = emit_n && hc == c;
+        if (take && kc == c) {
+            if (prog) {
+                s->una[c] = s->k_b;
+                s->retries[c] = 0;
+                s->rto[c] = in->cfg_rto;
+            }
+            s->rptr[c] = a_rptr_b ? s->k_b : s->rptr[c];
+            s->rpo[c] = a_rpo;
+            s->reo[c] = a_reo;
+            s->rno[c] = a_rno;
+            if (a_rnd_off)
+                s->rnd_on &= (uint8_t)~m;
+            s->fl[c] = (uint16_t)((a_flm + (unsigned)en) & OFS);
+        } else {
+            if (adv & m) {
+                s->rptr[c] = (s->rptr[c] + 1) & M;
+                s->rpo[c] = (uint16_t)((s->rpo[c] + 1) & OFS);
+                if (emit_r && cs == c)
+                    s->rnd_rs |= m;
+                if (s->rpo[c] == s->reo[c]) {
+                    /* the round is over: if it resent anything, watch for a
+                     * SACK that reports a packet sent after it */
+                    if (s->rnd_rs & m) {
+                        s->rnd_on |= m;
+                        s->rno[c] = s->fl[c];
+                    }
+                    s->rnd_rs &= (uint8_t)~m;
+                }
+            }
+            if (en)
+                s->fl[c] = (uint16_t)((s->fl[c] + 1) & OFS);
+        }
+        if (en) {
+            uint32_t p = s->nxt[c];
+            s->desc[c][p % TP_W] = hh;
+            bit_put(s->acked[c], p, 0);
+            s->nxt[c] = (p + 1) & M;
+        }
+        /* timers: progress restarts it (stops it when nothing is left in
+         * flight); a timeout; a packet that leaves starts a stopped one */
+        s->tmr[c] = tmr_old[c] > 1 ? tmr_old[c] - 1 : 0;
+        if (prog && kc == c) {
+            s->tmr[c] = a_flm ? in->cfg_rto : 0; /* (a packet leaving now: below) */
+            expire &= (uint8_t)~m;
+        }
+        if (expire & m) {
+            if (s->retries[c] + 1u > in->cfg_retry_max) {
+                s->fail |= m;
+                s->tmr[c] = 0;
+            } else {
+                s->retries[c]++;
+                if (in->cfg_backoff & 1)
+                    s->rto[c] = s->rto[c] >= 0x80000000u ? 0xFFFFFFFFu : s->rto[c] * 2;
+                s->tmr[c] = s->rto[c];
+                s->rptr[c] = s->una[c];
+                s->rpo[c] = 0;
+                s->reo[c] = s->fl[c];
+                s->rnd_on &= (uint8_t)~m;
+                s->rnd_rs &= (uint8_t)~m;
+            }
+        }
+        /* (a packet that left at the last edge, its timer stopped then) */
+        if ((st_old & m) && !(prog && kc == c)) {
+            if (s->rto[c] == 0)
+                s->rto[c] = in->cfg_rto;
+            s->tmr[c] = s->rto[c];
+        }
+        /* a packet that leaves while its channel's timer stays stopped
+         * starts it at the next edge */
+        const int sent = (emit_r && cs == c) || en;
+        const int stopped = (prog && kc == c) ? a_flm == 0 : tmr_old[c] == 0;
+        if (sent && stopped)
+            s->st |= m;
+        else
+            s->st &= (uint8_t)~m;
+        /* the scan's view */
+        if ((blk | expire) & m)
+            s->sv &= (uint8_t)~m;
+        else if (rdm & m)
+            s->sv |= m;
     }
+    s->sd = sd_n;
+    s->sa = sa_n;
+    /* the FIFO */
     if (emit_n || drop_n) {
-        s->sq_c[0] = s->sq_c[1];
-        s->sq_h[0] = s->sq_h[1];
+        s->sq_r ^= 1;
         s->sq_n--;
     }
     if (in->sq_valid && o->sq_ready) {
-        s->sq_c[s->sq_n] = in->sq_ch & (TP_CH - 1);
-        s->sq_h[s->sq_n] = in->sq_hdl;
+        const int w = (s->sq_r + s->sq_n) & 1;
+        s->sq_c[w] = in->sq_ch & (TP_CH - 1);
+        s->sq_h[w] = in->sq_hdl;
         s->sq_n++;
     }
-    /* M: a word of the SACK being merged, shifted onto the ring: its low
-     * part ORed into ring word mg_pos with the high part of the word before;
-     * after the last word that high part alone */
-    if (in->ack_wvalid && s->mg_n) {
+    /* M: the registered word of the SACK being merged, shifted onto the
+     * ring: its low part ORed into ring word mg_pos with the high part of
+     * the word before; after the last word that high part alone */
+    if (s->w_v && s->mg_n) {
         if (s->mg_on) {
-            uint64_t w = in->ack_word;
+            uint64_t w = s->w_word;
             if (s->mg_left < 64)
                 w &= s->mg_left ? ~0ull >> (64 - s->mg_left) : 0;
             s->mg_left = s->mg_left < 64 ? 0 : (uint16_t)(s->mg_left - 64);
@@ -169,87 +309,43 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
         s->acked[s->mg_c][s->mg_pos] |= s->mg_carry;
         s->mg_tail = 0;
     }
-    /* T5: an acknowledgement (a header abandons the words of one before it:
-     * the sender of the words never does that) */
-    if (in->ack_valid) {
-        s->mg_n = in->ack_kind == TP_SACK ? (uint8_t)transport_bmap_words(in->ack_code) : 0;
+    s->w_v = in->ack_wvalid;
+    s->w_word = in->ack_wvalid ? in->ack_word : 0;
+    /* the header applied at this edge sets the merge up for its words (a
+     * header abandons the words of one before it: the sender of the words
+     * never does that) */
+    if (s->k_v) {
+        s->mg_n = s->k_kind == TP_SACK ? (uint8_t)transport_bmap_words(s->k_code) : 0;
         s->mg_on = 0;
         s->mg_tail = 0;
         s->mg_carry = 0;
-    }
-    if (in->ack_valid && !(s->fail >> (in->ack_ch & (TP_CH - 1)) & 1)) {
-        int c = in->ack_ch & (TP_CH - 1);
-        uint32_t b = in->ack_base & M, una = s->una[c], nx = nxt_old[c];
-        if (((b - una) & M) <= ((nx - una) & M)) {
-            if (b != una) {
-                s->una[c] = b;
-                s->retries[c] = 0;
-                s->rto[c] = in->cfg_rto;
-                s->tmr[c] = b != s->nxt[c] ? in->cfg_rto : 0;
-                expire &= (uint8_t)~(1u << c);
-            }
-            uint32_t lim = (nx - b) & M;
-            if (in->ack_kind == TP_NAK) {
-                s->rptr[c] = b;
-                s->rend[c] = nx;
-            } else {
-                uint32_t rl = (s->rptr[c] - b) & M, el = (s->rend[c] - b) & M;
-                if (rl > lim)
-                    s->rptr[c] = b;
-                if (el > lim)
-                    s->rend[c] = b;
-                if (in->ack_kind == TP_SACK) {
-                    /* its words follow: bits naming PSNs never sent are
-                     * left out */
-                    uint32_t n = transport_bmap_bits(in->ack_code);
-                    s->mg_on = 1;
-                    s->mg_c = (uint8_t)c;
-                    s->mg_left = (uint16_t)(n > lim ? lim : n);
-                    s->mg_pos = (uint8_t)(b % TP_W / 64);
-                    s->mg_s = (uint8_t)(b % 64);
-                    uint32_t hi = in->ack_hi & M;
-                    if (((hi - b) & M) < lim) {
-                        s->rend[c] = farther(s->rend[c], (hi + 1) & M, b);
-                        /* a packet sent after the last round's resends has
-                         * arrived, and holes remain: those resends were
-                         * lost too, so the holes go again */
-                        uint32_t re = (s->rnd_end[c] - b) & M;
-                        if (re > lim) /* (all of that round acknowledged) */
-                            s->rnd_on &= (uint8_t)~(1u << c);
-                        else if ((s->rnd_on >> c & 1) && ((hi - b) & M) >= re) {
-                            s->rptr[c] = b;
-                            s->rnd_on &= (uint8_t)~(1u << c);
-                        }
-                    }
-                }
-            }
+        if (take && s->k_kind == TP_SACK) {
+            /* bits naming PSNs never sent are left out */
+            uint32_t n = transport_bmap_bits(s->k_code);
+            s->mg_on = 1;
+            s->mg_c = (uint8_t)kc;
+            s->mg_left = (uint16_t)(n > s->k_lim ? s->k_lim : n);
+            s->mg_pos = (uint8_t)(s->k_b % TP_W / 64);
+            s->mg_s = (uint8_t)(s->k_b % 64);
         }
     }
-    /* T6: timeouts */
-    for (int c = 0; c < TP_CH; c++) {
-        if (!(expire >> c & 1))
-            continue;
-        if (s->retries[c] + 1u > in->cfg_retry_max) {
-            s->fail |= (uint8_t)(1u << c);
-            s->tmr[c] = 0;
-        } else {
-            s->retries[c]++;
-            if (in->cfg_backoff & 1)
-                s->rto[c] = s->rto[c] >= 0x80000000u ? 0xFFFFFFFFu : s->rto[c] * 2;
-            s->tmr[c] = s->rto[c];
-            s->rptr[c] = s->una[c];
-            s->rend[c] = s->nxt[c];
-            s->rnd_on &= (uint8_t)~(1u << c);
-            s->rnd_rs &= (uint8_t)~(1u << c);
-        }
-    }
-    /* T7: a packet that leaves starts its channel's timer (unless an
-     * acknowledgement at this edge covered everything sent) */
-    int sc = emit_r ? cs : emit_n ? hc : -1;
-    if (sc >= 0 && !(s->fail >> sc & 1) && s->tmr[sc] == 0 && s->nxt[sc] != s->una[sc]) {
-        if (s->rto[sc] == 0)
-            s->rto[sc] = in->cfg_rto;
-        s->tmr[sc] = s->rto[sc];
+    /* the header taken at this edge, against the registers before it: its
+     * base within [una, nxt] (else it is stale or forged and changes
+     * nothing but the words it announces) */
+    const int hdr = in->ack_valid && o->ack_ready;
+    s->k_v = (uint8_t)hdr;
+    if (hdr) {
+        const int c = in->ack_ch & (TP_CH - 1);
+        const uint32_t b = in->ack_base & M, hi = in->ack_hi & M, d = (b - s->una[c]) & M;
+        s->k_ch = (uint8_t)c;
+        s->k_kind = in->ack_kind;
+        s->k_code = in->ack_code;
+        s->k_b = b;
+        s->k_take = d <= fl_old[c];
+        s->k_d = (uint16_t)(d & OFS);
+        s->k_lim = (uint16_t)((fl_old[c] - d) & OFS);
+        s->k_hb = (hi - b) & M;
+        s->k_hu = (uint16_t)((hi - s->una[c]) & OFS);
     }
     /* T8: output registers */
     if (emit_r) {
@@ -261,13 +357,14 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
     } else if (emit_n) {
         o->pkt_valid = 1;
         o->pkt_ch = (uint8_t)hc;
-        o->pkt_psn = nxt_old[hc];
+        o->pkt_psn = (s->nxt[hc] - 1) & M;
         o->pkt_hdl = hh;
         o->pkt_retx = 0;
     } else if (out_free) {
         o->pkt_valid = 0;
     }
     o->sq_ready = s->sq_n < 2;
+    o->ack_ready = !hdr;
     memset(o->una, 0, sizeof o->una);
     for (int c = 0; c < TP_CH; c++) {
         unsigned b0 = 24u * (unsigned)c;
@@ -325,7 +422,11 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
         s->ao_off = (uint16_t)(s->ao_off + 64);
         s->ao_n--;
     }
-    const int ao_free = (!o->ao_valid || in->ao_ready) && !streaming;
+    /* (the register is free once the link took what it held; a new
+     * acknowledgement is built two edges after the last at the earliest,
+     * so the peer, which takes one header every other edge, keeps up) */
+    const int ao_gone = (!o->ao_valid || in->ao_ready) && !streaming;
+    const int ao_free = ao_gone && !s->ao_fresh;
     int ac = -1;
     uint8_t owed = s->ack_pend | s->nak_pend;
     if (ao_free)
@@ -347,9 +448,10 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
         s->ao_off = 0;
         s->ack_pend &= (uint8_t)~(1u << ac);
         s->nak_pend &= (uint8_t)~(1u << ac);
-    } else if (ao_free) {
+    } else if (ao_gone) {
         o->ao_valid = 0;
     }
+    s->ao_fresh = ac >= 0;
     /* R4: updates */
     if (dc >= 0) {
         bit_put(s->ring[dc], dpsn, 0);
@@ -385,10 +487,10 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
     o->dlv_psn = dpsn;
 
     /* busy: anything in flight, waiting, held or owed */
-    int busy = s->sq_n || o->pkt_valid || o->ao_valid || o->dlv_valid || o->rxv_valid ||
+    int busy = s->sq_n || s->k_v || s->w_v || s->st || o->pkt_valid || o->ao_valid || o->dlv_valid || o->rxv_valid ||
                s->ack_pend || s->nak_pend || s->mg_n || s->mg_tail || s->ao_n;
     for (int c = 0; c < TP_CH && !busy; c++)
-        busy = (!(s->fail >> c & 1) && (s->nxt[c] != s->una[c] || s->rptr[c] != s->rend[c])) ||
+        busy = (!(s->fail >> c & 1) && (s->fl[c] || s->rpo[c] != s->reo[c])) ||
                s->held[c];
     o->busy = (uint8_t)busy;
     *out = *o;
@@ -396,7 +498,8 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
 
 int64_t transport_quiet(const transport_state_t *s, const transport_in_t *in)
 {
-    if (in->sq_valid || in->ack_valid || in->ack_wvalid || in->rx_valid || !s->inited)
+    if (in->sq_valid || in->ack_valid || in->ack_wvalid || in->rx_valid || !s->inited || s->k_v ||
+        s->w_v || s->st || !s->o.ack_ready)
         return 0;
     const transport_out_t *o = &s->o;
     if (s->sq_n || o->pkt_valid || o->ao_valid || o->dlv_valid || o->rxv_valid || o->tmo ||
@@ -406,7 +509,7 @@ int64_t transport_quiet(const transport_state_t *s, const transport_in_t *in)
     for (int c = 0; c < TP_CH; c++) {
         if (s->fail >> c & 1)
             continue;
-        if (s->rptr[c] != s->rend[c] || bit_get(s->ring[c], s->exp[c]))
+        if (s->rpo[c] != s->reo[c] || !(s->sv >> c & 1) || bit_get(s->ring[c], s->exp[c]))
             return 0;
         if (s->tmr[c] && (int64_t)s->tmr[c] - 1 < q)
             q = (int64_t)s->tmr[c] - 1;

@@ -46,32 +46,52 @@ typedef struct { TRANSPORT_PORTS(PORTS_FIELDS_OUT) } transport_out_t;
 TRANSPORT_PORTS(PORTS_CHECK)
 
 typedef struct {
-    /* transmit half, per channel */
-    uint32_t nxt[TP_CH], una[TP_CH];
-    uint32_t rptr[TP_CH], rend[TP_CH]; /* PSNs [rptr, rend) are due for a resend */
+    /* transmit half, per channel: PSNs nxt, una and rptr; the flight and
+     * the resend scan as offsets from una (0..TP_W, 11 bits in the RTL):
+     * fl = nxt - una, PSNs [una + rpo, una + reo) are due for a resend */
+    uint32_t nxt[TP_CH], una[TP_CH], rptr[TP_CH];
+    uint16_t fl[TP_CH], rpo[TP_CH], reo[TP_CH];
     uint32_t tmr[TP_CH];               /* edges left before the timeout; 0: stopped */
     uint32_t rto[TP_CH];               /* the current timeout */
     uint8_t retries[TP_CH];
     uint8_t fail;
     /* resend rounds: rnd_rs bit c, the round under way resent something;
      * rnd_on bit c, a finished round's resends are watched: a SACK whose
-     * highest PSN is at or beyond rnd_end[c] (sent after them) starts the
+     * highest PSN is at or beyond una + rno[c] (sent after them) starts the
      * next round */
     uint8_t rnd_rs, rnd_on;
-    uint32_t rnd_end[TP_CH];
+    uint16_t rno[TP_CH];
+    /* the scan's registered view of each channel (bit c): sv, sd and sa
+     * are valid; sd, a PSN is due (rpo != reo); sa, the acked bit of PSN
+     * rptr. An acknowledgement, a timeout or a merge clears sv, and the
+     * edge after reads them anew. */
+    uint8_t sv, sd, sa;
+    /* bit c: a packet left at the last edge while the timer was stopped:
+     * it starts at this one */
+    uint8_t st;
     uint64_t acked[TP_CH][TP_NWORDS];
     uint16_t desc[TP_CH][TP_W];
-    /* an incoming SACK's bitmap, merged a word an edge into acked[mg_c]:
-     * mg_n words still to come (mg_on: merged, else the header was stale
-     * and they are only consumed); each word shifted onto the ring by mg_s
-     * bits, written to ring word mg_pos, its high part carried into the
-     * next (mg_tail: the carry of the last word is written at the edge
-     * after it); mg_left bits of the bitmap still name PSNs sent */
+    /* an acknowledgement's header is taken at one edge (ack_ready drops for
+     * the next) into these registers and applied at the edge after: k_d =
+     * base - una (k_take: at most the flight, k_d its low 11 bits), k_lim =
+     * the flight then less k_d, k_hb = hi - base, k_hu = hi - una (11 bits) */
+    uint8_t k_v, k_ch, k_kind, k_code, k_take;
+    uint32_t k_b, k_hb;
+    uint16_t k_d, k_lim, k_hu;
+    /* a SACK's words are registered as they come (w_v, w_word) and merged
+     * from there, a word an edge, into acked[mg_c]: mg_n words still to
+     * come (mg_on: merged, else the header was stale and they are only
+     * consumed); each word shifted onto the ring by mg_s bits, written to
+     * ring word mg_pos, its high part carried into the next (mg_tail: the
+     * carry of the last word is written at the edge after it); mg_left
+     * bits of the bitmap still name PSNs sent */
+    uint8_t w_v;
+    uint64_t w_word;
     uint8_t mg_n, mg_on, mg_c, mg_pos, mg_s, mg_tail;
     uint16_t mg_left;
     uint64_t mg_carry;
-    /* new packets waiting for their window: a 2-entry FIFO */
-    uint8_t sq_n;
+    /* new packets waiting for their window: a 2-entry ring (sq_r the head) */
+    uint8_t sq_n, sq_r;
     uint8_t sq_c[2];
     uint16_t sq_h[2];
     /* receive half, per channel */
@@ -83,8 +103,9 @@ typedef struct {
      * ring's bits at PSN ao_base + ao_off on */
     uint8_t ao_n;
     uint16_t ao_off;
+    uint8_t ao_fresh; /* the acknowledgement register was loaded at the last edge */
     /* 0 until the first edge after reset, which starts every channel's PSNs
-     * at cfg_psn_init */
+     * at cfg_psn_init and takes nothing else */
     uint8_t inited;
     /* the output registers */
     transport_out_t o;

@@ -24,7 +24,8 @@
     X(IN, sq_ch, 2, uint8_t)                                                    \
     X(IN, sq_hdl, 16, uint16_t)       /* its descriptor: a handle */           \
     X(IN, pkt_ready, 1, uint8_t)      /* the link takes pkt this edge */       \
-    /* an acknowledgement received (passed the receive checks) */               \
+    /* an acknowledgement received (passed the receive checks): its header  \
+       is taken when ack_valid && ack_ready */                                 \
     X(IN, ack_valid, 1, uint8_t)                                                \
     X(IN, ack_ch, 2, uint8_t)                                                   \
     X(IN, ack_kind, 2, uint8_t)       /* 0 ACK, 1 SACK, 2 NAK */               \
@@ -43,6 +44,8 @@
     X(IN, ao_ready, 1, uint8_t)       /* the link takes ao this edge */        \
     /* transmit outputs */                                                      \
     X(OUT, sq_ready, 1, uint8_t)                                                \
+    X(OUT, ack_ready, 1, uint8_t)     /* a header can be taken: not at the    \
+                                         edge after one was */                 \
     X(OUT, pkt_valid, 1, uint8_t)                                               \
     X(OUT, pkt_ch, 2, uint8_t)                                                  \
     X(OUT, pkt_psn, 24, uint32_t)                                               \

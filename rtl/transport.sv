@@ -5,10 +5,14 @@
 // of an edge is taken from the registers before it and the inputs; the
 // updates follow in the C model's order (T1..T8 transmit, R1..R4 receive).
 //
-// Transmit, per channel: next PSN, oldest PSN not acknowledged, the resend
-// scan [rptr, rend), the timer and its timeout, the retry count, a fail bit;
-// a ring of selectively acknowledged bits and a ring of 16-bit descriptors
-// (handles) indexed by PSN modulo W. New packets wait in a 2-entry FIFO.
+// Transmit, per channel: next PSN, oldest PSN not acknowledged (una), the
+// flight and the resend scan as 11-bit offsets from una, the timer and its
+// timeout, the retry count, a fail bit; a ring of selectively acknowledged
+// bits and a ring of 16-bit descriptors (handles) indexed by PSN modulo W.
+// New packets wait in a 2-entry FIFO. An acknowledgement's header is taken
+// into registers at one edge (its differences from una worked out there) and
+// applied at the next; ack_ready is low at the edge after a header, so two
+// are never in flight.
 // Receive, per channel: next PSN to deliver, the highest PSN received, the
 // packets held, a ring of received-not-delivered bits; acknowledgements
 // owed. All outputs are registers.
@@ -55,6 +59,7 @@ module transport #(
   input  logic [23:0]   rx_psn_i,
   input  logic          ao_ready_i,
   output logic          sq_ready_o,
+  output logic          ack_ready_o,
   output logic          pkt_valid_o,
   output logic [1:0]    pkt_ch_o,
   output logic [23:0]   pkt_psn_o,
@@ -89,23 +94,45 @@ module transport #(
   localparam logic [2:0] VAccept = 3'd0, VDup = 3'd1, VFull = 3'd2, VBeyond = 3'd3, VGap = 3'd4;
   localparam logic [1:0] KAck = 2'd0, KSack = 2'd1, KNak = 2'd2;
 
-  // ---- registers ----
-  logic [23:0] nxt_q [CH];
-  logic [23:0] una_q [CH];
-  logic [23:0] rptr_q [CH];
-  logic [23:0] rend_q [CH];
-  logic [31:0] tmr_q [CH];
-  logic [31:0] rto_q [CH];
-  logic [3:0] retries_q [CH];
+  // ---- transmit registers ----
+  logic [23:0]   nxt_q [CH];
+  logic [23:0]   una_q [CH];
+  logic [23:0]   rptr_q [CH];
+  logic [IW-1:0] rp1_q [CH];   // the ring index of rptr + 1
+  logic [IW-1:0] una1_q [CH];  // the ring index of una + 1
+  // offsets from una (0..W): the flight, the resend scan [rpo, reo), the
+  // last round's end
+  logic [10:0]   fl_q [CH];
+  logic [10:0]   rpo_q [CH];
+  logic [10:0]   reo_q [CH];
+  logic [10:0]   rno_q [CH];
+  logic [31:0]   tmr_q [CH];
+  logic [31:0]   rto_q [CH];
+  logic [3:0]    retries_q [CH];
   logic [CH-1:0] fail_q;
   logic [CH-1:0] rnd_rs_q, rnd_on_q;  // resend rounds (docs/transport.md)
-  logic [23:0] rnd_end_q [CH];
-  logic [W-1:0] acked_q [CH];
-  logic [15:0] desc_q [CH*W];     // the descriptor ring (a RAM, below)
-  logic [15:0] rhdl_q, nhdl_q;    // a resend's handle (the RAM's read), a new packet's
-  logic [1:0]  sq_n_q;
-  logic [1:0]  sq_c0_q, sq_c1_q;
-  logic [15:0] sq_h0_q, sq_h1_q;
+  // the scan's registered view: valid, a PSN due, its acked bit; a timer to
+  // start (a packet left while it was stopped); a SACK being merged
+  logic [CH-1:0] sv_q, sd_q, sa_q, st_q, mgb_q;
+  logic [W-1:0]  acked_q [CH];
+  logic [15:0]   desc_q [CH*W];     // the descriptor ring (a RAM, below)
+  logic [15:0]   rhdl_q, nhdl_q;    // a resend's handle (the RAM's read), a new packet's
+  logic [1:0]    sq_n_q;
+  logic          sq_r_q;            // the FIFO's head
+  logic [1:0]    sq_c_q [2];
+  logic [15:0]   sq_h_q [2];
+  // the acknowledgement header taken at the last edge, with its differences
+  // from una then (cmodel/transport.h: k_*)
+  logic          k_v_q, k_take_q, k_nz_q, k_hbz_q;
+  logic [1:0]    k_ch_q, k_kind_q;
+  logic [2:0]    k_code_q;
+  logic [23:0]   k_b_q;
+  logic [IW-1:0] k_b1_q;
+  logic [10:0]   k_d_q, k_dm1_q, k_lim_q, k_hb_q, k_hb1_q, k_hu_q, k_hu1_q;
+  // a SACK's word as it came
+  logic          w_v_q;
+  logic [63:0]   w_word_q;
+  // ---- receive registers ----
   logic [23:0] exp_q [CH];
   logic [23:0] hi_q [CH];
   logic [10:0] held_q [CH];
@@ -127,166 +154,207 @@ module transport #(
   // the outgoing SACK's words still to put out, and the next one's offset
   logic [4:0]  ao_n_q;
   logic [10:0] ao_off_q;
-
-  // ---- every channel's sequence starts at cfg_psn_init: until the first edge
-  // after reset the sequence registers read as it ----
+  logic        ao_fresh_q;  // the acknowledgement register was loaded at the last edge
+  // 0 until the first edge after reset, which starts every channel's
+  // sequence at cfg_psn_init and takes nothing else
   logic        init_q;
-  logic [23:0] nxt_c [CH];
-  logic [23:0] una_c [CH];
-  logic [23:0] rptr_c [CH];
-  logic [23:0] rend_c [CH];
-  logic [23:0] rnd_end_c [CH];
-  logic [23:0] exp_c [CH];
-  logic [23:0] hi_c [CH];
-  always_comb begin
-    for (int c = 0; c < CH; c++) begin
-      nxt_c[c]     = init_q ? nxt_q[c] : cfg_psn_init_i;
-      una_c[c]     = init_q ? una_q[c] : cfg_psn_init_i;
-      rptr_c[c]    = init_q ? rptr_q[c] : cfg_psn_init_i;
-      rend_c[c]    = init_q ? rend_q[c] : cfg_psn_init_i;
-      rnd_end_c[c] = init_q ? rnd_end_q[c] : cfg_psn_init_i;
-      exp_c[c]     = init_q ? exp_q[c] : cfg_psn_init_i;
-      hi_c[c]      = init_q ? hi_q[c] : cfg_psn_init_i - 24'd1;  // nothing received
-    end
-  end
-
-  // ---- next-state values of the scalar registers ----
-  logic [23:0] nxt_d [CH];
-  logic [23:0] una_d [CH];
-  logic [23:0] rptr_d [CH];
-  logic [23:0] rend_d [CH];
-  logic [31:0] tmr_d [CH];
-  logic [31:0] rto_d [CH];
-  logic [3:0] retries_d [CH];
-  logic [CH-1:0] fail_d;
-  logic [CH-1:0] rnd_rs_d, rnd_on_d;
-  logic [23:0] rnd_end_d [CH];
-  logic [1:0]  sq_n_d;
-  logic [1:0]  sq_c0_d, sq_c1_d;
-  logic [15:0] sq_h0_d, sq_h1_d;
-  logic [CH-1:0] expire;
-
-  // decisions of the edge
-  logic        out_free, emit_r, emit_n, drop_n, adv, scan_found;
-  logic [1:0]  cs, hc, sc;
-  logic [23:0] rp;
-  logic        ack_take;
-  logic [1:0]  ac_ch;
-  logic [23:0] ab, alim;
-  logic [10:0] bits;
-  logic [23:0] win;
 
   function automatic logic [10:0] bmap_bits(input logic [2:0] code);
     bmap_bits = 11'd64 << (code > 3'd4 ? 3'd4 : code);
   endfunction
-
-  // x is at or beyond y, both measured from base
-  function automatic logic [23:0] farther(input logic [23:0] x, input logic [23:0] y,
-                                          input logic [23:0] base);
-    farther = (x - base) >= (y - base) ? x : y;
-  endfunction
-
-  // M: a word of the SACK being merged, masked to the PSNs sent and shifted
-  // onto the ring: its low part ORed into ring word mg_q.pos with the high
-  // part of the word before; after the last word that high part alone
-  logic        mg_word, mg_wr;
-  logic [63:0] mg_w, mg_wdata;
-  logic [CH-1:0] merging;
-  always_comb begin
-    mg_word = ack_wvalid_i && mg_q.n != 5'd0;
-    mg_w = mg_q.left >= 11'd64 ? ack_word_i : ack_word_i & ~({64{1'b1}} << mg_q.left[5:0]);
-    mg_wr = mg_word ? mg_q.on : mg_q.tail;
-    mg_wdata = mg_word ? (mg_w << mg_q.s) | mg_q.carry : mg_q.carry;
-    for (int c = 0; c < CH; c++) merging[c] = mg_q.on && (mg_q.n != 5'd0 || mg_q.tail) && mg_q.c == 2'(c);
-  end
-
   function automatic logic [4:0] bmap_words(input logic [2:0] code);
     bmap_words = 5'd1 << (code > 3'd4 ? 3'd4 : code);
   endfunction
 
-  // ---- transmit ----
+  // ---- transmit: the decisions of the edge, from the registers ----
+  logic [10:0]   bits, win;
+  logic          out_free, emit_r, emit_n, drop_n, take, prog, hb_in;
+  logic [CH-1:0] blk, rdm, skip, cand, adv, en, sentc, expire, exp_eff, apc;
+  logic [1:0]    cs, hc, kc;
+  logic [23:0]   rp;
+  logic [10:0]   a_flm, a_flp, a_rno, a_rpo, a_reo;
+  logic          a_rptr_b, a_rnd_off;
   always_comb begin
     bits = bmap_bits(cfg_bmap_code_i);
-    win = cfg_window_i > 11'(W) ? 24'(W) : {13'd0, cfg_window_i};  // the ring's size at most
+    win = cfg_window_i > 11'(W) ? 11'(W) : cfg_window_i;  // the ring's size at most
     out_free = !pkt_valid_o || pkt_ready_i;
+    // T1: the resend scan (a channel whose acknowledgement is applied at
+    // this edge, or whose SACK is merged, waits)
     for (int c = 0; c < CH; c++) begin
-      nxt_d[c] = nxt_c[c];
-      una_d[c] = una_c[c];
-      rptr_d[c] = rptr_c[c];
-      rend_d[c] = rend_c[c];
-      rto_d[c] = rto_q[c];
-      retries_d[c] = retries_q[c];
-      rnd_end_d[c] = rnd_end_c[c];
+      blk[c] = (k_v_q && k_ch_q == 2'(c)) || mgb_q[c];
+      rdm[c] = !fail_q[c] && !blk[c] && !sv_q[c];
+      skip[c] = !fail_q[c] && !blk[c] && sv_q[c] && sd_q[c] && sa_q[c];
+      cand[c] = !fail_q[c] && !blk[c] && sv_q[c] && sd_q[c] && !sa_q[c];
     end
-    fail_d = fail_q;
-    rnd_rs_d = rnd_rs_q;
-    rnd_on_d = rnd_on_q;
-    // T1: the resend scan
-    scan_found = 1'b0;
-    cs = 2'd0;
-    for (int c = CH - 1; c >= 0; c--)
-      if (!fail_q[c] && rptr_c[c] != rend_c[c] && !merging[c]) begin
-        scan_found = 1'b1;
-        cs = 2'(c);
-      end
-    rp = rptr_c[cs];
-    emit_r = 1'b0;
-    adv = 1'b0;
-    if (scan_found) begin
-      if (!cfg_gbn_i && acked_q[cs][rp[IW-1:0]]) adv = 1'b1;
-      else if (out_free) begin
-        emit_r = 1'b1;
-        adv = 1'b1;
-      end
-    end
-    // T2: the new packet
-    hc = sq_c0_q;
+    // (an expression, not a loop that assigns it on the way: Icarus re-runs
+    // a process when a variable it reads changes while it runs)
+    cs = cand[0] ? 2'd0 : cand[1] ? 2'd1 : cand[2] ? 2'd2 : 2'd3;
+    emit_r = cand != '0 && out_free;
+    for (int c = 0; c < CH; c++) adv[c] = skip[c] || (emit_r && cs == 2'(c));
+    rp = rptr_q[cs];
+    // T2: the new packet at the head of the FIFO
+    hc = sq_c_q[sq_r_q];
     emit_n = 1'b0;
     drop_n = 1'b0;
     if (sq_n_q != 2'd0) begin
       if (fail_q[hc]) drop_n = 1'b1;
-      else emit_n = out_free && !emit_r && (win > (nxt_c[hc] - una_c[hc])) &&
-                    rptr_c[hc] == rend_c[hc];
+      else emit_n = out_free && cand == '0 && fl_q[hc] < win && rpo_q[hc] == reo_q[hc];
     end
-    // T3: timers
     for (int c = 0; c < CH; c++) begin
+      en[c] = emit_n && hc == 2'(c);
+      sentc[c] = en[c] || (emit_r && cs == 2'(c));
+      // T3: timers
       expire[c] = !fail_q[c] && tmr_q[c] == 32'd1;
-      tmr_d[c] = tmr_q[c] > 32'd1 ? tmr_q[c] - 32'd1 : 32'd0;
     end
-    // T4: scan, new PSN, FIFO
-    if (adv) begin
-      rptr_d[cs] = rp + 24'd1;
-      if (emit_r) rnd_rs_d[cs] = 1'b1;
-      if (rptr_d[cs] == rend_c[cs]) begin
-        if (rnd_rs_d[cs]) begin
-          rnd_on_d[cs] = 1'b1;
-          rnd_end_d[cs] = nxt_c[cs];
+    // T5: the acknowledgement taken at the last edge, against the channel's
+    // registers as they are now
+    kc = k_ch_q;
+    take = k_v_q && k_take_q && !fail_q[kc];
+    prog = take && k_nz_q;
+    apc = take ? CH'(1) << kc : '0;
+    for (int c = 0; c < CH; c++) exp_eff[c] = expire[c] && !(prog && kc == 2'(c));
+    a_flm = fl_q[kc] - k_d_q;
+    a_flp = fl_q[kc] - k_dm1_q;  // (a new packet leaving at this edge too)
+    a_rno = rno_q[kc] - k_d_q;
+    a_rnd_off = rno_q[kc] < k_d_q;
+    hb_in = k_hbz_q && k_hb_q < k_lim_q;
+    if (k_kind_q == KNak) begin
+      a_rptr_b = 1'b1;
+      a_rpo = '0;
+      a_reo = a_flm;
+    end else begin
+      a_rptr_b = rpo_q[kc] < k_d_q;
+      a_rpo = a_rptr_b ? 11'd0 : rpo_q[kc] - k_d_q;
+      a_reo = reo_q[kc] < k_d_q ? 11'd0 : reo_q[kc] - k_d_q;
+      if (k_kind_q == KSack && hb_in) begin
+        if (reo_q[kc] < k_hu1_q) a_reo = k_hb1_q;
+        if (!a_rnd_off && rnd_on_q[kc] && k_hu_q >= rno_q[kc]) begin
+          a_rptr_b = 1'b1;
+          a_rpo = '0;
+          a_rnd_off = 1'b1;
         end
-        rnd_rs_d[cs] = 1'b0;
       end
     end
-    if (emit_n) nxt_d[hc] = nxt_c[hc] + 24'd1;
-    sq_n_d = sq_n_q;
-    sq_c0_d = sq_c0_q;
-    sq_c1_d = sq_c1_q;
-    sq_h0_d = sq_h0_q;
-    sq_h1_d = sq_h1_q;
-    if (emit_n || drop_n) begin
-      sq_c0_d = sq_c1_q;
-      sq_h0_d = sq_h1_q;
-      sq_n_d = sq_n_q - 2'd1;
+  end
+
+  // ---- transmit: next-state values ----
+  logic [23:0]   nxt_d [CH];
+  logic [23:0]   una_d [CH];
+  logic [23:0]   rptr_d [CH];
+  logic [IW-1:0] rp1_d [CH];
+  logic [IW-1:0] una1_d [CH];
+  logic [10:0]   fl_d [CH];
+  logic [10:0]   rpo_d [CH];
+  logic [10:0]   reo_d [CH];
+  logic [10:0]   rno_d [CH];
+  logic [31:0]   tmr_d [CH];
+  logic [31:0]   rto_d [CH];
+  logic [3:0]    retries_d [CH];
+  logic [CH-1:0] fail_d, rnd_rs_d, rnd_on_d, sv_d, sd_d, sa_d, st_d;
+  // (per channel, each written once an edge: Icarus re-runs a process whose
+  // temporaries change within it)
+  logic [CH-1:0] pcv, lastv, stoppedv;
+  logic [31:0]   rto_x [CH];  // the timeout after a timeout (doubled with backoff)
+  logic [31:0]   rto_s [CH];  // the timeout a packet starts
+  always_comb begin
+    for (int c = 0; c < CH; c++) begin
+      rto_x[c] = !cfg_backoff_i ? rto_q[c] : rto_q[c][31] ? 32'hFFFFFFFF : {rto_q[c][30:0], 1'b0};
+      rto_s[c] = rto_q[c] == 32'd0 ? cfg_rto_i : rto_q[c];
     end
-    if (sq_valid_i && sq_ready_o) begin
-      if (sq_n_d[0]) begin
-        sq_c1_d = sq_ch_i;
-        sq_h1_d = sq_hdl_i;
+  end
+  always_comb begin
+    for (int c = 0; c < CH; c++) begin
+      pcv[c] = prog && kc == 2'(c);
+      lastv[c] = rpo_q[c] + 11'd1 == reo_q[c];
+      nxt_d[c] = en[c] ? nxt_q[c] + 24'd1 : nxt_q[c];
+      una_d[c] = pcv[c] ? k_b_q : una_q[c];
+      una1_d[c] = pcv[c] ? k_b1_q : una1_q[c];
+      rnd_rs_d[c] = rnd_rs_q[c];
+      rnd_on_d[c] = rnd_on_q[c];
+      rno_d[c] = rno_q[c];
+      reo_d[c] = reo_q[c];
+      if (apc[c]) begin
+        rptr_d[c] = a_rptr_b ? k_b_q : rptr_q[c];
+        rp1_d[c] = a_rptr_b ? k_b1_q : rp1_q[c];
+        rpo_d[c] = a_rpo;
+        reo_d[c] = a_reo;
+        rno_d[c] = a_rno;
+        if (a_rnd_off) rnd_on_d[c] = 1'b0;
+        fl_d[c] = en[c] ? a_flp : a_flm;
       end else begin
-        sq_c0_d = sq_ch_i;
-        sq_h0_d = sq_hdl_i;
+        rptr_d[c] = adv[c] ? rptr_q[c] + 24'd1 : rptr_q[c];
+        rp1_d[c] = adv[c] ? rp1_q[c] + IW'(1) : rp1_q[c];
+        rpo_d[c] = adv[c] ? rpo_q[c] + 11'd1 : rpo_q[c];
+        if (adv[c]) begin
+          // the round is over: if it resent anything, watch for a SACK
+          // that reports a packet sent after it
+          if (lastv[c]) begin
+            if (rnd_rs_q[c] || (emit_r && cs == 2'(c))) begin
+              rnd_on_d[c] = 1'b1;
+              rno_d[c] = fl_q[c];
+            end
+            rnd_rs_d[c] = 1'b0;
+          end else if (emit_r && cs == 2'(c)) begin
+            rnd_rs_d[c] = 1'b1;
+          end
+        end
+        fl_d[c] = en[c] ? fl_q[c] + 11'd1 : fl_q[c];
       end
-      sq_n_d = sq_n_d + 2'd1;
+      // timers: progress restarts it (stops it with nothing left in
+      // flight); a timeout; a packet that left at the lastv[c] edge while it
+      // was stoppedv[c] starts it
+      tmr_d[c] = tmr_q[c] > 32'd1 ? tmr_q[c] - 32'd1 : 32'd0;
+      rto_d[c] = rto_q[c];
+      retries_d[c] = retries_q[c];
+      fail_d[c] = fail_q[c];
+      if (pcv[c]) begin
+        tmr_d[c] = fl_q[c] != k_d_q ? cfg_rto_i : 32'd0;
+        retries_d[c] = 4'd0;
+        rto_d[c] = cfg_rto_i;
+      end
+      if (exp_eff[c]) begin
+        if ({1'b0, retries_q[c]} + 5'd1 > {1'b0, cfg_retry_max_i}) begin
+          fail_d[c] = 1'b1;
+          tmr_d[c] = 32'd0;
+        end else begin
+          retries_d[c] = retries_q[c] + 4'd1;
+          rto_d[c] = rto_x[c];
+          tmr_d[c] = rto_x[c];
+          rptr_d[c] = una_d[c];
+          rp1_d[c] = una1_d[c];
+          rpo_d[c] = '0;
+          reo_d[c] = fl_d[c];
+          rnd_on_d[c] = 1'b0;
+          rnd_rs_d[c] = 1'b0;
+        end
+      end
+      if (st_q[c] && !pcv[c]) begin
+        rto_d[c] = rto_s[c];
+        tmr_d[c] = rto_s[c];
+      end
+      stoppedv[c] = pcv[c] ? fl_q[c] == k_d_q : tmr_q[c] == 32'd0;
+      st_d[c] = sentc[c] && stoppedv[c];
+      // the scan's view: read anew at the edge after an acknowledgement, a
+      // timeout or a merge
+      sv_d[c] = (blk[c] || exp_eff[c]) ? 1'b0 : rdm[c] ? 1'b1 : sv_q[c];
+      sd_d[c] = rdm[c] ? rpo_q[c] != reo_q[c] : adv[c] ? rpo_q[c] + 11'd1 != reo_q[c] : sd_q[c];
+      sa_d[c] = !cfg_gbn_i && (rdm[c] ? acked_q[c][rptr_q[c][IW-1:0]] : adv[c] ? acked_q[c][rp1_q[c]] : sa_q[c]);
     end
-    // M: the merge's registers
+  end
+
+  // M: the registered word of the SACK being merged, masked to the PSNs
+  // sent and shifted onto the ring: its low part ORed into ring word
+  // mg_q.pos with the high part of the word before; after the last word
+  // that high part alone. The header applied at this edge sets the merge
+  // up for its words.
+  logic        mg_word, mg_wr;
+  logic [63:0] mg_w, mg_wdata;
+  logic [CH-1:0] mgb_d;
+  always_comb begin
+    mg_word = w_v_q && mg_q.n != 5'd0;
+    mg_w = mg_q.left >= 11'd64 ? w_word_q : w_word_q & ~({64{1'b1}} << mg_q.left[5:0]);
+    mg_wr = mg_word ? mg_q.on : mg_q.tail;
+    mg_wdata = mg_word ? (mg_w << mg_q.s) | mg_q.carry : mg_q.carry;
     mg_d = mg_q;
     if (mg_word) begin
       if (mg_q.on) begin
@@ -299,74 +367,38 @@ module transport #(
     end else if (mg_q.tail) begin
       mg_d.tail = 1'b0;
     end
-    // T5: an acknowledgement (a header abandons the words of one before it)
-    if (ack_valid_i) begin
-      mg_d.n = ack_kind_i == KSack ? bmap_words(ack_code_i) : 5'd0;
+    if (k_v_q) begin
+      mg_d.n = k_kind_q == KSack ? bmap_words(k_code_q) : 5'd0;
       mg_d.on = 1'b0;
       mg_d.tail = 1'b0;
       mg_d.carry = 64'd0;
-    end
-    ac_ch = ack_ch_i;
-    ab = ack_base_i;
-    alim = nxt_c[ac_ch] - ab;
-    ack_take = ack_valid_i && !fail_q[ac_ch] && (ab - una_c[ac_ch]) <= (nxt_c[ac_ch] - una_c[ac_ch]);
-    if (ack_take) begin
-      if (ab != una_c[ac_ch]) begin
-        una_d[ac_ch] = ab;
-        retries_d[ac_ch] = 4'd0;
-        rto_d[ac_ch] = cfg_rto_i;
-        tmr_d[ac_ch] = ab != nxt_d[ac_ch] ? cfg_rto_i : 32'd0;
-        expire[ac_ch] = 1'b0;
-      end
-      if (ack_kind_i == KNak) begin
-        rptr_d[ac_ch] = ab;
-        rend_d[ac_ch] = nxt_c[ac_ch];
-      end else begin
-        if ((rptr_d[ac_ch] - ab) > alim) rptr_d[ac_ch] = ab;
-        if ((rend_d[ac_ch] - ab) > alim) rend_d[ac_ch] = ab;
-        if (ack_kind_i == KSack) begin
-          // its words follow: bits naming PSNs never sent are left out
-          mg_d.on = 1'b1;
-          mg_d.c = ac_ch;
-          mg_d.left = {13'd0, bmap_bits(ack_code_i)} > alim ? alim[10:0] : bmap_bits(ack_code_i);
-          mg_d.pos = ab[IW-1:6];
-          mg_d.s = ab[5:0];
-        end
-        if (ack_kind_i == KSack && (ack_hi_i - ab) < alim) begin
-          rend_d[ac_ch] = farther(rend_d[ac_ch], ack_hi_i + 24'd1, ab);
-          if ((rnd_end_d[ac_ch] - ab) > alim) rnd_on_d[ac_ch] = 1'b0;
-          else if (rnd_on_d[ac_ch] && (ack_hi_i - ab) >= (rnd_end_d[ac_ch] - ab)) begin
-            rptr_d[ac_ch] = ab;
-            rnd_on_d[ac_ch] = 1'b0;
-          end
-        end
+      if (take && k_kind_q == KSack) begin
+        // bits naming PSNs never sent are left out
+        mg_d.on = 1'b1;
+        mg_d.c = kc;
+        mg_d.left = bmap_bits(k_code_q) > k_lim_q ? k_lim_q : bmap_bits(k_code_q);
+        mg_d.pos = k_b_q[IW-1:6];
+        mg_d.s = k_b_q[5:0];
       end
     end
-    // T6: timeouts
-    for (int c = 0; c < CH; c++)
-      if (expire[c]) begin
-        if ({1'b0, retries_q[c]} + 5'd1 > {1'b0, cfg_retry_max_i}) begin
-          fail_d[c] = 1'b1;
-          tmr_d[c] = 32'd0;
-        end else begin
-          retries_d[c] = retries_q[c] + 4'd1;
-          if (cfg_backoff_i) rto_d[c] = rto_q[c][31] ? 32'hFFFFFFFF : {rto_q[c][30:0], 1'b0};
-          tmr_d[c] = rto_d[c];
-          rptr_d[c] = una_d[c];
-          rend_d[c] = nxt_d[c];
-          rnd_on_d[c] = 1'b0;
-          rnd_rs_d[c] = 1'b0;
-        end
-      end
-    // T7: a packet that leaves starts its channel's timer (unless an
-    // acknowledgement at this edge covered everything sent)
-    sc = emit_r ? cs : hc;
-    if ((emit_r || emit_n) && !fail_d[sc] && tmr_d[sc] == 32'd0 && nxt_d[sc] != una_d[sc]) begin
-      if (rto_d[sc] == 32'd0) rto_d[sc] = cfg_rto_i;
-      tmr_d[sc] = rto_d[sc];
-    end
+    for (int c = 0; c < CH; c++) mgb_d[c] = mg_d.on && (mg_d.n != 5'd0 || mg_d.tail) && mg_d.c == 2'(c);
   end
 
+  // the header taken at this edge, against the registers before it: its
+  // base within [una, nxt] (else it is stale or forged and changes nothing
+  // but the words it announces)
+  logic        hdr;
+  logic [23:0] una_m, ak_d, ak_hb;
+  logic [10:0] ak_hu;
+  logic [10:0] fl_m;
+  always_comb begin
+    hdr = ack_valid_i && ack_ready_o;
+    una_m = una_q[ack_ch_i];
+    fl_m = fl_q[ack_ch_i];
+    ak_d = ack_base_i - una_m;
+    ak_hb = ack_hi_i - ack_base_i;
+    ak_hu = ack_hi_i[10:0] - una_m[10:0];
+  end
   // ---- receive ----
   logic [2:0]  rv;
   logic        rv_any, moving;
@@ -374,7 +406,7 @@ module transport #(
   logic        dlv_found;
   logic [1:0]  dc;
   logic [23:0] dpsn;
-  logic        ao_free, ao_take;
+  logic        ao_gone, ao_free, ao_take;
   logic [1:0]  ac;
   logic [CH-1:0] owed;
   logic [W-1:0]   ao_ring;
@@ -391,7 +423,7 @@ module transport #(
     ao_j = ao_p[IW-1:6];
     ao_pair = {ring_q[ao_ch_o][64*(JW'(ao_j + JW'(1))) +: 64], ring_q[ao_ch_o][64*ao_j +: 64]};
     ao_w = 64'(ao_pair >> ao_p[5:0]);
-    ao_dd = exp_c[ao_ch_o] - ao_p;
+    ao_dd = exp_q[ao_ch_o] - ao_p;
     if (ao_dd < Half) ao_w = ao_w | (ao_dd >= 24'd64 ? {64{1'b1}} : ~({64{1'b1}} << ao_dd[5:0]));
   end
 
@@ -400,15 +432,15 @@ module transport #(
     dlv_found = 1'b0;
     dc = 2'd0;
     for (int c = CH - 1; c >= 0; c--)
-      if (ring_q[c][exp_c[c][IW-1:0]]) begin
+      if (ring_q[c][exp_q[c][IW-1:0]]) begin
         dlv_found = 1'b1;
         dc = 2'(c);
       end
-    dpsn = exp_c[dc];
+    dpsn = exp_q[dc];
     // R1: the verdict, against the registers as this edge's delivery leaves
     // them (the next PSN one further, one packet fewer held)
     moving = dlv_found && dc == rx_ch_i;
-    rd = rx_psn_i - exp_c[rx_ch_i] - {23'd0, moving};
+    rd = rx_psn_i - exp_q[rx_ch_i] - {23'd0, moving};
     rv_any = rx_valid_i;
     if (cfg_gbn_i)
       rv = rd == 24'd0 ? (ring_q[rx_ch_i][rx_psn_i[IW-1:0]] ? VDup : VAccept) : rd >= Half ? VDup : VGap;
@@ -418,7 +450,10 @@ module transport #(
     else if (rd != 24'd0 && held_q[rx_ch_i] - {10'd0, moving} >= cfg_ooo_cap_i) rv = VFull;
     else rv = VAccept;
     // R3: an acknowledgement out
-    ao_free = (!ao_valid_o || ao_ready_i) && ao_n_q == 5'd0;
+    // (free once the link took what it held; a new one two edges after the
+    // last at the earliest: the peer takes a header every other edge)
+    ao_gone = (!ao_valid_o || ao_ready_i) && ao_n_q == 5'd0;
+    ao_free = ao_gone && !ao_fresh_q;
     owed = ack_pend_q | nak_pend_q;
     ac = 2'd0;
     ao_take = 1'b0;
@@ -428,7 +463,7 @@ module transport #(
         ao_take = ao_free;
       end
     ao_ring = ring_q[ac];
-    ao_gap = held_q[ac] > {10'd0, ao_ring[exp_c[ac][IW-1:0]]};
+    ao_gap = held_q[ac] > {10'd0, ao_ring[exp_q[ac][IW-1:0]]};
     ao_kind = nak_pend_q[ac] ? KNak : (!cfg_gbn_i && ao_gap) ? KSack : KAck;
   end
 
@@ -439,33 +474,63 @@ module transport #(
         nxt_q[c] <= '0;
         una_q[c] <= '0;
         rptr_q[c] <= '0;
-        rend_q[c] <= '0;
+        rp1_q[c] <= '0;
+        una1_q[c] <= '0;
+        fl_q[c] <= '0;
+        rpo_q[c] <= '0;
+        reo_q[c] <= '0;
+        rno_q[c] <= '0;
         tmr_q[c] <= '0;
         rto_q[c] <= '0;
         retries_q[c] <= '0;
-        rnd_end_q[c] <= '0;
         acked_q[c] <= '0;
         exp_q[c] <= '0;
         hi_q[c] <= 24'hFFFFFF;
         held_q[c] <= '0;
         ring_q[c] <= '0;
       end
+      sq_c_q[0] <= '0;
+      sq_c_q[1] <= '0;
+      sq_h_q[0] <= '0;
+      sq_h_q[1] <= '0;
       init_q <= 1'b0;
       fail_q <= '0;
       rnd_rs_q <= '0;
       rnd_on_q <= '0;
+      sv_q <= '0;
+      sd_q <= '0;
+      sa_q <= '0;
+      st_q <= '0;
+      mgb_q <= '0;
       sq_n_q <= '0;
-      sq_c0_q <= '0;
-      sq_c1_q <= '0;
-      sq_h0_q <= '0;
-      sq_h1_q <= '0;
+      sq_r_q <= 1'b0;
+      k_v_q <= 1'b0;
+      k_take_q <= 1'b0;
+      k_nz_q <= 1'b0;
+      k_hbz_q <= 1'b0;
+      k_ch_q <= '0;
+      k_kind_q <= '0;
+      k_code_q <= '0;
+      k_b_q <= '0;
+      k_b1_q <= '0;
+      k_d_q <= '0;
+      k_dm1_q <= '0;
+      k_lim_q <= '0;
+      k_hb_q <= '0;
+      k_hb1_q <= '0;
+      k_hu_q <= '0;
+      k_hu1_q <= '0;
+      w_v_q <= 1'b0;
+      w_word_q <= '0;
       ack_pend_q <= '0;
       nak_pend_q <= '0;
       nak_sent_q <= '0;
       mg_q <= '0;
       ao_n_q <= '0;
       ao_off_q <= '0;
-      sq_ready_o <= 1'b1;
+      ao_fresh_q <= 1'b0;
+      sq_ready_o <= 1'b0;
+      ack_ready_o <= 1'b0;
       pkt_valid_o <= 1'b0;
       pkt_ch_o <= '0;
       pkt_psn_o <= '0;
@@ -489,44 +554,85 @@ module transport #(
       ao_code_o <= '0;
       ao_wvalid_o <= 1'b0;
       ao_word_o <= '0;
-    end else begin
+    end else if (!init_q) begin
+      // the first edge: every channel's sequence starts at cfg_psn_init
       init_q <= 1'b1;
-      // (the receive registers below are written only when they change:
-      // at the first edge they take the sequence's start)
-      if (!init_q)
-        for (int c = 0; c < CH; c++) begin
-          exp_q[c] <= exp_c[c];
-          hi_q[c] <= hi_c[c];
-        end
+      for (int c = 0; c < CH; c++) begin
+        nxt_q[c] <= cfg_psn_init_i;
+        una_q[c] <= cfg_psn_init_i;
+        rptr_q[c] <= cfg_psn_init_i;
+        rp1_q[c] <= cfg_psn_init_i[IW-1:0] + IW'(1);
+        una1_q[c] <= cfg_psn_init_i[IW-1:0] + IW'(1);
+        exp_q[c] <= cfg_psn_init_i;
+        hi_q[c] <= cfg_psn_init_i - 24'd1;  // one before it: nothing received
+        una_o[24*c +: 24] <= cfg_psn_init_i;
+      end
+      sq_ready_o <= 1'b1;
+      ack_ready_o <= 1'b1;
+    end else begin
       // transmit
       for (int c = 0; c < CH; c++) begin
         nxt_q[c] <= nxt_d[c];
         una_q[c] <= una_d[c];
         rptr_q[c] <= rptr_d[c];
-        rend_q[c] <= rend_d[c];
+        rp1_q[c] <= rp1_d[c];
+        una1_q[c] <= una1_d[c];
+        fl_q[c] <= fl_d[c];
+        rpo_q[c] <= rpo_d[c];
+        reo_q[c] <= reo_d[c];
+        rno_q[c] <= rno_d[c];
         tmr_q[c] <= tmr_d[c];
         rto_q[c] <= rto_d[c];
         retries_q[c] <= retries_d[c];
-        rnd_end_q[c] <= rnd_end_d[c];
         una_o[24*c +: 24] <= una_d[c];
       end
       fail_q <= fail_d;
       rnd_rs_q <= rnd_rs_d;
       rnd_on_q <= rnd_on_d;
+      sv_q <= sv_d;
+      sd_q <= sd_d;
+      sa_q <= sa_d;
+      st_q <= st_d;
+      mgb_q <= mgb_d;
       fail_o <= fail_d;
-      tmo_o <= |expire;
-      sq_n_q <= sq_n_d;
-      sq_c0_q <= sq_c0_d;
-      sq_c1_q <= sq_c1_d;
-      sq_h0_q <= sq_h0_d;
-      sq_h1_q <= sq_h1_d;
-      sq_ready_o <= sq_n_d != 2'd2;
+      tmo_o <= exp_eff != '0;
+      // the FIFO: a ring of two
+      if (emit_n || drop_n) sq_r_q <= !sq_r_q;
+      if (sq_valid_i && sq_ready_o) begin
+        sq_c_q[sq_r_q ^ (sq_n_q == 2'd1)] <= sq_ch_i;
+        sq_h_q[sq_r_q ^ (sq_n_q == 2'd1)] <= sq_hdl_i;
+      end
+      sq_n_q <= sq_n_q - {1'b0, emit_n || drop_n} + {1'b0, sq_valid_i && sq_ready_o};
+      sq_ready_o <= !(sq_n_q == 2'd2 && !(emit_n || drop_n)) &&
+                    !(sq_n_q == 2'd1 && !(emit_n || drop_n) && sq_valid_i && sq_ready_o);
+      // the acknowledgement header
+      k_v_q <= hdr;
+      ack_ready_o <= !hdr;
+      if (hdr) begin
+        k_ch_q <= ack_ch_i;
+        k_kind_q <= ack_kind_i;
+        k_code_q <= ack_code_i;
+        k_b_q <= ack_base_i;
+        k_b1_q <= ack_base_i[IW-1:0] + IW'(1);
+        k_take_q <= ak_d <= {13'd0, fl_m};
+        k_nz_q <= ak_d[10:0] != 11'd0;
+        k_d_q <= ak_d[10:0];
+        k_dm1_q <= ak_d[10:0] - 11'd1;
+        k_lim_q <= fl_m - ak_d[10:0];
+        k_hbz_q <= ak_hb[23:11] == 13'd0;
+        k_hb_q <= ak_hb[10:0];
+        k_hb1_q <= ak_hb[10:0] + 11'd1;
+        k_hu_q <= ak_hu;
+        k_hu1_q <= ak_hu + 11'd1;
+      end
+      w_v_q <= ack_wvalid_i;
+      w_word_q <= ack_wvalid_i ? ack_word_i : 64'd0;
       mg_q <= mg_d;
       for (int c = 0; c < CH; c++) begin
         if (mg_wr && 2'(c) == mg_q.c)
           acked_q[c][64*mg_q.pos +: 64] <= acked_q[c][64*mg_q.pos +: 64] | mg_wdata;
-        if (emit_n && 2'(c) == hc)
-          acked_q[c][nxt_c[hc][IW-1:0]] <= 1'b0;
+        if (en[c])
+          acked_q[c][nxt_q[c][IW-1:0]] <= 1'b0;
       end
       if (emit_r) begin
         pkt_valid_o <= 1'b1;
@@ -536,8 +642,8 @@ module transport #(
       end else if (emit_n) begin
         pkt_valid_o <= 1'b1;
         pkt_ch_o <= hc;
-        pkt_psn_o <= nxt_c[hc];
-        nhdl_q <= sq_h0_q;
+        pkt_psn_o <= nxt_q[hc];
+        nhdl_q <= sq_h_q[sq_r_q];
         pkt_retx_o <= 1'b0;
       end else if (out_free) begin
         pkt_valid_o <= 1'b0;
@@ -557,8 +663,8 @@ module transport #(
           ring_q[c][rx_psn_i[IW-1:0]] <= 1'b1;
           held_q[c] <= held_q[c] + 11'd1;
         end
-        if (rv_any && rv == VAccept && rx_ch_i == 2'(c) && (rx_psn_i - hi_c[c]) != 24'd0 &&
-            (rx_psn_i - hi_c[c]) < Half)
+        if (rv_any && rv == VAccept && rx_ch_i == 2'(c) && (rx_psn_i - hi_q[c]) != 24'd0 &&
+            (rx_psn_i - hi_q[c]) < Half)
           hi_q[c] <= rx_psn_i;
         // acknowledgements owed
         begin
@@ -600,14 +706,15 @@ module transport #(
         ao_valid_o <= 1'b1;
         ao_ch_o <= ac;
         ao_kind_o <= ao_kind;
-        ao_base_o <= exp_c[ac];
-        ao_hi_o <= hi_c[ac];
+        ao_base_o <= exp_q[ac];
+        ao_hi_o <= hi_q[ac];
         ao_code_o <= cfg_bmap_code_i > 3'd4 ? 3'd4 : cfg_bmap_code_i;
         ao_n_q <= ao_kind == KSack ? 5'(bits[10:6]) : 5'd0;
         ao_off_q <= '0;
-      end else if (ao_free) begin
+      end else if (ao_gone) begin
         ao_valid_o <= 1'b0;
       end
+      ao_fresh_q <= ao_take;
       ao_wvalid_o <= ao_n_q != 5'd0;
       if (ao_n_q != 5'd0) begin
         ao_word_o <= ao_w;
@@ -632,24 +739,24 @@ module transport #(
              $past({cfg_gbn_i, cfg_bmap_code_i, cfg_window_i, cfg_ooo_cap_i, cfg_rto_i,
                     cfg_backoff_i, cfg_retry_max_i, cfg_psn_init_i}))
 
-  // per channel, from the registers as they stand (the sequence registers
-  // read as cfg_psn_init until the first edge)
-  logic [CH-1:0] a_win, a_rptr_in, a_rend_in, a_held;
+  // per channel, from the registers as they stand
+  logic [CH-1:0] a_win, a_scan_in, a_ofs, a_held;
   always_comb begin
     for (int c = 0; c < CH; c++) begin
-      logic [23:0] fl;
-      fl = nxt_c[c] - una_c[c];
       // nothing sent beyond the window (the ring's size at most)
-      a_win[c] = fl <= (cfg_window_i > 11'(W) ? 24'(W) : {13'd0, cfg_window_i});
-      // the resend scan inside the flight (a failed channel stops anywhere)
-      a_rptr_in[c] = fail_q[c] || (rptr_c[c] - una_c[c]) <= fl;
-      a_rend_in[c] = fail_q[c] || (rend_c[c] - una_c[c]) <= fl;
+      a_win[c] = fl_q[c] <= (cfg_window_i > 11'(W) ? 11'(W) : cfg_window_i);
+      // the resend scan inside the flight
+      a_scan_in[c] = rpo_q[c] <= fl_q[c] && reo_q[c] <= fl_q[c];
+      // the offsets and the copies agree with the sequence numbers
+      a_ofs[c] = nxt_q[c] == una_q[c] + 24'(fl_q[c]) && rptr_q[c] == una_q[c] + 24'(rpo_q[c]) &&
+                 rp1_q[c] == rptr_q[c][IW-1:0] + IW'(1) && una1_q[c] == una_q[c][IW-1:0] + IW'(1);
       // the receiver holds as many packets as its ring has bits
       a_held[c] = 32'(held_q[c]) == $countones(ring_q[c]);
     end
   end
-  `UB_ASSERT(NothingBeyondTheWindow, &a_win)
-  `UB_ASSERT(ResendScanInsideTheFlight, &(a_rptr_in & a_rend_in))
+  `UB_ASSERT(NothingBeyondTheWindow, !init_q || &a_win)
+  `UB_ASSERT(ResendScanInsideTheFlight, !init_q || &a_scan_in)
+  `UB_ASSERT(OffsetsAreThePsns, !init_q || &a_ofs)
   `UB_ASSERT(HeldCountIsTheRing, &a_held)
   // a failed channel stays failed; the new-packet FIFO never over 2
   `UB_ASSERT(FailIsKept, ($past(fail_q) & ~fail_q) == '0)
@@ -682,7 +789,7 @@ module transport #(
   // never at the same edge: a new packet waits while a resend goes). The
   // packet's handle is that register's for a resend, else the new packet's.
   always_ff @(posedge clk_i) begin
-    if (emit_n) desc_q[{hc, nxt_c[hc][IW-1:0]}] <= sq_h0_q;
+    if (emit_n) desc_q[{hc, nxt_q[hc][IW-1:0]}] <= sq_h_q[sq_r_q];
     if (emit_r) rhdl_q <= desc_q[{cs, rp[IW-1:0]}];
   end
   assign pkt_hdl_o = pkt_retx_o ? rhdl_q : nhdl_q;
@@ -690,10 +797,10 @@ module transport #(
   // busy: from the registers
   always_comb begin
     logic b;
-    b = sq_n_q != 2'd0 || pkt_valid_o || ao_valid_o || dlv_valid_o || rxv_valid_o ||
+    b = sq_n_q != 2'd0 || k_v_q || w_v_q || st_q != '0 || pkt_valid_o || ao_valid_o || dlv_valid_o || rxv_valid_o ||
         ack_pend_q != '0 || nak_pend_q != '0 || mg_q.n != 5'd0 || mg_q.tail || ao_n_q != 5'd0;
     for (int c = 0; c < CH; c++)
-      b = b || (!fail_q[c] && (nxt_c[c] != una_c[c] || rptr_c[c] != rend_c[c])) || held_q[c] != '0;
+      b = b || (!fail_q[c] && (fl_q[c] != '0 || rpo_q[c] != reo_q[c])) || held_q[c] != '0;
     busy_o = b;
   end
 

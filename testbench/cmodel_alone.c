@@ -133,14 +133,19 @@ static int transport(void)
     ia.sq_valid = 1;
     ia.sq_hdl = 7;
     int delivered = 0;
+    uint8_t ready = 0; /* sq_ready before the edge (0 until the first) */
+    memset(&oa, 0, sizeof oa);
     for (int c = 0; c < 20; c++) {
+        const int taken = ia.sq_valid && ready;
         transport_step(&a, &ia, &oa);
         transport_step(&b, &ib, &ob);
-        ia.sq_valid = 0;
+        if (taken)
+            ia.sq_valid = 0;
+        ready = oa.sq_ready;
         ia.pkt_ready = oa.pkt_valid;
         ib.rx_valid = oa.pkt_valid;
         ib.rx_psn = oa.pkt_psn;
-        ib.ao_ready = ob.ao_valid;
+        ib.ao_ready = ob.ao_valid && oa.ack_ready;
         ia.ack_valid = ob.ao_valid;
         ia.ack_kind = ob.ao_kind;
         ia.ack_base = ob.ao_base;

@@ -243,8 +243,31 @@ struct Tp {
         in.cfg_rto = 1000;
         in.cfg_retry_max = 7;
         std::memset(&out, 0, sizeof out);
+        edge(); // the first edge starts the sequences and takes nothing
     }
     void edge() { transport_step(&s, &in, &out); }
+    // an acknowledgement's header, at the first edge the block takes one;
+    // a SACK's words after it; then the edges it is applied and merged in
+    void ack(uint8_t kind, uint32_t base, uint32_t hi = 0, const uint64_t *bmap = nullptr)
+    {
+        while (!out.ack_ready)
+            edge();
+        in.ack_valid = 1;
+        in.ack_kind = kind;
+        in.ack_base = base;
+        in.ack_hi = hi;
+        in.ack_code = 0;
+        edge();
+        in.ack_valid = 0;
+        if (kind == TP_SACK) {
+            transport_words_t f;
+            transport_words_start(&f, bmap, 0);
+            while (transport_words_feed(&f, &in))
+                edge();
+        }
+        for (int i = 0; i < 3; i++)
+            edge();
+    }
     void send(int n)
     {
         for (int i = 0; i < n; i++) {
@@ -265,37 +288,19 @@ TEST(Transport, StaleAndForgedAcknowledgementsChangeNothing)
     t.send(10);
     ASSERT_EQ(t.s.nxt[0], 10u);
     // a base beyond what was sent
-    t.in.ack_valid = 1;
-    t.in.ack_kind = TP_ACK;
-    t.in.ack_base = 11;
-    t.edge();
+    t.ack(TP_ACK, 11);
     EXPECT_EQ(t.s.una[0], 0u);
-    // a SACK whose bits name PSNs never sent (its 64-bit bitmap all ones,
-    // the word at the edge after the header, then the edge its carry is
-    // written at)
-    t.in.ack_kind = TP_SACK;
-    t.in.ack_base = 5;
-    t.in.ack_hi = 9;
-    t.in.ack_code = 0;
-    t.edge();
-    t.in.ack_valid = 0;
+    // a SACK whose bits name PSNs never sent (its 64-bit bitmap all ones)
     uint64_t ones[TP_NWORDS];
     std::memset(ones, 0xff, sizeof ones);
-    transport_words_t f;
-    transport_words_start(&f, ones, 0);
-    while (transport_words_feed(&f, &t.in))
-        t.edge();
-    t.edge();
+    t.ack(TP_SACK, 5, 9, ones);
     EXPECT_EQ(t.s.una[0], 5u);
     for (uint32_t p = 5; p < 10; p++)
         EXPECT_TRUE(t.s.acked[0][p / 64] >> (p % 64) & 1) << p;
     for (uint32_t p = 10; p < 64; p++)
         EXPECT_FALSE(t.s.acked[0][p / 64] >> (p % 64) & 1) << p;
     // then a stale one: behind una
-    t.in.ack_valid = 1;
-    t.in.ack_kind = TP_ACK;
-    t.in.ack_base = 3;
-    t.edge();
+    t.ack(TP_ACK, 3);
     EXPECT_EQ(t.s.una[0], 5u);
 }
 
@@ -513,10 +518,10 @@ void random_edge(std::mt19937_64 &rng, const transport_out_t &o, transport_in_t 
     in.ack_ch = (uint8_t)c;
     in.ack_kind = (uint8_t)((r >> 29) % 3);
     int far = ((r >> 31) & 15) == 0;
-    in.ack_base = (una + (uint32_t)(far ? rng() : rng() % 48)) & TP_PSN_MASK;
+    in.ack_base = (una + (uint32_t)(far ? rng() : rng() % 16)) & TP_PSN_MASK;
     in.ack_hi = (in.ack_base + (uint32_t)(far ? rng() : rng() % 64)) & TP_PSN_MASK;
     in.ack_code = (uint8_t)((r >> 35) & 7);
-    if (in.ack_valid)
+    if (in.ack_valid && o.ack_ready) // (taken)
         g_words = in.ack_kind == TP_SACK ? transport_bmap_words(in.ack_code) : 0;
     in.rx_valid = ((r >> 38) & 1) != 0;
     in.rx_ch = (uint8_t)((r >> 39) & 3);
@@ -530,7 +535,7 @@ void new_config(std::mt19937_64 &rng, transport_in_t &in)
     in.cfg_bmap_code = (uint8_t)(rng() % 6); // 5: treated as 4
     in.cfg_window = (uint16_t)(1 + rng() % 80);
     in.cfg_ooo_cap = (uint16_t)(rng() % 40);
-    in.cfg_rto = (uint32_t)(1 + rng() % 60);
+    in.cfg_rto = (uint32_t)(1 + rng() % 120);
     in.cfg_backoff = rng() & 1;
     in.cfg_retry_max = (uint8_t)(rng() % 16);
     // half the phases start every sequence a few hundred PSNs before the wrap
@@ -548,8 +553,7 @@ TEST(TransportLockstep, RandomStimulusOnEveryPort)
     for (uint64_t i = 0; i < cycles; i++) {
         if (i % every == 0) {
             new_config(rng, b.in);
-            transport_out_t after{};
-            after.sq_ready = 1;
+            transport_out_t after{}; // (sq_ready and ack_ready rise at the first edge)
             b.reset(after); // configuration inputs are static while packets are in flight
             for (auto &x : g_exp)
                 x = b.in.cfg_psn_init; // (the first edge after the reset starts there)
@@ -613,11 +617,12 @@ static void wrap_run(backend_kind_t be)
     si.pkt_ready = ri.ao_ready = 1;
     // the receiver's acknowledgements reach the sender at the edge after
     // they come out, a SACK's words behind its header; every 5th is lost
-    // whole. The link takes one once its words are out.
+    // whole. The link takes one once its words are out and, for one the
+    // sender took, an edge after.
     unsigned words_left = 0;
     bool ao_was = false, drop = false;
     uint32_t accepted = 0, delivered = 0, next = start, data_seen = 0, acks_seen = 0, resent = 0;
-    uint8_t sq_ready = 1;
+    uint8_t sq_ready = 0; // (it rises at the first edge)
     bool in_order = true, wrapped = false;
     const uint32_t end = (start + total) & 0xFFFFFF;
     int e = 0;
@@ -650,7 +655,9 @@ static void wrap_run(backend_kind_t be)
             si.ack_word = ro.ao_word;
         }
         ao_was = ro.ao_valid;
-        ri.ao_ready = words_left == 0;
+        // (the sender takes no header at the edge after it took one: the
+        // receiver's register is freed the edge after the sender took it)
+        ri.ao_ready = words_left == 0 && !si.ack_valid;
         accepted += si.sq_valid && sq_ready;
         ASSERT_EQ(snd.step(), 0) << "lockstep mismatch at edge " << e;
         ASSERT_EQ(rcv.step(), 0) << "lockstep mismatch at edge " << e;
@@ -698,9 +705,20 @@ void tp_defaults(transport_in_t &in)
     in.ao_ready = 1;
 }
 
+// The first edge after reset starts the sequences and takes no input.
+void first_edge(TpBlock &b)
+{
+    transport_in_t held = b.in;
+    b.in.sq_valid = b.in.ack_valid = b.in.ack_wvalid = b.in.rx_valid = 0;
+    EXPECT_EQ(b.step(), 0);
+    b.in = held;
+}
+
 // One packet, never acknowledged: it leaves, then every timeout sends it
 // again, each timeout twice the one before (1000, 2000, 4000, 8000 cycles),
 // not twice the configured one (which would make it 1000, 2000, 2000, 2000).
+// (The timer starts at the edge after the packet leaves, and a resend leaves
+// two edges after its timeout: one reads the scan's view anew.)
 TEST_P(TransportBackend, EachTimeoutIsTwiceTheOneBefore)
 {
     TpBlock b(&transport_class, GetParam(), 3106);
@@ -708,7 +726,7 @@ TEST_P(TransportBackend, EachTimeoutIsTwiceTheOneBefore)
     tp_defaults(b.in);
     std::vector<uint64_t> sent, resent, timeouts;
     for (uint64_t e = 0; e < 40000 && resent.size() < 4; e++) {
-        b.in.sq_valid = e == 0;
+        b.in.sq_valid = e == 1; // (the first edge starts the sequences)
         b.in.sq_ch = 2;
         b.in.sq_hdl = 0x77;
         ASSERT_EQ(b.step(), 0) << "lockstep mismatch at edge " << e;
@@ -723,9 +741,9 @@ TEST_P(TransportBackend, EachTimeoutIsTwiceTheOneBefore)
     }
     ASSERT_EQ(sent.size(), 1u);
     ASSERT_EQ(resent.size(), 4u);
-    EXPECT_EQ(sent[0], 1u);
-    // the timeouts: 1000 cycles after the packet left, then 2000, 4000 and
-    // 8000 cycles after the one before
+    EXPECT_EQ(sent[0], 2u);
+    // the timeouts: 1000 cycles after the timer started (the edge after the
+    // packet left), then 2000, 4000 and 8000 cycles after the one before
     ASSERT_EQ(timeouts.size(), 4u);
     std::vector<uint64_t> waited;
     uint64_t last = sent[0];
@@ -733,9 +751,9 @@ TEST_P(TransportBackend, EachTimeoutIsTwiceTheOneBefore)
         waited.push_back(t - last);
         last = t;
     }
-    EXPECT_EQ(waited, (std::vector<uint64_t>{1000, 2000, 4000, 8000}));
-    // each resend leaves at the edge after its timeout
-    EXPECT_EQ(resent, (std::vector<uint64_t>{1002, 3002, 7002, 15002}));
+    EXPECT_EQ(waited, (std::vector<uint64_t>{1001, 2000, 4000, 8000}));
+    // each resend leaves two edges after its timeout
+    EXPECT_EQ(resent, (std::vector<uint64_t>{1005, 3005, 7005, 15005}));
     EXPECT_EQ(b.out.fail, 0);
     EXPECT_EQ(block_mismatches(b.inst), 0u);
 }
@@ -744,7 +762,8 @@ TEST_P(TransportBackend, EachTimeoutIsTwiceTheOneBefore)
 // doubling): a message of one packet whose first three copies are lost waits
 // 25.6, 51.2 and 102.4 us for them, 179.2 us more than one that arrives at
 // once - to the cycle 1 + 2 + 4 timeouts of 8244 cycles (25.6 us rounded up
-// to the 322 MHz clock) and the edge from the last timeout to its resend.
+// to the 322 MHz clock), the edge from the packet leaving to its timer
+// starting and the two from the last timeout to its resend.
 TEST_P(TransportBackend, ThreeLossesInARowWait25And51And102Us)
 {
     tpb_cfg_t c = base_cfg();
@@ -758,10 +777,10 @@ TEST_P(TransportBackend, ThreeLossesInARowWait25And51And102Us)
     EXPECT_EQ(lossy.msgs_done, 1u);
     EXPECT_EQ(lossy.timeouts, 3u);
     EXPECT_EQ(lossy.pkts_resent, 3u);
-    EXPECT_EQ(lossy.cycles - clean.cycles, 7u * 8244u + 1u);
+    EXPECT_EQ(lossy.cycles - clean.cycles, 7u * 8244u + 3u);
     const double waited_ns = lossy.deliverable_ns - clean.deliverable_ns;
-    EXPECT_NEAR(waited_ns, (7 * 8244 + 1) * (1000.0 / 322), 0.01);
-    EXPECT_NEAR(waited_ns, 25600 + 51200 + 102400, 25);
+    EXPECT_NEAR(waited_ns, (7 * 8244 + 3) * (1000.0 / 322), 0.01);
+    EXPECT_NEAR(waited_ns, 25600 + 51200 + 102400, 30);
 }
 
 // Go-back-N: a receiver NAKs the first packet beyond a gap once, and NAKs
@@ -773,6 +792,7 @@ TEST_P(TransportBackend, GoBackNNaksEachLossOnce)
     ASSERT_TRUE(b.ok());
     tp_defaults(b.in);
     b.in.cfg_gbn = 1;
+    first_edge(b);
     const uint32_t arrive[] = {0, 2, 3, 1, 2, 4, 6, 7, 3, 4, 5, 6, 7};
     std::vector<int> verdicts;
     std::vector<std::pair<int, uint32_t>> acks; // (kind, base)
@@ -820,6 +840,7 @@ TEST_P(TransportBackend, HalfThePsnSpaceAheadIsADuplicate)
         b.in.cfg_gbn = (uint8_t)gbn;
         const uint32_t start = 0x923456;
         b.in.cfg_psn_init = start;
+        first_edge(b);
         auto verdict = [&](uint32_t psn) {
             b.in.rx_valid = 1;
             b.in.rx_ch = 3;

@@ -162,7 +162,9 @@ static void tp_eval(comp_t *c, tick_t now)
     int took_data = 0, took_ack = 0;
     while (t->rx_in && (h = chan_peek(t->rx_in, now)) != NULL) {
         int ack = h->kind == MSG_TPACK;
-        if (ack ? took_ack || feeding : took_data)
+        /* (an acknowledgement waits while the block takes a SACK's words,
+         * or at the edge after it took a header) */
+        if (ack ? took_ack || feeding || !t->out.ack_ready : took_data)
             break;
         msg_t m = chan_pop(t->rx_in, now);
         if (ack) {

@@ -477,8 +477,7 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
         in->cfg_rto = (uint32_t)(rto > 4e9 ? 4e9 : rto < 1 ? 1 : rto);
         in->cfg_backoff = (uint8_t)(cfg->backoff != 0);
         in->cfg_retry_max = (uint8_t)cfg->retry_max;
-        memset(&b->out[n], 0, sizeof b->out[n]);
-        b->out[n].sq_ready = 1;
+        memset(&b->out[n], 0, sizeof b->out[n]); /* (ready once the first edge is in) */
         fault_link_init(&b->link[n].fl, &cfg->fault, NULL, 0, n == 0 ? FAULT_FWD : FAULT_BACK);
     }
     b->first_send = UINT64_MAX;
@@ -513,13 +512,14 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
         ib->ao_ready = ob->ao_valid && b->link[1].free_at <= now &&
                        !transport_words_due(&b->ao_words);
         /* arrivals: one packet per node and edge (none on A's acknowledgement
-         * inputs while it takes a SACK's words) */
+         * inputs while it takes a SACK's words, or at the edge after it took
+         * a header) */
         ib->rx_valid = 0;
         ia->ack_valid = 0;
         int feeding = transport_words_feed(&b->ack_feed, ia);
         for (int n = 0; n < 2; n++) {
             heap_t *h = &b->link[n].flight; /* link n arrives at node 1 - n */
-            if (n == 1 && feeding)
+            if (n == 1 && (feeding || !oa->ack_ready))
                 break;
             while (h->n && h->v[0].at <= now) {
                 wpkt_t p;
