@@ -15,21 +15,10 @@ static int bit_get(const uint64_t *v, uint32_t psn)
     return (int)((v[i / 64] >> (i % 64)) & 1u);
 }
 
-/* The 64 bits of ring v from PSN psn on (bit i: PSN psn + i): two words of
- * the ring, shifted. */
-static uint64_t word_at(const uint64_t *v, uint32_t psn)
-{
-    uint32_t i = psn % TP_W, j = i / 64, sh = i % 64;
-    uint64_t w = v[j] >> sh;
-    if (sh)
-        w |= v[(j + 1) % TP_NWORDS] << (64 - sh);
-    return w;
-}
-
 /* A SACK's channel c is being merged: its acked ring is not read. */
 static int merging(const transport_state_t *s, int c)
 {
-    return s->mg_on && (s->mg_n || s->mg_tail) && s->mg_c == c;
+    return (s->mg_on && (s->mg_n || s->mg_tail) && s->mg_c == c) || (s->mw_v && s->mw_c == c);
 }
 
 static void bit_put(uint64_t *v, uint32_t psn, int on)
@@ -140,7 +129,8 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
         if (s->fail >> hc & 1)
             drop_n = 1;
         else
-            emit_n = out_free && !emit_r && s->fl[hc] < win && s->rpo[hc] == s->reo[hc];
+            emit_n = out_free && !emit_r && s->fl[hc] < win && s->rpo[hc] == s->reo[hc] &&
+                     s->tmr[hc] != 1; /* (not as its channel times out) */
     }
     /* T3: timers */
     uint8_t expire = 0;
@@ -193,6 +183,7 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
         }
     }
     /* T4..T7: the updates */
+    uint8_t probe = 0; /* channels whose timeout resends una whatever its acked bit */
     for (int c = 0; c < TP_CH; c++) {
         const uint8_t m = (uint8_t)(1u << c);
         const int en = emit_n && hc == c;
@@ -250,6 +241,7 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
                 if (in->cfg_backoff & 1)
                     s->rto[c] = s->rto[c] >= 0x80000000u ? 0xFFFFFFFFu : s->rto[c] * 2;
                 s->tmr[c] = s->rto[c];
+                probe |= m;
                 s->rptr[c] = s->una[c];
                 s->rpo[c] = 0;
                 s->reo[c] = s->fl[c];
@@ -290,25 +282,44 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
         s->sq_h[w] = in->sq_hdl;
         s->sq_n++;
     }
-    /* M: the registered word of the SACK being merged, shifted onto the
-     * ring: its low part ORed into ring word mg_pos with the high part of
-     * the word before; after the last word that high part alone */
+    /* M2: the ring word worked out at the last edge is ORed in */
+    if (s->mw_v)
+        s->acked[s->mw_c][s->mw_pos] |= s->mw_data;
+    /* M1: the registered word of the SACK being merged, shifted onto the
+     * ring: its low part, with the high part of the word before, makes the
+     * ring word mg_pos's bits (ORed in at the next edge); after the last
+     * word that high part alone */
+    s->mw_v = 0;
     if (s->w_v && s->mg_n) {
         if (s->mg_on) {
             uint64_t w = s->w_word;
             if (s->mg_left < 64)
                 w &= s->mg_left ? ~0ull >> (64 - s->mg_left) : 0;
             s->mg_left = s->mg_left < 64 ? 0 : (uint16_t)(s->mg_left - 64);
-            s->acked[s->mg_c][s->mg_pos] |= w << s->mg_s | s->mg_carry;
+            s->mw_v = 1;
+            s->mw_c = s->mg_c;
+            s->mw_pos = s->mg_pos;
+            s->mw_data = w << s->mg_s | s->mg_carry;
             s->mg_carry = s->mg_s ? w >> (64 - s->mg_s) : 0;
             s->mg_pos = (uint8_t)((s->mg_pos + 1) % TP_NWORDS);
         }
         s->mg_n--;
         s->mg_tail = !s->mg_n && s->mg_on && s->mg_s;
     } else if (s->mg_tail) {
-        s->acked[s->mg_c][s->mg_pos] |= s->mg_carry;
+        s->mw_v = 1;
+        s->mw_c = s->mg_c;
+        s->mw_pos = s->mg_pos;
+        s->mw_data = s->mg_carry;
         s->mg_tail = 0;
     }
+    /* a timeout forgets the selective acknowledgement of the oldest packet
+     * in flight: it is resent whatever the SACKs said, and the receiver
+     * answers with its cumulative acknowledgement (without it, a sender
+     * whose last acknowledgements were lost would wait for ever for packets
+     * it believes acknowledged) */
+    for (int c = 0; c < TP_CH; c++)
+        if (probe >> c & 1)
+            bit_put(s->acked[c], s->una[c], 0);
     s->w_v = in->ack_wvalid;
     s->w_word = in->ack_wvalid ? in->ack_word : 0;
     /* the header applied at this edge sets the merge up for its words (a
@@ -375,69 +386,83 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
     o->fail = s->fail;
     o->tmo = expire != 0;
 
-    /* ---------------- receive ---------------- */
-    /* R2: delivery, on the lowest channel whose next PSN is held */
+    /* ---------------- receive ----------------
+     * A data packet is taken into registers at one edge (X: its ring bit
+     * and its distance from exp read there) and judged at the next (V),
+     * against the registers as that edge's delivery leaves them. */
+    /* R2: delivery, on the lowest channel whose next PSN is held (hd: the
+     * ring bit at exp, kept in a register) */
     int dc = -1;
-    for (int c = 0; c < TP_CH; c++)
-        if (bit_get(s->ring[c], s->exp[c])) {
+    for (int c = 0; c < TP_CH && dc < 0; c++)
+        if (s->hd >> c & 1)
             dc = c;
-            break;
-        }
-    uint32_t dpsn = dc >= 0 ? s->exp[dc] : 0;
-    /* R1: the verdict on an arriving packet, against the registers as this
-     * edge's delivery leaves them (the next PSN one further, one packet
-     * fewer held, on the channel that delivers) */
-    int rv = -1, rc = in->rx_ch & (TP_CH - 1);
-    uint32_t moving = dc == rc;
-    uint32_t rpsn = in->rx_psn & M, rd = (rpsn - s->exp[rc] - moving) & M;
-    if (in->rx_valid) {
-        uint32_t d = rd;
+    const uint32_t dpsn = dc >= 0 ? s->exp[dc] : 0;
+    /* R1: the verdict on the packet taken at the last edge: k = the
+     * deliveries on its channel since its distance was read */
+    int rv = -1, zero = 0;
+    const int xc = s->x_ch & (TP_CH - 1);
+    const uint32_t xpsn = s->x_psn;
+    const int mv2 = dc == xc;
+    if (s->x_v) {
+        const int k = (s->x_mv & 1) + mv2;
+        zero = s->x_zero >> k & 1;
+        const int behind = s->x_behind >> k & 1, beyond = s->x_beyond >> k & 1;
+        const int bit = s->x_bit || (s->x_same && s->x_pacc);
+        const int full = s->held[xc] >= in->cfg_ooo_cap + (unsigned)mv2;
         if (gbn)
-            rv = d == 0 ? (bit_get(s->ring[rc], rpsn) ? TP_DUP : TP_ACCEPT)
-                        : d >= HALF ? TP_DUP : TP_GAP;
-        else if (d >= HALF)
+            rv = zero ? (bit ? TP_DUP : TP_ACCEPT) : behind ? TP_DUP : TP_GAP;
+        else if (behind)
             rv = TP_DUP;
-        else if (d >= bits)
+        else if (beyond)
             rv = TP_BEYOND;
-        else if (bit_get(s->ring[rc], rpsn))
+        else if (bit)
             rv = TP_DUP;
-        else if (d && s->held[rc] - moving >= in->cfg_ooo_cap)
+        else if (!zero && full)
             rv = TP_FULL;
         else
             rv = TP_ACCEPT;
     }
-    /* R3: an acknowledgement out, built from the registers; a SACK's words
-     * follow its header, one an edge, the bits of PSNs delivered by then
-     * set */
-    const int streaming = s->ao_n != 0;
+    const int acc = rv == TP_ACCEPT;
+    const int set_hi = acc && ((s->x_same_ch && s->x_phi) ? s->x_nprev : s->x_nhi);
+    /* R3: an acknowledgement out, built from the registers (a new one two
+     * edges after the last at the earliest, so the peer, which takes one
+     * header every other edge, keeps up); a SACK's words follow its header,
+     * read from the ring a word an edge into a register (with the PSNs
+     * delivered by then set) and put out at the edge after */
     o->ao_wvalid = 0;
-    if (streaming) {
-        int c = o->ao_ch;
-        uint32_t p = (o->ao_base + s->ao_off) & M, dd = (s->exp[c] - p) & M;
-        uint64_t w = word_at(s->ring[c], p);
-        if (dd < HALF)
-            w |= dd >= 64 ? ~0ull : (1ull << dd) - 1;
+    if (s->w2_v) {
+        uint64_t w = s->w2_lo >> s->ao_s;
+        if (s->ao_s)
+            w |= s->w2_hi << (64 - s->ao_s);
+        if (s->w2_dd < HALF)
+            w |= s->w2_dd >= 64 ? ~0ull : (1ull << s->w2_dd) - 1;
         o->ao_wvalid = 1;
         o->ao_word = w;
-        s->ao_off = (uint16_t)(s->ao_off + 64);
-        s->ao_n--;
     }
-    /* (the register is free once the link took what it held; a new
-     * acknowledgement is built two edges after the last at the earliest,
-     * so the peer, which takes one header every other edge, keeps up) */
+    const int streaming = s->ao_n != 0 || s->w2_v;
+    int w2_next = 0;
+    if (s->ao_n) {
+        int c = o->ao_ch;
+        uint32_t i = s->ao_p % TP_W, j = i / 64;
+        s->w2_lo = s->ring[c][j];
+        s->w2_hi = s->ring[c][(j + 1) % TP_NWORDS];
+        s->w2_dd = (s->exp[c] - s->ao_p) & M;
+        s->ao_p = (s->ao_p + 64) & M;
+        s->ao_n--;
+        w2_next = 1;
+    }
+    s->w2_v = (uint8_t)w2_next;
     const int ao_gone = (!o->ao_valid || in->ao_ready) && !streaming;
     const int ao_free = ao_gone && !s->ao_fresh;
     int ac = -1;
     uint8_t owed = s->ack_pend | s->nak_pend;
     if (ao_free)
-        for (int c = 0; c < TP_CH; c++)
-            if (owed >> c & 1) {
+        for (int c = 0; c < TP_CH && ac < 0; c++)
+            if (owed >> c & 1)
                 ac = c;
-                break;
-            }
     if (ac >= 0) {
         uint32_t e = s->exp[ac];
-        int gap = s->held[ac] > bit_get(s->ring[ac], e);
+        int gap = s->held[ac] > (unsigned)(s->hd >> ac & 1);
         o->ao_valid = 1;
         o->ao_ch = (uint8_t)ac;
         o->ao_kind = (s->nak_pend >> ac & 1) ? TP_NAK : (!gbn && gap) ? TP_SACK : TP_ACK;
@@ -445,14 +470,44 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
         o->ao_hi = s->hi[ac];
         o->ao_code = in->cfg_bmap_code > 4 ? 4 : in->cfg_bmap_code;
         s->ao_n = o->ao_kind == TP_SACK ? (uint8_t)(bits / 64) : 0;
-        s->ao_off = 0;
+        s->ao_p = e;
+        s->ao_s = (uint8_t)(e % 64);
         s->ack_pend &= (uint8_t)~(1u << ac);
         s->nak_pend &= (uint8_t)~(1u << ac);
     } else if (ao_gone) {
         o->ao_valid = 0;
     }
     s->ao_fresh = ac >= 0;
+    /* the packet taken at this edge (X), against the registers before it:
+     * its ring bit, its distance d from exp (for k = 0, 1, 2 deliveries on
+     * its channel before it is judged: d == k, d - k behind, d - k beyond
+     * the bitmap), whether it is newer than the highest PSN received or
+     * than the packet judged now, and whether it is that packet */
+    int x_v = in->rx_valid, x_c = in->rx_ch & (TP_CH - 1);
+    uint32_t x_psn = in->rx_psn & M;
+    uint8_t x_bit = 0, x_zero = 0, x_behind = 0, x_beyond = 0, x_nhi = 0, x_nprev = 0, x_same = 0,
+            x_same_ch = 0, x_mv = 0;
+    if (x_v) {
+        const uint32_t d = (x_psn - s->exp[x_c]) & M;
+        x_bit = (uint8_t)bit_get(s->ring[x_c], x_psn);
+        for (unsigned k = 0; k < 3; k++) {
+            x_zero |= (uint8_t)((d == k) << k);
+            x_behind |= (uint8_t)((((d - k) & M) >= HALF) << k);
+            x_beyond |= (uint8_t)((d >= bits + k) << k);
+        }
+        x_nhi = ((x_psn - s->hi[x_c] - 1) & M) < HALF - 1;
+        x_nprev = ((x_psn - xpsn - 1) & M) < HALF - 1;
+        x_same_ch = s->x_v && xc == x_c;
+        x_same = x_same_ch && xpsn == x_psn;
+        x_mv = dc == x_c;
+    }
     /* R4: updates */
+    for (int c = 0; c < TP_CH; c++) {
+        const uint8_t m = (uint8_t)(1u << c);
+        const int dl = dc == c, ac_c = acc && xc == c;
+        const int hd = (ac_c && zero) || (dl ? bit_get(s->ring[c], (s->exp[c] + 1) & M) : (s->hd & m) != 0);
+        s->hd = (uint8_t)(hd ? s->hd | m : s->hd & ~m);
+    }
     if (dc >= 0) {
         bit_put(s->ring[dc], dpsn, 0);
         s->exp[dc] = (dpsn + 1) & M;
@@ -460,35 +515,49 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
         s->ack_pend |= (uint8_t)(1u << dc);
         s->nak_sent &= (uint8_t)~(1u << dc);
     }
-    if (rv == TP_ACCEPT) {
-        bit_put(s->ring[rc], rpsn, 1);
-        s->held[rc]++;
-        uint32_t dh = (rpsn - s->hi[rc]) & M;
-        if (dh && dh < HALF)
-            s->hi[rc] = rpsn;
+    if (acc) {
+        bit_put(s->ring[xc], xpsn, 1);
+        s->held[xc]++;
+        if (set_hi)
+            s->hi[xc] = xpsn;
     }
     if (rv >= 0) {
         /* an in-order packet is acknowledged once delivered */
         if (rv == TP_GAP) {
-            if (!(s->nak_sent >> rc & 1)) {
-                s->nak_pend |= (uint8_t)(1u << rc);
-                s->nak_sent |= (uint8_t)(1u << rc);
+            if (!(s->nak_sent >> xc & 1)) {
+                s->nak_pend |= (uint8_t)(1u << xc);
+                s->nak_sent |= (uint8_t)(1u << xc);
             }
-        } else if (rv != TP_ACCEPT || rd != 0) {
-            s->ack_pend |= (uint8_t)(1u << rc);
+        } else if (rv != TP_ACCEPT || !zero) {
+            s->ack_pend |= (uint8_t)(1u << xc);
         }
     }
     o->rxv_valid = rv >= 0;
-    o->rxv_ch = (uint8_t)rc;
-    o->rxv_psn = rpsn;
+    o->rxv_ch = (uint8_t)xc;
+    o->rxv_psn = xpsn;
     o->rxv_verdict = (uint8_t)(rv >= 0 ? rv : 0);
     o->dlv_valid = dc >= 0;
     o->dlv_ch = (uint8_t)(dc >= 0 ? dc : 0);
     o->dlv_psn = dpsn;
+    s->x_pacc = (uint8_t)acc;
+    s->x_phi = (uint8_t)set_hi;
+    s->x_v = (uint8_t)x_v;
+    s->x_ch = (uint8_t)(x_v ? x_c : 0);
+    s->x_psn = x_v ? x_psn : 0;
+    s->x_bit = x_bit;
+    s->x_zero = x_zero;
+    s->x_behind = x_behind;
+    s->x_beyond = x_beyond;
+    s->x_nhi = x_nhi;
+    s->x_nprev = x_nprev;
+    s->x_same = x_same;
+    s->x_same_ch = x_same_ch;
+    s->x_mv = x_mv;
 
     /* busy: anything in flight, waiting, held or owed */
-    int busy = s->sq_n || s->k_v || s->w_v || s->st || o->pkt_valid || o->ao_valid || o->dlv_valid || o->rxv_valid ||
-               s->ack_pend || s->nak_pend || s->mg_n || s->mg_tail || s->ao_n;
+    int busy = s->sq_n || s->k_v || s->w_v || s->mw_v || s->st || s->x_v || s->w2_v || o->pkt_valid ||
+               o->ao_valid || o->dlv_valid || o->rxv_valid || s->ack_pend || s->nak_pend ||
+               s->mg_n || s->mg_tail || s->ao_n;
     for (int c = 0; c < TP_CH && !busy; c++)
         busy = (!(s->fail >> c & 1) && (s->fl[c] || s->rpo[c] != s->reo[c])) ||
                s->held[c];
@@ -499,7 +568,7 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
 int64_t transport_quiet(const transport_state_t *s, const transport_in_t *in)
 {
     if (in->sq_valid || in->ack_valid || in->ack_wvalid || in->rx_valid || !s->inited || s->k_v ||
-        s->w_v || s->st || !s->o.ack_ready)
+        s->w_v || s->mw_v || s->st || s->x_v || s->w2_v || !s->o.ack_ready)
         return 0;
     const transport_out_t *o = &s->o;
     if (s->sq_n || o->pkt_valid || o->ao_valid || o->dlv_valid || o->rxv_valid || o->tmo ||
@@ -509,7 +578,7 @@ int64_t transport_quiet(const transport_state_t *s, const transport_in_t *in)
     for (int c = 0; c < TP_CH; c++) {
         if (s->fail >> c & 1)
             continue;
-        if (s->rpo[c] != s->reo[c] || !(s->sv >> c & 1) || bit_get(s->ring[c], s->exp[c]))
+        if (s->rpo[c] != s->reo[c] || !(s->sv >> c & 1) || (s->hd >> c & 1))
             return 0;
         if (s->tmr[c] && (int64_t)s->tmr[c] - 1 < q)
             q = (int64_t)s->tmr[c] - 1;

@@ -81,8 +81,8 @@ typedef struct {
     /* a SACK's words are registered as they come (w_v, w_word) and merged
      * from there, a word an edge, into acked[mg_c]: mg_n words still to
      * come (mg_on: merged, else the header was stale and they are only
-     * consumed); each word shifted onto the ring by mg_s bits, written to
-     * ring word mg_pos, its high part carried into the next (mg_tail: the
+     * consumed); each word shifted onto the ring by mg_s bits, for ring
+     * word mg_pos, its high part carried into the next (mg_tail: the
      * carry of the last word is written at the edge after it); mg_left
      * bits of the bitmap still name PSNs sent */
     uint8_t w_v;
@@ -90,6 +90,10 @@ typedef struct {
     uint8_t mg_n, mg_on, mg_c, mg_pos, mg_s, mg_tail;
     uint16_t mg_left;
     uint64_t mg_carry;
+    /* the ring word a merged word makes: ORed into acked[mw_c][mw_pos] at
+     * the edge after (the channel's scan waits for it too) */
+    uint8_t mw_v, mw_c, mw_pos;
+    uint64_t mw_data;
     /* new packets waiting for their window: a 2-entry ring (sq_r the head) */
     uint8_t sq_n, sq_r;
     uint8_t sq_c[2];
@@ -98,11 +102,28 @@ typedef struct {
     uint32_t exp[TP_CH], hi[TP_CH];
     uint16_t held[TP_CH];
     uint64_t ring[TP_CH][TP_NWORDS];
+    uint8_t hd; /* bit c: ring[c]'s bit at exp[c] (the next PSN is held) */
+    /* the data packet taken at the last edge, judged at this one (x_*): its
+     * channel and PSN; its ring bit; bit k of x_zero / x_behind / x_beyond:
+     * its distance d from exp then is k, d - k is behind, d - k is beyond
+     * the bitmap (k deliveries on its channel before the verdict); x_nhi /
+     * x_nprev: newer than the highest PSN received / than the packet judged
+     * at that edge; x_same(_ch): that packet's PSN and channel (its own
+     * channel); x_mv: that edge delivered on its channel. x_pacc, x_phi:
+     * that packet was accepted, set hi. */
+    uint8_t x_v, x_ch, x_bit, x_zero, x_behind, x_beyond, x_nhi, x_nprev, x_same, x_same_ch, x_mv;
+    uint8_t x_pacc, x_phi;
+    uint32_t x_psn;
     uint8_t ack_pend, nak_pend, nak_sent;
-    /* the outgoing SACK's words: ao_n still to put out, the next from the
-     * ring's bits at PSN ao_base + ao_off on */
+    /* the outgoing SACK's words: ao_n still to read from the ring */
     uint8_t ao_n;
-    uint16_t ao_off;
+    uint32_t ao_p;  /* the PSN of the next word's bit 0 */
+    uint8_t ao_s;   /* the header's base modulo 64: the words' shift */
+    /* a word read from the ring (the two ring words it spans) and the
+     * distance from its first PSN to exp then, put out at the next edge */
+    uint8_t w2_v;
+    uint64_t w2_lo, w2_hi;
+    uint32_t w2_dd;
     uint8_t ao_fresh; /* the acknowledgement register was loaded at the last edge */
     /* 0 until the first edge after reset, which starts every channel's PSNs
      * at cfg_psn_init and takes nothing else */

@@ -57,8 +57,8 @@
                                          limit */                              \
     X(OUT, tmo, 1, uint8_t)           /* a timeout expired at the last edge */ \
     /* receive outputs */                                                       \
-    X(OUT, rxv_valid, 1, uint8_t)     /* the verdict on the packet of the      \
-                                         last edge */                          \
+    X(OUT, rxv_valid, 1, uint8_t)     /* the verdict on the packet taken two   \
+                                         edges before */                       \
     X(OUT, rxv_ch, 2, uint8_t)                                                  \
     X(OUT, rxv_psn, 24, uint32_t)                                               \
     X(OUT, rxv_verdict, 3, uint8_t)   /* tp_verdict_t */                       \
@@ -71,7 +71,7 @@
     X(OUT, ao_base, 24, uint32_t)                                               \
     X(OUT, ao_hi, 24, uint32_t)                                                 \
     X(OUT, ao_code, 3, uint8_t)                                                 \
-    /* a SACK's bitmap: word k at edge k + 1 after the one that loaded the     \
+    /* a SACK's bitmap: word k at edge k + 2 after the one that loaded the     \
        header, whatever ao_ready says; the header stays until its words are   \
        out and the link takes it */                                             \
     X(OUT, ao_wvalid, 1, uint8_t)                                               \

@@ -134,10 +134,18 @@ module transport #(
   logic [63:0]   w_word_q;
   // ---- receive registers ----
   logic [23:0] exp_q [CH];
+  logic [23:0] exp1_q [CH];  // exp + 1
   logic [23:0] hi_q [CH];
   logic [10:0] held_q [CH];
   logic [W-1:0] ring_q [CH];
+  logic [CH-1:0] hd_q;       // ring_q's bit at exp: the next PSN is held
   logic [CH-1:0] ack_pend_q, nak_pend_q, nak_sent_q;
+  // the data packet taken at the last edge, judged at this one
+  // (cmodel/transport.h: x_*)
+  logic          x_v_q, x_bit_q, x_nhi_q, x_nprev_q, x_same_q, x_same_ch_q, x_mv_q, x_pacc_q, x_phi_q;
+  logic [1:0]    x_ch_q;
+  logic [23:0]   x_psn_q;
+  logic [2:0]    x_zero_q, x_behind_q, x_beyond_q;
   // an incoming SACK's words, merged into acked_q[mg_q.c] a word an edge
   // (cmodel/transport.h: the same registers, mg_*)
   typedef struct packed {
@@ -151,9 +159,22 @@ module transport #(
     logic [63:0]   carry;
   } merge_t;
   merge_t mg_q, mg_d;
-  // the outgoing SACK's words still to put out, and the next one's offset
-  logic [4:0]  ao_n_q;
-  logic [10:0] ao_off_q;
+  logic [63:0] mg_mask_q;      // the mask of mg_q.left's bits (all ones from 64 on)
+  // the ring word a merged word makes, ORed in at the next edge
+  logic        mw_v_q;
+  logic [1:0]  mw_c_q;
+  logic [JW-1:0] mw_pos_q;
+  logic [63:0] mw_data_q;
+  // the outgoing SACK's words
+  logic [4:0]  ao_n_q;       // words still to read from the ring
+  logic [23:0] ao_p_q;       // the PSN of the next word's bit 0
+  logic [5:0]  ao_s_q;       // the header's base modulo 64: the words' shift
+  // a word read from the ring (the two ring words it spans) and the
+  // distance from its first PSN to exp then, put out at the next edge
+  logic          w2_v_q;
+  logic [63:0]   w2_lo_q, w2_hi_q;
+  logic [5:0]    w2_dd_q;       // the distance's low bits
+  logic          w2_lt_q, w2_ge_q;  // the distance is below 2^23, at least 64
   logic        ao_fresh_q;  // the acknowledgement register was loaded at the last edge
   // 0 until the first edge after reset, which starts every channel's
   // sequence at cfg_psn_init and takes nothing else
@@ -168,6 +189,9 @@ module transport #(
 
   // ---- transmit: the decisions of the edge, from the registers ----
   logic [10:0]   bits, win;
+  // registered copies of the configuration (it changes only in reset): the
+  // bitmap's bits, the window (the ring's size at most)
+  logic [10:0]   bits_q, win_q;
   logic          out_free, emit_r, emit_n, drop_n, take, prog, hb_in;
   logic [CH-1:0] blk, rdm, skip, cand, adv, en, sentc, expire, exp_eff, apc;
   logic [1:0]    cs, hc, kc;
@@ -175,8 +199,8 @@ module transport #(
   logic [10:0]   a_flm, a_flp, a_rno, a_rpo, a_reo;
   logic          a_rptr_b, a_rnd_off;
   always_comb begin
-    bits = bmap_bits(cfg_bmap_code_i);
-    win = cfg_window_i > 11'(W) ? 11'(W) : cfg_window_i;  // the ring's size at most
+    bits = bits_q;
+    win = win_q;
     out_free = !pkt_valid_o || pkt_ready_i;
     // T1: the resend scan (a channel whose acknowledgement is applied at
     // this edge, or whose SACK is merged, waits)
@@ -198,7 +222,8 @@ module transport #(
     drop_n = 1'b0;
     if (sq_n_q != 2'd0) begin
       if (fail_q[hc]) drop_n = 1'b1;
-      else emit_n = out_free && cand == '0 && fl_q[hc] < win && rpo_q[hc] == reo_q[hc];
+      else emit_n = out_free && cand == '0 && fl_q[hc] < win && rpo_q[hc] == reo_q[hc] &&
+                    !(tmr_q[hc] == 32'd1);
     end
     for (int c = 0; c < CH; c++) begin
       en[c] = emit_n && hc == 2'(c);
@@ -323,7 +348,7 @@ module transport #(
           rptr_d[c] = una_d[c];
           rp1_d[c] = una1_d[c];
           rpo_d[c] = '0;
-          reo_d[c] = fl_d[c];
+          reo_d[c] = apc[c] ? a_flm : fl_q[c];  // (fl_d: no new packet leaves as it times out)
           rnd_on_d[c] = 1'b0;
           rnd_rs_d[c] = 1'b0;
         end
@@ -342,17 +367,18 @@ module transport #(
     end
   end
 
-  // M: the registered word of the SACK being merged, masked to the PSNs
-  // sent and shifted onto the ring: its low part ORed into ring word
-  // mg_q.pos with the high part of the word before; after the last word
-  // that high part alone. The header applied at this edge sets the merge
-  // up for its words.
+  // M1: the registered word of the SACK being merged, masked to the PSNs
+  // sent (mg_mask_q: the mask of mg_q.left) and shifted onto the ring: its
+  // low part, with the high part of the word before, makes ring word
+  // mg_q.pos's bits, registered and ORed in at the next edge (M2); after
+  // the last word that high part alone. The header applied at this edge
+  // sets the merge up for its words.
   logic        mg_word, mg_wr;
-  logic [63:0] mg_w, mg_wdata;
+  logic [63:0] mg_w, mg_wdata, mg_mask_d;
   logic [CH-1:0] mgb_d;
   always_comb begin
     mg_word = w_v_q && mg_q.n != 5'd0;
-    mg_w = mg_q.left >= 11'd64 ? w_word_q : w_word_q & ~({64{1'b1}} << mg_q.left[5:0]);
+    mg_w = w_word_q & mg_mask_q;
     mg_wr = mg_word ? mg_q.on : mg_q.tail;
     mg_wdata = mg_word ? (mg_w << mg_q.s) | mg_q.carry : mg_q.carry;
     mg_d = mg_q;
@@ -381,7 +407,16 @@ module transport #(
         mg_d.s = k_b_q[5:0];
       end
     end
-    for (int c = 0; c < CH; c++) mgb_d[c] = mg_d.on && (mg_d.n != 5'd0 || mg_d.tail) && mg_d.c == 2'(c);
+    for (int c = 0; c < CH; c++)
+      mgb_d[c] = (mg_d.on && (mg_d.n != 5'd0 || mg_d.tail) && mg_d.c == 2'(c)) || (mg_wr && mg_q.c == 2'(c));
+    // the mask of mg_d.left (all ones from 64 bits on)
+    mg_mask_d = mg_mask_q;
+    if (mg_word && mg_q.on)
+      mg_mask_d = mg_q.left[10:7] != '0 ? {64{1'b1}} :
+                  mg_q.left[6] ? ~({64{1'b1}} << mg_q.left[5:0]) : 64'd0;
+    if (k_v_q && take && k_kind_q == KSack)
+      mg_mask_d = bmap_bits(k_code_q) <= k_lim_q || k_lim_q[10:6] != '0 ? {64{1'b1}} :
+                  ~({64{1'b1}} << k_lim_q[5:0]);
   end
 
   // the header taken at this edge, against the registers before it: its
@@ -400,71 +435,87 @@ module transport #(
     ak_hu = ack_hi_i[10:0] - una_m[10:0];
   end
   // ---- receive ----
-  logic [2:0]  rv;
-  logic        rv_any, moving;
-  logic [23:0] rd;
+  // A data packet is taken into registers at one edge (X: its ring bit and
+  // its distance from exp read there) and judged at the next (V), against
+  // the registers as that edge's delivery leaves them.
+  // R2: delivery, on the lowest channel whose next PSN is held (hd_q: the
+  // ring bit at exp, kept in a register)
   logic        dlv_found;
   logic [1:0]  dc;
   logic [23:0] dpsn;
-  logic        ao_gone, ao_free, ao_take;
-  logic [1:0]  ac;
-  logic [CH-1:0] owed;
-  logic [W-1:0]   ao_ring;
-  logic           ao_gap;
-  logic [1:0]     ao_kind;
-  // the outgoing SACK's next word: the ring's bits from PSN ao_p on, those
-  // of PSNs delivered by now set
-  logic [23:0]    ao_p, ao_dd;
-  logic [JW-1:0]  ao_j;
-  logic [127:0]   ao_pair;
-  logic [63:0]    ao_w;
+  logic [CH-1:0] dl;
   always_comb begin
-    ao_p = ao_base_o + {13'd0, ao_off_q};
-    ao_j = ao_p[IW-1:6];
-    ao_pair = {ring_q[ao_ch_o][64*(JW'(ao_j + JW'(1))) +: 64], ring_q[ao_ch_o][64*ao_j +: 64]};
-    ao_w = 64'(ao_pair >> ao_p[5:0]);
-    ao_dd = exp_q[ao_ch_o] - ao_p;
-    if (ao_dd < Half) ao_w = ao_w | (ao_dd >= 24'd64 ? {64{1'b1}} : ~({64{1'b1}} << ao_dd[5:0]));
+    dlv_found = hd_q != '0;
+    dc = hd_q[0] ? 2'd0 : hd_q[1] ? 2'd1 : hd_q[2] ? 2'd2 : 2'd3;
+    dpsn = exp_q[dc];
+    for (int c = 0; c < CH; c++) dl[c] = dlv_found && dc == 2'(c);
   end
 
+  // R1: the verdict on the packet taken at the last edge (k: the deliveries
+  // on its channel since its distance was read)
+  logic [2:0]  rv;
+  logic        mv2, zero, behind, beyond, dup_bit, full, acc, set_hi;
+  logic [1:0]  xk;
+  logic [CH-1:0] accc;
   always_comb begin
-    // R2: delivery
-    dlv_found = 1'b0;
-    dc = 2'd0;
-    for (int c = CH - 1; c >= 0; c--)
-      if (ring_q[c][exp_q[c][IW-1:0]]) begin
-        dlv_found = 1'b1;
-        dc = 2'(c);
-      end
-    dpsn = exp_q[dc];
-    // R1: the verdict, against the registers as this edge's delivery leaves
-    // them (the next PSN one further, one packet fewer held)
-    moving = dlv_found && dc == rx_ch_i;
-    rd = rx_psn_i - exp_q[rx_ch_i] - {23'd0, moving};
-    rv_any = rx_valid_i;
-    if (cfg_gbn_i)
-      rv = rd == 24'd0 ? (ring_q[rx_ch_i][rx_psn_i[IW-1:0]] ? VDup : VAccept) : rd >= Half ? VDup : VGap;
-    else if (rd >= Half) rv = VDup;
-    else if (rd >= {13'd0, bits}) rv = VBeyond;
-    else if (ring_q[rx_ch_i][rx_psn_i[IW-1:0]]) rv = VDup;
-    else if (rd != 24'd0 && held_q[rx_ch_i] - {10'd0, moving} >= cfg_ooo_cap_i) rv = VFull;
+    mv2 = dl[x_ch_q];
+    xk = {1'b0, x_mv_q} + {1'b0, mv2};
+    zero = x_zero_q[xk];
+    behind = x_behind_q[xk];
+    beyond = x_beyond_q[xk];
+    dup_bit = x_bit_q || (x_same_q && x_pacc_q);
+    full = {1'b0, held_q[x_ch_q]} >= {1'b0, cfg_ooo_cap_i} + {11'd0, mv2};
+    if (cfg_gbn_i) rv = zero ? (dup_bit ? VDup : VAccept) : behind ? VDup : VGap;
+    else if (behind) rv = VDup;
+    else if (beyond) rv = VBeyond;
+    else if (dup_bit) rv = VDup;
+    else if (!zero && full) rv = VFull;
     else rv = VAccept;
-    // R3: an acknowledgement out
-    // (free once the link took what it held; a new one two edges after the
-    // last at the earliest: the peer takes a header every other edge)
-    ao_gone = (!ao_valid_o || ao_ready_i) && ao_n_q == 5'd0;
+    acc = x_v_q && rv == VAccept;
+    set_hi = acc && ((x_same_ch_q && x_phi_q) ? x_nprev_q : x_nhi_q);
+    for (int c = 0; c < CH; c++) accc[c] = acc && x_ch_q == 2'(c);
+  end
+
+  // R3: an acknowledgement out (free once the link took what it held; a new
+  // one two edges after the last at the earliest: the peer takes a header
+  // every other edge). A SACK's words follow its header, read from the ring
+  // a word an edge into a register (with the PSNs delivered by then set)
+  // and put out at the edge after.
+  logic        streaming, ao_gone, ao_free, ao_take, ao_gap;
+  logic [1:0]  ac, ao_kind;
+  logic [CH-1:0] owed;
+  logic [JW-1:0] ao_j;
+  logic [23:0]   ao_dd;
+  logic [63:0]   ao_w;
+  always_comb begin
+    streaming = ao_n_q != 5'd0 || w2_v_q;
+    ao_gone = (!ao_valid_o || ao_ready_i) && !streaming;
     ao_free = ao_gone && !ao_fresh_q;
     owed = ack_pend_q | nak_pend_q;
-    ac = 2'd0;
-    ao_take = 1'b0;
-    for (int c = CH - 1; c >= 0; c--)
-      if (owed[c]) begin
-        ac = 2'(c);
-        ao_take = ao_free;
-      end
-    ao_ring = ring_q[ac];
-    ao_gap = held_q[ac] > {10'd0, ao_ring[exp_q[ac][IW-1:0]]};
+    ac = owed[0] ? 2'd0 : owed[1] ? 2'd1 : owed[2] ? 2'd2 : 2'd3;
+    ao_take = ao_free && owed != '0;
+    ao_gap = held_q[ac] > {10'd0, hd_q[ac]};
     ao_kind = nak_pend_q[ac] ? KNak : (!cfg_gbn_i && ao_gap) ? KSack : KAck;
+    ao_j = ao_p_q[IW-1:6];
+    ao_dd = exp_q[ao_ch_o] - ao_p_q;
+    ao_w = 64'({w2_hi_q, w2_lo_q} >> ao_s_q);
+    if (w2_lt_q) ao_w = ao_w | (w2_ge_q ? {64{1'b1}} : ~({64{1'b1}} << w2_dd_q));
+  end
+
+  // X: the packet taken at this edge, against the registers before it: its
+  // ring bit, its distance d from exp (for k = 0, 1, 2 deliveries on its
+  // channel before the verdict: d == k, d - k behind, d - k beyond the
+  // bitmap), whether it is newer than the highest PSN received or than the
+  // packet judged now, and whether it is that packet
+  logic [23:0] xd, xnh, xnp;
+  logic [2:0]  xz, xb, xy;
+  always_comb begin
+    xd = rx_psn_i - exp_q[rx_ch_i];
+    xz = {xd == 24'd2, xd == 24'd1, xd == 24'd0};
+    xb = {xd < 24'd2 || xd >= Half + 24'd2, xd == 24'd0 || xd >= Half + 24'd1, xd >= Half};
+    xy = {xd >= 24'(bits) + 24'd2, xd >= 24'(bits) + 24'd1, xd >= 24'(bits)};
+    xnh = rx_psn_i + ~hi_q[rx_ch_i];  // psn - hi - 1
+    xnp = rx_psn_i + ~x_psn_q;
   end
 
   // ---- registers ----
@@ -485,6 +536,7 @@ module transport #(
         retries_q[c] <= '0;
         acked_q[c] <= '0;
         exp_q[c] <= '0;
+        exp1_q[c] <= '0;
         hi_q[c] <= 24'hFFFFFF;
         held_q[c] <= '0;
         ring_q[c] <= '0;
@@ -494,6 +546,8 @@ module transport #(
       sq_h_q[0] <= '0;
       sq_h_q[1] <= '0;
       init_q <= 1'b0;
+      bits_q <= '0;
+      win_q <= '0;
       fail_q <= '0;
       rnd_rs_q <= '0;
       rnd_on_q <= '0;
@@ -526,8 +580,35 @@ module transport #(
       nak_pend_q <= '0;
       nak_sent_q <= '0;
       mg_q <= '0;
+      mg_mask_q <= '0;
+      mw_v_q <= 1'b0;
+      mw_c_q <= '0;
+      mw_pos_q <= '0;
+      mw_data_q <= '0;
       ao_n_q <= '0;
-      ao_off_q <= '0;
+      ao_p_q <= '0;
+      ao_s_q <= '0;
+      w2_v_q <= 1'b0;
+      w2_lo_q <= '0;
+      w2_hi_q <= '0;
+      w2_dd_q <= '0;
+      w2_lt_q <= 1'b0;
+      w2_ge_q <= 1'b0;
+      hd_q <= '0;
+      x_v_q <= 1'b0;
+      x_bit_q <= 1'b0;
+      x_nhi_q <= 1'b0;
+      x_nprev_q <= 1'b0;
+      x_same_q <= 1'b0;
+      x_same_ch_q <= 1'b0;
+      x_mv_q <= 1'b0;
+      x_pacc_q <= 1'b0;
+      x_phi_q <= 1'b0;
+      x_ch_q <= '0;
+      x_psn_q <= '0;
+      x_zero_q <= '0;
+      x_behind_q <= '0;
+      x_beyond_q <= '0;
       ao_fresh_q <= 1'b0;
       sq_ready_o <= 1'b0;
       ack_ready_o <= 1'b0;
@@ -557,6 +638,8 @@ module transport #(
     end else if (!init_q) begin
       // the first edge: every channel's sequence starts at cfg_psn_init
       init_q <= 1'b1;
+      bits_q <= bmap_bits(cfg_bmap_code_i);
+      win_q <= cfg_window_i > 11'(W) ? 11'(W) : cfg_window_i;
       for (int c = 0; c < CH; c++) begin
         nxt_q[c] <= cfg_psn_init_i;
         una_q[c] <= cfg_psn_init_i;
@@ -564,6 +647,7 @@ module transport #(
         rp1_q[c] <= cfg_psn_init_i[IW-1:0] + IW'(1);
         una1_q[c] <= cfg_psn_init_i[IW-1:0] + IW'(1);
         exp_q[c] <= cfg_psn_init_i;
+        exp1_q[c] <= cfg_psn_init_i + 24'd1;
         hi_q[c] <= cfg_psn_init_i - 24'd1;  // one before it: nothing received
         una_o[24*c +: 24] <= cfg_psn_init_i;
       end
@@ -628,11 +712,23 @@ module transport #(
       w_v_q <= ack_wvalid_i;
       w_word_q <= ack_wvalid_i ? ack_word_i : 64'd0;
       mg_q <= mg_d;
+      mg_mask_q <= mg_mask_d;
+      mw_v_q <= mg_wr;
+      mw_c_q <= mg_q.c;
+      mw_pos_q <= mg_q.pos;
+      mw_data_q <= mg_wdata;
       for (int c = 0; c < CH; c++) begin
-        if (mg_wr && 2'(c) == mg_q.c)
-          acked_q[c][64*mg_q.pos +: 64] <= acked_q[c][64*mg_q.pos +: 64] | mg_wdata;
+        // (each ring word by a decoded enable: no word is picked by an
+        // index and written back)
+        for (int j = 0; j < NW; j++)
+          if (mw_v_q && 2'(c) == mw_c_q && mw_pos_q == JW'(j))
+            acked_q[c][64*j +: 64] <= acked_q[c][64*j +: 64] | mw_data_q;
         if (en[c])
           acked_q[c][nxt_q[c][IW-1:0]] <= 1'b0;
+        // a timeout resends una whatever its acked bit (the receiver then
+        // answers with its cumulative acknowledgement)
+        if (exp_eff[c] && !fail_d[c])
+          acked_q[c][una_q[c][IW-1:0]] <= 1'b0;
       end
       if (emit_r) begin
         pkt_valid_o <= 1'b1;
@@ -650,22 +746,15 @@ module transport #(
       end
       // receive
       for (int c = 0; c < CH; c++) begin
-        if (dlv_found && dc == 2'(c)) begin
-          exp_q[c] <= dpsn + 24'd1;
-          if (rv_any && rv == VAccept && rx_ch_i == 2'(c)) begin
-            ring_q[c] <= (ring_q[c] & ~(W'(1) << dpsn[IW-1:0])) | (W'(1) << rx_psn_i[IW-1:0]);
-            held_q[c] <= held_q[c];
-          end else begin
-            ring_q[c][dpsn[IW-1:0]] <= 1'b0;
-            held_q[c] <= held_q[c] - 11'd1;
-          end
-        end else if (rv_any && rv == VAccept && rx_ch_i == 2'(c)) begin
-          ring_q[c][rx_psn_i[IW-1:0]] <= 1'b1;
-          held_q[c] <= held_q[c] + 11'd1;
+        hd_q[c] <= (accc[c] && zero) || (dl[c] ? ring_q[c][exp1_q[c][IW-1:0]] : hd_q[c]);
+        if (dl[c]) begin
+          exp_q[c] <= exp1_q[c];
+          exp1_q[c] <= exp1_q[c] + 24'd1;
+          ring_q[c][exp_q[c][IW-1:0]] <= 1'b0;
         end
-        if (rv_any && rv == VAccept && rx_ch_i == 2'(c) && (rx_psn_i - hi_q[c]) != 24'd0 &&
-            (rx_psn_i - hi_q[c]) < Half)
-          hi_q[c] <= rx_psn_i;
+        if (accc[c]) ring_q[c][x_psn_q[IW-1:0]] <= 1'b1;
+        held_q[c] <= held_q[c] + {10'd0, accc[c]} - {10'd0, dl[c]};
+        if (accc[c] && set_hi) hi_q[c] <= x_psn_q;
         // acknowledgements owed
         begin
           logic ap, np, ns;
@@ -676,17 +765,17 @@ module transport #(
             ap = 1'b0;
             np = 1'b0;
           end
-          if (dlv_found && dc == 2'(c)) begin
+          if (dl[c]) begin
             ap = 1'b1;
             ns = 1'b0;
           end
-          if (rv_any && rx_ch_i == 2'(c)) begin
+          if (x_v_q && x_ch_q == 2'(c)) begin
             if (rv == VGap) begin
               if (!ns) begin
                 np = 1'b1;
                 ns = 1'b1;
               end
-            end else if (rv != VAccept || rd != 24'd0) begin
+            end else if (rv != VAccept || !zero) begin
               ap = 1'b1;
             end
           end
@@ -695,13 +784,28 @@ module transport #(
           nak_sent_q[c] <= ns;
         end
       end
-      rxv_valid_o <= rv_any;
-      rxv_ch_o <= rx_ch_i;
-      rxv_psn_o <= rx_psn_i;
-      rxv_verdict_o <= rv_any ? rv : VAccept;
+      rxv_valid_o <= x_v_q;
+      rxv_ch_o <= x_ch_q;
+      rxv_psn_o <= x_psn_q;
+      rxv_verdict_o <= x_v_q ? rv : VAccept;
       dlv_valid_o <= dlv_found;
       dlv_ch_o <= dlv_found ? dc : 2'd0;
       dlv_psn_o <= dlv_found ? dpsn : 24'd0;
+      x_pacc_q <= acc;
+      x_phi_q <= set_hi;
+      x_v_q <= rx_valid_i;
+      x_ch_q <= rx_valid_i ? rx_ch_i : 2'd0;
+      x_psn_q <= rx_valid_i ? rx_psn_i : 24'd0;
+      x_bit_q <= rx_valid_i && ring_q[rx_ch_i][rx_psn_i[IW-1:0]];
+      x_zero_q <= rx_valid_i ? xz : 3'd0;
+      x_behind_q <= rx_valid_i ? xb : 3'd0;
+      x_beyond_q <= rx_valid_i ? xy : 3'd0;
+      x_nhi_q <= rx_valid_i && xnh < Half - 24'd1;
+      x_nprev_q <= rx_valid_i && xnp < Half - 24'd1;
+      x_same_ch_q <= rx_valid_i && x_v_q && x_ch_q == rx_ch_i;
+      x_same_q <= rx_valid_i && x_v_q && x_ch_q == rx_ch_i && x_psn_q == rx_psn_i;
+      x_mv_q <= rx_valid_i && dl[rx_ch_i];
+      // acknowledgements out
       if (ao_take) begin
         ao_valid_o <= 1'b1;
         ao_ch_o <= ac;
@@ -710,16 +814,23 @@ module transport #(
         ao_hi_o <= hi_q[ac];
         ao_code_o <= cfg_bmap_code_i > 3'd4 ? 3'd4 : cfg_bmap_code_i;
         ao_n_q <= ao_kind == KSack ? 5'(bits[10:6]) : 5'd0;
-        ao_off_q <= '0;
+        ao_p_q <= exp_q[ac];
+        ao_s_q <= exp_q[ac][5:0];
       end else if (ao_gone) begin
         ao_valid_o <= 1'b0;
       end
       ao_fresh_q <= ao_take;
-      ao_wvalid_o <= ao_n_q != 5'd0;
+      ao_wvalid_o <= w2_v_q;
+      if (w2_v_q) ao_word_o <= ao_w;
+      w2_v_q <= ao_n_q != 5'd0;
       if (ao_n_q != 5'd0) begin
-        ao_word_o <= ao_w;
+        w2_lo_q <= ring_q[ao_ch_o][64*ao_j +: 64];
+        w2_hi_q <= ring_q[ao_ch_o][64*(JW'(ao_j + JW'(1))) +: 64];
+        w2_dd_q <= ao_dd[5:0];
+        w2_lt_q <= ao_dd < Half;
+        w2_ge_q <= ao_dd >= 24'd64;
+        ao_p_q <= ao_p_q + 24'd64;
         ao_n_q <= ao_n_q - 5'd1;
-        ao_off_q <= ao_off_q + 11'd64;
       end
     end
   end
@@ -750,14 +861,19 @@ module transport #(
       // the offsets and the copies agree with the sequence numbers
       a_ofs[c] = nxt_q[c] == una_q[c] + 24'(fl_q[c]) && rptr_q[c] == una_q[c] + 24'(rpo_q[c]) &&
                  rp1_q[c] == rptr_q[c][IW-1:0] + IW'(1) && una1_q[c] == una_q[c][IW-1:0] + IW'(1);
-      // the receiver holds as many packets as its ring has bits
-      a_held[c] = 32'(held_q[c]) == $countones(ring_q[c]);
+      // the receiver holds as many packets as its ring has bits; its head
+      // bit is the ring's at exp, and exp1 is exp + 1
+      a_held[c] = 32'(held_q[c]) == $countones(ring_q[c]) && hd_q[c] == ring_q[c][exp_q[c][IW-1:0]] &&
+                  exp1_q[c] == exp_q[c] + 24'd1;
     end
   end
   `UB_ASSERT(NothingBeyondTheWindow, !init_q || &a_win)
   `UB_ASSERT(ResendScanInsideTheFlight, !init_q || &a_scan_in)
   `UB_ASSERT(OffsetsAreThePsns, !init_q || &a_ofs)
   `UB_ASSERT(HeldCountIsTheRing, &a_held)
+  // the merge's mask is that of the bitmap bits still naming PSNs sent
+  `UB_ASSERT(MergeMaskFollowsItsCount,
+             mg_mask_q == (mg_q.left >= 11'd64 ? {64{1'b1}} : ~({64{1'b1}} << mg_q.left[5:0])))
   // a failed channel stays failed; the new-packet FIFO never over 2
   `UB_ASSERT(FailIsKept, ($past(fail_q) & ~fail_q) == '0)
   `UB_ASSERT(FifoNeverOverTwo, sq_n_q <= 2'd2)
@@ -797,8 +913,9 @@ module transport #(
   // busy: from the registers
   always_comb begin
     logic b;
-    b = sq_n_q != 2'd0 || k_v_q || w_v_q || st_q != '0 || pkt_valid_o || ao_valid_o || dlv_valid_o || rxv_valid_o ||
-        ack_pend_q != '0 || nak_pend_q != '0 || mg_q.n != 5'd0 || mg_q.tail || ao_n_q != 5'd0;
+    b = sq_n_q != 2'd0 || k_v_q || w_v_q || mw_v_q || st_q != '0 || x_v_q || w2_v_q || pkt_valid_o || ao_valid_o ||
+        dlv_valid_o || rxv_valid_o || ack_pend_q != '0 || nak_pend_q != '0 || mg_q.n != 5'd0 || mg_q.tail ||
+        ao_n_q != 5'd0;
     for (int c = 0; c < CH; c++)
       b = b || (!fail_q[c] && (fl_q[c] != '0 || rpo_q[c] != reo_q[c])) || held_q[c] != '0;
     busy_o = b;

@@ -58,7 +58,7 @@ order_tracker  order_tracker  -              pdr   20 -    the full size, unboun
 rc_send_pipeline rc_send_pipeline -          pdr   30 -    the full size, unbounded (z3 and cvc4 do not finish a bounded check of depth 12)
 ub_send_pipeline ub_send_pipeline cut=order_tracker,group=HeadLastFlag+HeadNextLastFlag+SecondFlags+SlotFlags+SlotFlagsAtS20+SlotCountForFlags pdr 40 - the full size, unbounded, for any answers of the order tracker (proven on its own); the packet-count flags need their helpers along the slots in one group
 transport      transport      W=128,assert=AckHeldUntilTaken+DeliveredOnceInOrder+FailIsKept+FifoNeverOverTwo+PacketHeldUntilTaken+SackWordsBehindTheirHeader pdr 20 - a ring of 128 (the smallest: two 64-bit words), unbounded; the other three in transport@bmc
-transport@bmc  transport      W=128,assert=NothingBeyondTheWindow+ResendScanInsideTheFlight+OffsetsAreThePsns+HeldCountIsTheRing bmc 5 - bounded: pdr does not close them in 10 minutes (they relate 24-bit sequence numbers and their offsets across four channels, and a held count to the population of a 128-bit ring), and bmc3 takes about a minute a step beyond the fifth
+transport@bmc  transport      W=128,assert=NothingBeyondTheWindow+ResendScanInsideTheFlight+OffsetsAreThePsns+HeldCountIsTheRing+MergeMaskFollowsItsCount bmc 5 - bounded: pdr does not close them in 10 minutes (they relate 24-bit sequence numbers and their offsets across four channels, and a held count to the population of a 128-bit ring), and bmc3 takes about a minute a step beyond the fifth
 context_cache  context_cache  SETS=2,WAYS=4  bmc   8  -    2 sets of 4, bounded (pdr does not close EvictAValidWay in 150 s)
 ub_tx          ub_tx          cut=order_tracker,assert=AnswerFollowsAsk pdr 24 - the port between the pipeline and the channel table, unbounded (the assertions of the two blocks are proven in their runs for any inputs; PsnConsecutivePerChannel and TpnIsBasePlusChannel, end to end over the in-flight requests, are checked by every simulation but pdr does not close them in 5 minutes and bmc3 reaches only 31 steps in that time)
 '
@@ -111,9 +111,9 @@ why: a message of three or more packets is told its last packet comes one too ea
 name: transport_deliver_skip
 run: transport
 file: rtl/transport.sv
-from: exp_q[c] <= dpsn + 24'"'"'d1;
-to: exp_q[c] <= dpsn + 24'"'"'d2;
-why: a delivery moves the next expected PSN of its channel on by two, so the packet after it is never delivered and a later one is delivered out of order (DeliveredOnceInOrder)
+from: exp1_q[c] <= exp1_q[c] + 24'"'"'d1;
+to: exp1_q[c] <= exp1_q[c] + 24'"'"'d2;
+why: a delivery moves the next expected PSN of its channel on by two from the second on, so a packet is skipped and a later one is delivered out of order (DeliveredOnceInOrder)
 
 name: context_cache_double_booked
 run: context_cache

@@ -316,11 +316,13 @@ TEST(Transport, ReceiverVerdicts)
 {
     Tp t;
     t.in.cfg_ooo_cap = 1;
+    // (a packet is taken at one edge and judged at the next)
     auto rx = [&](uint32_t psn) {
         t.in.rx_valid = 1;
         t.in.rx_psn = psn;
         t.edge();
         t.in.rx_valid = 0;
+        t.edge();
         return t.out.rxv_verdict;
     };
     EXPECT_EQ(rx(2), TP_ACCEPT); // beyond a gap, held
@@ -847,6 +849,7 @@ TEST_P(TransportBackend, HalfThePsnSpaceAheadIsADuplicate)
             b.in.rx_psn = psn & TP_PSN_MASK;
             EXPECT_EQ(b.step(), 0);
             b.in.rx_valid = 0;
+            EXPECT_EQ(b.step(), 0); // (taken at one edge, judged at the next)
             int v = b.out.rxv_valid ? b.out.rxv_verdict : -1;
             for (int i = 0; i < 3; i++)
                 EXPECT_EQ(b.step(), 0);

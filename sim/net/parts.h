@@ -486,7 +486,9 @@ typedef struct tp_port {
     msg_t held[TP_W];
     uint8_t held_used[TP_W];
     int64_t n_held;
-    msg_t rx_pend;                 /* the packet judged at this edge */
+    msg_t rx_pend;                 /* the packet given to the block at this edge */
+    msg_t rx_judge;                /* the one given at the edge before: judged at this one */
+    int judging;                   /* rx_judge holds a packet */
     uint32_t rx_tpn;               /* the TPN (QP) of the last packet judged,
                                       which its acknowledgements name */
     tick_t last_edge;

@@ -304,10 +304,11 @@ static tick_t tp_commit(comp_t *c, tick_t now)
             return TICK_NEVER;
         }
     }
-    /* the verdict on the packet taken at this edge */
-    if (judged) {
+    /* the verdict on the packet taken at the edge before (the block takes
+     * it into a register at one edge and judges it at the next) */
+    if (t->judging) {
         if (!o->rxv_valid) {
-            kernel_fail(k, "internal: %s gave no verdict on PSN %u", c->name, t->rx_pend.psn);
+            kernel_fail(k, "internal: %s gave no verdict on PSN %u", c->name, t->rx_judge.psn);
             return TICK_NEVER;
         }
         t->verdict[o->rxv_verdict < 5 ? o->rxv_verdict : 0]++;
@@ -317,17 +318,20 @@ static tick_t tp_commit(comp_t *c, tick_t now)
                 kernel_fail(k, "internal: %s accepted PSN %u twice", c->name, o->rxv_psn);
                 return TICK_NEVER;
             }
-            t->held[slot] = t->rx_pend;
+            t->held[slot] = t->rx_judge;
             t->held_used[slot] = 1;
             /* the copy it keeps arrived then (the wire leaves that to it) */
-            if (!(t->rx_pend.flags & MSG_SEG))
-                kernel_probe(k, t->arrive_point, t->rx_pend.id, t->rx_pend.t);
+            if (!(t->rx_judge.flags & MSG_SEG))
+                kernel_probe(k, t->arrive_point, t->rx_judge.id, t->rx_judge.t);
             if (++t->n_held > t->held_peak)
                 t->held_peak = t->n_held;
         } else {
-            kernel_drop(k, &t->rx_pend); /* a duplicate, or no room for it: gone */
+            kernel_drop(k, &t->rx_judge); /* a duplicate, or no room for it: gone */
         }
     }
+    t->judging = judged;
+    if (judged)
+        t->rx_judge = t->rx_pend;
     /* a packet to send: new, or again */
     if (fresh) {
         uint32_t slot = o->pkt_hdl & W_MASK;

@@ -154,6 +154,7 @@ typedef struct {
     /* receiver */
     rxpkt_t store[TP_CH][TP_W];
     rxpkt_t rx_pend;              /* the packet given to rx at this edge */
+    rxpkt_t rx_judge;             /* the one given at the edge before: judged at this one */
     uint8_t *scratch;             /* a payload being made or checked */
     uint64_t delivered[TP_CH];    /* packets delivered per channel */
     uint64_t held_bytes;
@@ -371,23 +372,30 @@ static int after_edge(bench_t *b, uint64_t now, char *err, int errlen)
     const tpb_cfg_t *cfg = b->cfg;
     tpb_result_t *r = b->res;
     transport_out_t *ob = &b->out[1];
-    /* B: the verdict on the packet of this edge, then delivery */
+    /* B: the verdict on the packet of the edge before (taken into a
+     * register at one edge, judged at the next), then delivery */
     if (ob->rxv_valid) {
+        if (!b->rx_judge.buf)
+            return fail(err, errlen, "internal: a verdict on PSN %u, which was never given", ob->rxv_psn);
         r->verdict[ob->rxv_verdict < 5 ? ob->rxv_verdict : 0]++;
         if (ob->rxv_verdict == TP_ACCEPT) {
             rxpkt_t *s = &b->store[ob->rxv_ch][ob->rxv_psn % TP_W];
             if (s->buf)
                 return fail(err, errlen, "receiver accepted PSN %u on channel %u twice", ob->rxv_psn,
                             ob->rxv_ch);
-            *s = b->rx_pend;
+            *s = b->rx_judge;
             b->held_bytes += s->h.payload_len;
             if (b->held_bytes > r->buffered_bytes_peak)
                 r->buffered_bytes_peak = b->held_bytes;
         } else {
-            free(b->rx_pend.buf); /* refused: counted by its verdict */
+            free(b->rx_judge.buf); /* refused: counted by its verdict */
         }
-        b->rx_pend.buf = NULL;
+        b->rx_judge.buf = NULL;
+    } else if (b->rx_judge.buf) {
+        return fail(err, errlen, "internal: no verdict on PSN %u", b->rx_judge.h.psn);
     }
+    b->rx_judge = b->rx_pend;
+    b->rx_pend.buf = NULL;
     if (ob->dlv_valid) {
         int c = ob->dlv_ch;
         rxpkt_t *s = &b->store[c][ob->dlv_psn % TP_W];
@@ -714,6 +722,7 @@ out:
         for (int i = 0; i < TP_W; i++)
             free(b->store[c][i].buf);
     free(b->rx_pend.buf);
+    free(b->rx_judge.buf);
     free(b->scratch);
     hist_free(&b->hist);
     free(b->msg_start);
