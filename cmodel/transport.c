@@ -568,7 +568,7 @@ void transport_step(transport_state_t *s, const transport_in_t *in, transport_ou
 int64_t transport_quiet(const transport_state_t *s, const transport_in_t *in)
 {
     if (in->sq_valid || in->ack_valid || in->ack_wvalid || in->rx_valid || !s->inited || s->k_v ||
-        s->w_v || s->mw_v || s->st || s->x_v || s->w2_v || !s->o.ack_ready)
+        s->w_v || s->mw_v || s->st || s->x_v || s->w2_v)
         return 0;
     const transport_out_t *o = &s->o;
     if (s->sq_n || o->pkt_valid || o->ao_valid || o->dlv_valid || o->rxv_valid || o->tmo ||

@@ -188,7 +188,6 @@ module transport #(
   endfunction
 
   // ---- transmit: the decisions of the edge, from the registers ----
-  logic [10:0]   bits, win;
   // registered copies of the configuration (it changes only in reset): the
   // bitmap's bits, the window (the ring's size at most)
   logic [10:0]   bits_q, win_q;
@@ -199,8 +198,6 @@ module transport #(
   logic [10:0]   a_flm, a_flp, a_rno, a_rpo, a_reo;
   logic          a_rptr_b, a_rnd_off;
   always_comb begin
-    bits = bits_q;
-    win = win_q;
     out_free = !pkt_valid_o || pkt_ready_i;
     // T1: the resend scan (a channel whose acknowledgement is applied at
     // this edge, or whose SACK is merged, waits)
@@ -222,7 +219,7 @@ module transport #(
     drop_n = 1'b0;
     if (sq_n_q != 2'd0) begin
       if (fail_q[hc]) drop_n = 1'b1;
-      else emit_n = out_free && cand == '0 && fl_q[hc] < win && rpo_q[hc] == reo_q[hc] &&
+      else emit_n = out_free && cand == '0 && fl_q[hc] < win_q && rpo_q[hc] == reo_q[hc] &&
                     !(tmr_q[hc] == 32'd1);
     end
     for (int c = 0; c < CH; c++) begin
@@ -276,8 +273,7 @@ module transport #(
   logic [31:0]   rto_d [CH];
   logic [3:0]    retries_d [CH];
   logic [CH-1:0] fail_d, rnd_rs_d, rnd_on_d, sv_d, sd_d, sa_d, st_d;
-  // (per channel, each written once an edge: Icarus re-runs a process whose
-  // temporaries change within it)
+  // (per channel, each written once an edge)
   logic [CH-1:0] pcv, lastv, stoppedv;
   logic [31:0]   rto_x [CH];  // the timeout after a timeout (doubled with backoff)
   logic [31:0]   rto_s [CH];  // the timeout a packet starts
@@ -513,7 +509,7 @@ module transport #(
     xd = rx_psn_i - exp_q[rx_ch_i];
     xz = {xd == 24'd2, xd == 24'd1, xd == 24'd0};
     xb = {xd < 24'd2 || xd >= Half + 24'd2, xd == 24'd0 || xd >= Half + 24'd1, xd >= Half};
-    xy = {xd >= 24'(bits) + 24'd2, xd >= 24'(bits) + 24'd1, xd >= 24'(bits)};
+    xy = {xd >= 24'(bits_q) + 24'd2, xd >= 24'(bits_q) + 24'd1, xd >= 24'(bits_q)};
     xnh = rx_psn_i + ~hi_q[rx_ch_i];  // psn - hi - 1
     xnp = rx_psn_i + ~x_psn_q;
   end
@@ -813,7 +809,7 @@ module transport #(
         ao_base_o <= exp_q[ac];
         ao_hi_o <= hi_q[ac];
         ao_code_o <= cfg_bmap_code_i > 3'd4 ? 3'd4 : cfg_bmap_code_i;
-        ao_n_q <= ao_kind == KSack ? 5'(bits[10:6]) : 5'd0;
+        ao_n_q <= ao_kind == KSack ? 5'(bits_q[10:6]) : 5'd0;
         ao_p_q <= exp_q[ac];
         ao_s_q <= exp_q[ac][5:0];
       end else if (ao_gone) begin
