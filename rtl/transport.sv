@@ -107,6 +107,7 @@ module transport #(
   logic [10:0]   reo_q [CH];
   logic [10:0]   rno_q [CH];
   logic [31:0]   tmr_q [CH];
+  logic [CH-1:0] t1_q;       // tmr_q == 1: the timer expires at this edge
   logic [31:0]   rto_q [CH];
   logic [3:0]    retries_q [CH];
   logic [CH-1:0] fail_q;
@@ -124,6 +125,7 @@ module transport #(
   // the acknowledgement header taken at the last edge, with its differences
   // from una then (cmodel/transport.h: k_*)
   logic          k_v_q, k_take_q, k_nz_q, k_hbz_q;
+  logic [CH-1:0] kb_q;   // k_v_q on the header's channel, one bit each
   logic [1:0]    k_ch_q, k_kind_q;
   logic [2:0]    k_code_q;
   logic [23:0]   k_b_q;
@@ -135,8 +137,15 @@ module transport #(
   // ---- receive registers ----
   logic [23:0] exp_q [CH];
   logic [23:0] exp1_q [CH];  // exp + 1
+  logic [23:0] exp2_q [CH];  // exp + 2
   logic [23:0] hi_q [CH];
   logic [10:0] held_q [CH];
+  // whether held_q is at the out-of-order cap (g0) or beyond it (g1), kept
+  // in registers from the count's comparisons with the cap's registered
+  // copies (capm1: cap - 1, or 0; cap1, cap2: cap + 1, + 2)
+  logic [CH-1:0] hg0_q, hg1_q;
+  logic [10:0] cap_q, capm1_q;
+  logic [11:0] cap1_q, cap2_q;
   logic [W-1:0] ring_q [CH];
   logic [CH-1:0] hd_q;       // ring_q's bit at exp: the next PSN is held
   logic [CH-1:0] ack_pend_q, nak_pend_q, nak_sent_q;
@@ -180,6 +189,13 @@ module transport #(
   // sequence at cfg_psn_init and takes nothing else
   logic        init_q;
 
+  // a ring's bit i, picked as its 64-bit word and then the bit in it (a
+  // structure synthesis maps into fewer levels than one W-to-1 pick)
+  function automatic logic bit_of(input logic [W-1:0] v, input logic [IW-1:0] i);
+    logic [63:0] w;
+    w = v[64*i[IW-1:6] +: 64];
+    bit_of = w[i[5:0]];
+  endfunction
   function automatic logic [10:0] bmap_bits(input logic [2:0] code);
     bmap_bits = 11'd64 << (code > 3'd4 ? 3'd4 : code);
   endfunction
@@ -189,20 +205,25 @@ module transport #(
 
   // ---- transmit: the decisions of the edge, from the registers ----
   // registered copies of the configuration (it changes only in reset): the
-  // bitmap's bits, the window (the ring's size at most)
-  logic [10:0]   bits_q, win_q;
+  // bitmap's words, the window (the ring's size at most)
+  logic [4:0]    bwords_q;
+  logic [10:0]   win_q;
+  logic [23:6]   bmask_q;  // ~(bits - 1): a distance's bits at or above the bitmap's size (64 at least)
   logic          out_free, emit_r, emit_n, drop_n, take, prog, hb_in;
-  logic [CH-1:0] blk, rdm, skip, cand, adv, en, sentc, expire, exp_eff, apc;
+  logic [CH-1:0] blk, rdm, skip, cand, adv, en, sentc, expire, exp_eff, apc, nok;
   logic [1:0]    cs, hc, kc;
   logic [23:0]   rp;
-  logic [10:0]   a_flm, a_flp, a_rno, a_rpo, a_reo;
-  logic          a_rptr_b, a_rnd_off;
+  // (the acknowledgement's effects worked out for every channel, each
+  // against its own registers: apc picks one, no register is read through
+  // the acknowledgement's channel number)
+  logic [10:0]   a_flm [CH], a_flp [CH], a_rno [CH], a_rpo [CH], a_reo [CH];
+  logic [CH-1:0] a_rptr_b, a_rnd_off, a_rlt, a_sr;
   always_comb begin
     out_free = !pkt_valid_o || pkt_ready_i;
     // T1: the resend scan (a channel whose acknowledgement is applied at
     // this edge, or whose SACK is merged, waits)
     for (int c = 0; c < CH; c++) begin
-      blk[c] = (k_v_q && k_ch_q == 2'(c)) || mgb_q[c];
+      blk[c] = kb_q[c] || mgb_q[c];
       rdm[c] = !fail_q[c] && !blk[c] && !sv_q[c];
       skip[c] = !fail_q[c] && !blk[c] && sv_q[c] && sd_q[c] && sa_q[c];
       cand[c] = !fail_q[c] && !blk[c] && sv_q[c] && sd_q[c] && !sa_q[c];
@@ -213,20 +234,19 @@ module transport #(
     emit_r = cand != '0 && out_free;
     for (int c = 0; c < CH; c++) adv[c] = skip[c] || (emit_r && cs == 2'(c));
     rp = rptr_q[cs];
-    // T2: the new packet at the head of the FIFO
+    // T2: the new packet at the head of the FIFO (whether each channel
+    // could send one worked out for all four, then the head's picked)
     hc = sq_c_q[sq_r_q];
-    emit_n = 1'b0;
-    drop_n = 1'b0;
-    if (sq_n_q != 2'd0) begin
-      if (fail_q[hc]) drop_n = 1'b1;
-      else emit_n = out_free && cand == '0 && fl_q[hc] < win_q && rpo_q[hc] == reo_q[hc] &&
-                    !(tmr_q[hc] == 32'd1);
-    end
+    for (int c = 0; c < CH; c++)
+      nok[c] = !fail_q[c] && fl_q[c] < win_q && rpo_q[c] == reo_q[c] && !t1_q[c];
+    drop_n = sq_n_q != 2'd0 && fail_q[hc];
+    emit_n = sq_n_q != 2'd0 && out_free && cand == '0 && nok[hc];
     for (int c = 0; c < CH; c++) begin
-      en[c] = emit_n && hc == 2'(c);
+      // (emit_n, written without the head's pick)
+      en[c] = sq_n_q != 2'd0 && out_free && cand == '0 && nok[c] && hc == 2'(c);
       sentc[c] = en[c] || (emit_r && cs == 2'(c));
       // T3: timers
-      expire[c] = !fail_q[c] && tmr_q[c] == 32'd1;
+      expire[c] = !fail_q[c] && t1_q[c];
     end
     // T5: the acknowledgement taken at the last edge, against the channel's
     // registers as they are now
@@ -235,27 +255,21 @@ module transport #(
     prog = take && k_nz_q;
     apc = take ? CH'(1) << kc : '0;
     for (int c = 0; c < CH; c++) exp_eff[c] = expire[c] && !(prog && kc == 2'(c));
-    a_flm = fl_q[kc] - k_d_q;
-    a_flp = fl_q[kc] - k_dm1_q;  // (a new packet leaving at this edge too)
-    a_rno = rno_q[kc] - k_d_q;
-    a_rnd_off = rno_q[kc] < k_d_q;
     hb_in = k_hbz_q && k_hb_q < k_lim_q;
-    if (k_kind_q == KNak) begin
-      a_rptr_b = 1'b1;
-      a_rpo = '0;
-      a_reo = a_flm;
-    end else begin
-      a_rptr_b = rpo_q[kc] < k_d_q;
-      a_rpo = a_rptr_b ? 11'd0 : rpo_q[kc] - k_d_q;
-      a_reo = reo_q[kc] < k_d_q ? 11'd0 : reo_q[kc] - k_d_q;
-      if (k_kind_q == KSack && hb_in) begin
-        if (reo_q[kc] < k_hu1_q) a_reo = k_hb1_q;
-        if (!a_rnd_off && rnd_on_q[kc] && k_hu_q >= rno_q[kc]) begin
-          a_rptr_b = 1'b1;
-          a_rpo = '0;
-          a_rnd_off = 1'b1;
-        end
-      end
+    for (int c = 0; c < CH; c++) begin
+      a_flm[c] = fl_q[c] - k_d_q;
+      a_flp[c] = fl_q[c] - k_dm1_q;  // (a new packet leaving at this edge too)
+      a_rno[c] = rno_q[c] - k_d_q;
+      a_rlt[c] = rno_q[c] < k_d_q;   // the last round's end acknowledged
+      // a SACK reporting a packet sent after the round's end ends the round
+      a_sr[c] = k_kind_q == KSack && hb_in && !a_rlt[c] && rnd_on_q[c] && k_hu_q >= rno_q[c];
+      a_rnd_off[c] = a_rlt[c] || a_sr[c];
+      // a NAK resends the whole flight from its base
+      a_rptr_b[c] = k_kind_q == KNak || rpo_q[c] < k_d_q || a_sr[c];
+      a_rpo[c] = a_rptr_b[c] ? 11'd0 : rpo_q[c] - k_d_q;
+      a_reo[c] = k_kind_q == KNak ? a_flm[c] :
+                 (k_kind_q == KSack && hb_in && reo_q[c] < k_hu1_q) ? k_hb1_q :
+                 reo_q[c] < k_d_q ? 11'd0 : reo_q[c] - k_d_q;
     end
   end
 
@@ -270,6 +284,7 @@ module transport #(
   logic [10:0]   reo_d [CH];
   logic [10:0]   rno_d [CH];
   logic [31:0]   tmr_d [CH];
+  logic [CH-1:0] t1_d;  // tmr_d == 1, from comparisons of what it may load
   logic [31:0]   rto_d [CH];
   logic [3:0]    retries_d [CH];
   logic [CH-1:0] fail_d, rnd_rs_d, rnd_on_d, sv_d, sd_d, sa_d, st_d;
@@ -295,13 +310,13 @@ module transport #(
       rno_d[c] = rno_q[c];
       reo_d[c] = reo_q[c];
       if (apc[c]) begin
-        rptr_d[c] = a_rptr_b ? k_b_q : rptr_q[c];
-        rp1_d[c] = a_rptr_b ? k_b1_q : rp1_q[c];
-        rpo_d[c] = a_rpo;
-        reo_d[c] = a_reo;
-        rno_d[c] = a_rno;
-        if (a_rnd_off) rnd_on_d[c] = 1'b0;
-        fl_d[c] = en[c] ? a_flp : a_flm;
+        rptr_d[c] = a_rptr_b[c] ? k_b_q : rptr_q[c];
+        rp1_d[c] = a_rptr_b[c] ? k_b1_q : rp1_q[c];
+        rpo_d[c] = a_rpo[c];
+        reo_d[c] = a_reo[c];
+        rno_d[c] = a_rno[c];
+        if (a_rnd_off[c]) rnd_on_d[c] = 1'b0;
+        fl_d[c] = en[c] ? a_flp[c] : a_flm[c];
       end else begin
         rptr_d[c] = adv[c] ? rptr_q[c] + 24'd1 : rptr_q[c];
         rp1_d[c] = adv[c] ? rp1_q[c] + IW'(1) : rp1_q[c];
@@ -324,27 +339,31 @@ module transport #(
       // timers: progress restarts it (stops it with nothing left in
       // flight); a timeout; a packet that left at the lastv[c] edge while it
       // was stoppedv[c] starts it
-      tmr_d[c] = tmr_q[c] > 32'd1 ? tmr_q[c] - 32'd1 : 32'd0;
+      tmr_d[c] = |tmr_q[c][31:1] ? tmr_q[c] - 32'd1 : 32'd0;  // (above 1: a bit above bit 0 set)
+      t1_d[c] = tmr_q[c] == 32'd2;
       rto_d[c] = rto_q[c];
       retries_d[c] = retries_q[c];
       fail_d[c] = fail_q[c];
       if (pcv[c]) begin
         tmr_d[c] = fl_q[c] != k_d_q ? cfg_rto_i : 32'd0;
+        t1_d[c] = fl_q[c] != k_d_q && cfg_rto_i == 32'd1;
         retries_d[c] = 4'd0;
         rto_d[c] = cfg_rto_i;
       end
       if (exp_eff[c]) begin
-        if ({1'b0, retries_q[c]} + 5'd1 > {1'b0, cfg_retry_max_i}) begin
+        if (retries_q[c] >= cfg_retry_max_i) begin  // (one more would pass the most)
           fail_d[c] = 1'b1;
           tmr_d[c] = 32'd0;
+          t1_d[c] = 1'b0;
         end else begin
           retries_d[c] = retries_q[c] + 4'd1;
           rto_d[c] = rto_x[c];
           tmr_d[c] = rto_x[c];
+          t1_d[c] = !cfg_backoff_i && rto_q[c] == 32'd1;  // (a doubled timeout is even)
           rptr_d[c] = una_d[c];
           rp1_d[c] = una1_d[c];
           rpo_d[c] = '0;
-          reo_d[c] = apc[c] ? a_flm : fl_q[c];  // (fl_d: no new packet leaves as it times out)
+          reo_d[c] = apc[c] ? a_flm[c] : fl_q[c];  // (fl_d: no new packet leaves as it times out)
           rnd_on_d[c] = 1'b0;
           rnd_rs_d[c] = 1'b0;
         end
@@ -352,6 +371,7 @@ module transport #(
       if (st_q[c] && !pcv[c]) begin
         rto_d[c] = rto_s[c];
         tmr_d[c] = rto_s[c];
+        t1_d[c] = rto_q[c] == 32'd0 ? cfg_rto_i == 32'd1 : rto_q[c] == 32'd1;
       end
       stoppedv[c] = pcv[c] ? fl_q[c] == k_d_q : tmr_q[c] == 32'd0;
       st_d[c] = sentc[c] && stoppedv[c];
@@ -359,7 +379,8 @@ module transport #(
       // timeout or a merge
       sv_d[c] = (blk[c] || exp_eff[c]) ? 1'b0 : rdm[c] ? 1'b1 : sv_q[c];
       sd_d[c] = rdm[c] ? rpo_q[c] != reo_q[c] : adv[c] ? rpo_q[c] + 11'd1 != reo_q[c] : sd_q[c];
-      sa_d[c] = !cfg_gbn_i && (rdm[c] ? acked_q[c][rptr_q[c][IW-1:0]] : adv[c] ? acked_q[c][rp1_q[c]] : sa_q[c]);
+      sa_d[c] = !cfg_gbn_i && (rdm[c] ? bit_of(acked_q[c], rptr_q[c][IW-1:0]) :
+                               adv[c] ? bit_of(acked_q[c], rp1_q[c]) : sa_q[c]);
     end
   end
 
@@ -411,7 +432,8 @@ module transport #(
       mg_mask_d = mg_q.left[10:7] != '0 ? {64{1'b1}} :
                   mg_q.left[6] ? ~({64{1'b1}} << mg_q.left[5:0]) : 64'd0;
     if (k_v_q && take && k_kind_q == KSack)
-      mg_mask_d = bmap_bits(k_code_q) <= k_lim_q || k_lim_q[10:6] != '0 ? {64{1'b1}} :
+      // (a bitmap has 64 bits at least: fewer than 64 left is the limit's mask)
+      mg_mask_d = k_lim_q[10:6] != '0 ? {64{1'b1}} :
                   ~({64{1'b1}} << k_lim_q[5:0]);
   end
 
@@ -460,7 +482,7 @@ module transport #(
     behind = x_behind_q[xk];
     beyond = x_beyond_q[xk];
     dup_bit = x_bit_q || (x_same_q && x_pacc_q);
-    full = {1'b0, held_q[x_ch_q]} >= {1'b0, cfg_ooo_cap_i} + {11'd0, mv2};
+    full = mv2 ? hg1_q[x_ch_q] : hg0_q[x_ch_q];
     if (cfg_gbn_i) rv = zero ? (dup_bit ? VDup : VAccept) : behind ? VDup : VGap;
     else if (behind) rv = VDup;
     else if (beyond) rv = VBeyond;
@@ -502,14 +524,23 @@ module transport #(
   // ring bit, its distance d from exp (for k = 0, 1, 2 deliveries on its
   // channel before the verdict: d == k, d - k behind, d - k beyond the
   // bitmap), whether it is newer than the highest PSN received or than the
-  // packet judged now, and whether it is that packet
-  logic [23:0] xd, xnh, xnp;
-  logic [2:0]  xz, xb, xy;
+  // packet judged now, and whether it is that packet. (Each k has its own
+  // difference, PSN - (exp + k), from registers exp, exp + 1 and exp + 2:
+  // no flag is a comparison chained behind a subtraction's carry; beyond
+  // the bitmap, whose size is a power of two, is a bit above it set.)
+  logic [23:0] xd [3];
+  logic [23:0] xnh, xnp;
+  logic [2:0]  xz, xb, xy, xg;
+  logic [63:0] xw;  // the ring word of its PSN (picked as a word, then the bit)
   always_comb begin
-    xd = rx_psn_i - exp_q[rx_ch_i];
-    xz = {xd == 24'd2, xd == 24'd1, xd == 24'd0};
-    xb = {xd < 24'd2 || xd >= Half + 24'd2, xd == 24'd0 || xd >= Half + 24'd1, xd >= Half};
-    xy = {xd >= 24'(bits_q) + 24'd2, xd >= 24'(bits_q) + 24'd1, xd >= 24'(bits_q)};
+    xw = ring_q[rx_ch_i][64*rx_psn_i[IW-1:6] +: 64];
+    xd[0] = rx_psn_i - exp_q[rx_ch_i];
+    xd[1] = rx_psn_i - exp1_q[rx_ch_i];
+    xd[2] = rx_psn_i - exp2_q[rx_ch_i];
+    xz = {rx_psn_i == exp2_q[rx_ch_i], rx_psn_i == exp1_q[rx_ch_i], rx_psn_i == exp_q[rx_ch_i]};
+    xb = {xd[2][23], xd[1][23], xd[0][23]};                    // d - k >= 2^23
+    xg = {(xd[2][23:6] & bmask_q) != '0, (xd[1][23:6] & bmask_q) != '0, (xd[0][23:6] & bmask_q) != '0};
+    xy = {xg[2] && !xz[0] && !xz[1], xg[1] && !xz[0], xg[0]};  // d >= bits + k
     xnh = rx_psn_i + ~hi_q[rx_ch_i];  // psn - hi - 1
     xnp = rx_psn_i + ~x_psn_q;
   end
@@ -528,11 +559,13 @@ module transport #(
         reo_q[c] <= '0;
         rno_q[c] <= '0;
         tmr_q[c] <= '0;
+        t1_q[c] <= 1'b0;
         rto_q[c] <= '0;
         retries_q[c] <= '0;
         acked_q[c] <= '0;
         exp_q[c] <= '0;
         exp1_q[c] <= '0;
+        exp2_q[c] <= '0;
         hi_q[c] <= 24'hFFFFFF;
         held_q[c] <= '0;
         ring_q[c] <= '0;
@@ -542,8 +575,15 @@ module transport #(
       sq_h_q[0] <= '0;
       sq_h_q[1] <= '0;
       init_q <= 1'b0;
-      bits_q <= '0;
+      bwords_q <= '0;
+      bmask_q <= '0;
       win_q <= '0;
+      hg0_q <= '0;
+      hg1_q <= '0;
+      cap_q <= '0;
+      capm1_q <= '0;
+      cap1_q <= '0;
+      cap2_q <= '0;
       fail_q <= '0;
       rnd_rs_q <= '0;
       rnd_on_q <= '0;
@@ -555,6 +595,7 @@ module transport #(
       sq_n_q <= '0;
       sq_r_q <= 1'b0;
       k_v_q <= 1'b0;
+      kb_q <= '0;
       k_take_q <= 1'b0;
       k_nz_q <= 1'b0;
       k_hbz_q <= 1'b0;
@@ -634,8 +675,14 @@ module transport #(
     end else if (!init_q) begin
       // the first edge: every channel's sequence starts at cfg_psn_init
       init_q <= 1'b1;
-      bits_q <= bmap_bits(cfg_bmap_code_i);
+      bwords_q <= bmap_words(cfg_bmap_code_i);
+      bmask_q <= 18'(~(24'(bmap_bits(cfg_bmap_code_i)) - 24'd1) >> 6);
       win_q <= cfg_window_i > 11'(W) ? 11'(W) : cfg_window_i;
+      cap_q <= cfg_ooo_cap_i;
+      capm1_q <= cfg_ooo_cap_i == 11'd0 ? 11'd0 : cfg_ooo_cap_i - 11'd1;
+      cap1_q <= {1'b0, cfg_ooo_cap_i} + 12'd1;
+      cap2_q <= {1'b0, cfg_ooo_cap_i} + 12'd2;
+      hg0_q <= cfg_ooo_cap_i == 11'd0 ? '1 : '0;  // nothing held
       for (int c = 0; c < CH; c++) begin
         nxt_q[c] <= cfg_psn_init_i;
         una_q[c] <= cfg_psn_init_i;
@@ -644,6 +691,7 @@ module transport #(
         una1_q[c] <= cfg_psn_init_i[IW-1:0] + IW'(1);
         exp_q[c] <= cfg_psn_init_i;
         exp1_q[c] <= cfg_psn_init_i + 24'd1;
+        exp2_q[c] <= cfg_psn_init_i + 24'd2;
         hi_q[c] <= cfg_psn_init_i - 24'd1;  // one before it: nothing received
         una_o[24*c +: 24] <= cfg_psn_init_i;
       end
@@ -662,6 +710,7 @@ module transport #(
         reo_q[c] <= reo_d[c];
         rno_q[c] <= rno_d[c];
         tmr_q[c] <= tmr_d[c];
+        t1_q[c] <= t1_d[c];
         rto_q[c] <= rto_d[c];
         retries_q[c] <= retries_d[c];
         una_o[24*c +: 24] <= una_d[c];
@@ -687,6 +736,7 @@ module transport #(
                     !(sq_n_q == 2'd1 && !(emit_n || drop_n) && sq_valid_i && sq_ready_o);
       // the acknowledgement header
       k_v_q <= hdr;
+      for (int c = 0; c < CH; c++) kb_q[c] <= hdr && ack_ch_i == 2'(c);
       ack_ready_o <= !hdr;
       if (hdr) begin
         k_ch_q <= ack_ch_i;
@@ -715,16 +765,21 @@ module transport #(
       mw_data_q <= mg_wdata;
       for (int c = 0; c < CH; c++) begin
         // (each ring word by a decoded enable: no word is picked by an
-        // index and written back)
+        // index and written back; a single bit by a mask with that bit
+        // set, which synthesis makes a decoder of the index, where a
+        // write to [index] becomes index arithmetic and a carry chain)
+        logic [W-1:0] a;
+        a = acked_q[c];
         for (int j = 0; j < NW; j++)
           if (mw_v_q && 2'(c) == mw_c_q && mw_pos_q == JW'(j))
-            acked_q[c][64*j +: 64] <= acked_q[c][64*j +: 64] | mw_data_q;
+            a[64*j +: 64] = a[64*j +: 64] | mw_data_q;
         if (en[c])
-          acked_q[c][nxt_q[c][IW-1:0]] <= 1'b0;
+          a = a & ~(W'(1) << nxt_q[c][IW-1:0]);
         // a timeout resends una whatever its acked bit (the receiver then
         // answers with its cumulative acknowledgement)
         if (exp_eff[c] && !fail_d[c])
-          acked_q[c][una_q[c][IW-1:0]] <= 1'b0;
+          a = a & ~(W'(1) << una_q[c][IW-1:0]);
+        acked_q[c] <= a;
       end
       if (emit_r) begin
         pkt_valid_o <= 1'b1;
@@ -742,14 +797,33 @@ module transport #(
       end
       // receive
       for (int c = 0; c < CH; c++) begin
-        hd_q[c] <= (accc[c] && zero) || (dl[c] ? ring_q[c][exp1_q[c][IW-1:0]] : hd_q[c]);
+        hd_q[c] <= (accc[c] && zero) || (dl[c] ? bit_of(ring_q[c], exp1_q[c][IW-1:0]) : hd_q[c]);
         if (dl[c]) begin
           exp_q[c] <= exp1_q[c];
           exp1_q[c] <= exp1_q[c] + 24'd1;
-          ring_q[c][exp_q[c][IW-1:0]] <= 1'b0;
+          exp2_q[c] <= exp2_q[c] + 24'd1;
         end
-        if (accc[c]) ring_q[c][x_psn_q[IW-1:0]] <= 1'b1;
+        // (single bits by masks, as the acked ring's)
+        begin
+          logic [W-1:0] r;
+          r = ring_q[c];
+          if (dl[c]) r = r & ~(W'(1) << exp_q[c][IW-1:0]);
+          if (accc[c]) r = r | (W'(1) << x_psn_q[IW-1:0]);
+          ring_q[c] <= r;
+        end
         held_q[c] <= held_q[c] + {10'd0, accc[c]} - {10'd0, dl[c]};
+        // (the count moves by -1, 0 or +1: each outcome's comparisons are
+        // worked out from the count before the edge, and one is picked)
+        if (accc[c] && !dl[c]) begin
+          hg0_q[c] <= held_q[c] >= capm1_q;
+          hg1_q[c] <= held_q[c] >= cap_q;
+        end else if (dl[c] && !accc[c]) begin
+          hg0_q[c] <= {1'b0, held_q[c]} >= cap1_q;
+          hg1_q[c] <= {1'b0, held_q[c]} >= cap2_q;
+        end else begin
+          hg0_q[c] <= held_q[c] >= cap_q;
+          hg1_q[c] <= {1'b0, held_q[c]} >= cap1_q;
+        end
         if (accc[c] && set_hi) hi_q[c] <= x_psn_q;
         // acknowledgements owed
         begin
@@ -792,12 +866,13 @@ module transport #(
       x_v_q <= rx_valid_i;
       x_ch_q <= rx_valid_i ? rx_ch_i : 2'd0;
       x_psn_q <= rx_valid_i ? rx_psn_i : 24'd0;
-      x_bit_q <= rx_valid_i && ring_q[rx_ch_i][rx_psn_i[IW-1:0]];
-      x_zero_q <= rx_valid_i ? xz : 3'd0;
-      x_behind_q <= rx_valid_i ? xb : 3'd0;
-      x_beyond_q <= rx_valid_i ? xy : 3'd0;
-      x_nhi_q <= rx_valid_i && xnh < Half - 24'd1;
-      x_nprev_q <= rx_valid_i && xnp < Half - 24'd1;
+      x_bit_q <= rx_valid_i && xw[rx_psn_i[5:0]];
+      // (read only with x_v_q)
+      x_zero_q <= xz;
+      x_behind_q <= xb;
+      x_beyond_q <= xy;
+      x_nhi_q <= rx_valid_i && !xnh[23] && !(&xnh[22:0]);     // psn - hi - 1 < 2^23 - 1
+      x_nprev_q <= rx_valid_i && !xnp[23] && !(&xnp[22:0]);
       x_same_ch_q <= rx_valid_i && x_v_q && x_ch_q == rx_ch_i;
       x_same_q <= rx_valid_i && x_v_q && x_ch_q == rx_ch_i && x_psn_q == rx_psn_i;
       x_mv_q <= rx_valid_i && dl[rx_ch_i];
@@ -809,7 +884,7 @@ module transport #(
         ao_base_o <= exp_q[ac];
         ao_hi_o <= hi_q[ac];
         ao_code_o <= cfg_bmap_code_i > 3'd4 ? 3'd4 : cfg_bmap_code_i;
-        ao_n_q <= ao_kind == KSack ? 5'(bits_q[10:6]) : 5'd0;
+        ao_n_q <= ao_kind == KSack ? bwords_q : 5'd0;
         ao_p_q <= exp_q[ac];
         ao_s_q <= exp_q[ac][5:0];
       end else if (ao_gone) begin
@@ -855,12 +930,15 @@ module transport #(
       // the resend scan inside the flight
       a_scan_in[c] = rpo_q[c] <= fl_q[c] && reo_q[c] <= fl_q[c];
       // the offsets and the copies agree with the sequence numbers
-      a_ofs[c] = nxt_q[c] == una_q[c] + 24'(fl_q[c]) && rptr_q[c] == una_q[c] + 24'(rpo_q[c]) &&
+      a_ofs[c] = t1_q[c] == (tmr_q[c] == 32'd1) && kb_q[c] == (k_v_q && k_ch_q == 2'(c)) &&
+                 nxt_q[c] == una_q[c] + 24'(fl_q[c]) && rptr_q[c] == una_q[c] + 24'(rpo_q[c]) &&
                  rp1_q[c] == rptr_q[c][IW-1:0] + IW'(1) && una1_q[c] == una_q[c][IW-1:0] + IW'(1);
       // the receiver holds as many packets as its ring has bits; its head
       // bit is the ring's at exp, and exp1 is exp + 1
       a_held[c] = 32'(held_q[c]) == $countones(ring_q[c]) && hd_q[c] == ring_q[c][exp_q[c][IW-1:0]] &&
-                  exp1_q[c] == exp_q[c] + 24'd1;
+                  (!init_q || (hg0_q[c] == (held_q[c] >= cfg_ooo_cap_i) &&
+                               hg1_q[c] == ({1'b0, held_q[c]} >= {1'b0, cfg_ooo_cap_i} + 12'd1))) &&
+                  exp1_q[c] == exp_q[c] + 24'd1 && exp2_q[c] == exp_q[c] + 24'd2;
     end
   end
   `UB_ASSERT(NothingBeyondTheWindow, !init_q || &a_win)
