@@ -232,8 +232,8 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
     /* (2) a fill */
     int filled = -1; /* served by (3) from the next edge on */
     if (in->fill_valid) {
-        int mi = find_mshr(s, in->fill_kind & 3, in->fill_id & 0xFFFFFF);
-        if (mi >= 0 && s->m[mi].state == CC_WAIT && s->m[mi].sent) {
+        int mi = in->fill_tag % CC_MSHRS; /* the register whose fetch it answers */
+        if (s->m[mi].state == CC_WAIT && s->m[mi].sent) {
             s->m[mi].state = CC_FILLED;
             s->m[mi].data = in->fill_data;
             filled = mi;
@@ -347,6 +347,7 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
             o->mreq_kind = s->m[q].kind;
             o->mreq_id = s->m[q].id;
             o->mreq_bytes = (uint16_t)context_cache_rec(in, s->m[q].kind);
+            o->mreq_tag = (uint8_t)q;
         } else {
             o->mreq_valid = 0;
         }

@@ -23,8 +23,7 @@
     X(IN, rq_wdata, 32, uint32_t)                                               \
     /* a record arriving from memory (the answer to mreq; always taken) */      \
     X(IN, fill_valid, 1, uint8_t)                                               \
-    X(IN, fill_kind, 2, uint8_t)                                                \
-    X(IN, fill_id, 24, uint32_t)                                                \
+    X(IN, fill_tag, 3, uint8_t)         /* the mreq_tag of its fetch */        \
     X(IN, fill_data, 32, uint32_t)                                              \
     X(IN, mreq_ready, 1, uint8_t)       /* memory takes mreq this edge */      \
     X(OUT, rq_ready, 1, uint8_t)                                                \
@@ -38,6 +37,7 @@
     X(OUT, mreq_kind, 2, uint8_t)                                               \
     X(OUT, mreq_id, 24, uint32_t)                                               \
     X(OUT, mreq_bytes, 11, uint16_t)                                            \
+    X(OUT, mreq_tag, 3, uint8_t)        /* the miss register: the fill's tag */\
     /* a dirty record evicted: written back to memory (always taken) */         \
     X(OUT, wb_valid, 1, uint8_t)                                                \
     X(OUT, wb_kind, 2, uint8_t)                                                 \

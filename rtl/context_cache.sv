@@ -48,8 +48,7 @@ module context_cache #(
   input  logic        rq_write_i,
   input  logic [31:0] rq_wdata_i,
   input  logic        fill_valid_i,
-  input  logic [1:0]  fill_kind_i,
-  input  logic [23:0] fill_id_i,
+  input  logic [2:0]  fill_tag_i,
   input  logic [31:0] fill_data_i,
   input  logic        mreq_ready_i,
   output logic        rq_ready_o,
@@ -61,6 +60,7 @@ module context_cache #(
   output logic [1:0]  mreq_kind_o,
   output logic [23:0] mreq_id_o,
   output logic [10:0] mreq_bytes_o,
+  output logic [2:0]  mreq_tag_o,
   output logic        wb_valid_o,
   output logic [1:0]  wb_kind_o,
   output logic [23:0] wb_id_o,
@@ -105,6 +105,8 @@ module context_cache #(
   logic [23:0] m_id    [NM];
   logic [31:0] m_data  [NM];
   logic [3:0]  m_n     [NM];
+  logic [NW:1]   m_th    [NM];  // m_n as a thermometer: bit v set when m_n >= v
+  logic [NM-1:0] mf_q;        // m_state == MFree, registered from the next states
   logic [2:0]  m_head  [NM];
   logic [2:0]  m_tail  [NM];  // the slot of its next waiter (head + waiters)
   // worked out when a register is taken (the configuration is held out of
@@ -170,6 +172,24 @@ module context_cache #(
   // as a whole: no chain from bit to bit, no carry)
   function automatic logic [NM-1:0] lowest_oh(input logic [NM-1:0] v);
     for (int i = 0; i < NM; i++) lowest_oh[i] = v[i] && (v & ((NM'(1) << i) - NM'(1))) == '0;
+  endfunction
+
+  // a tree node's level (the root's is 0)
+  function automatic int node_level(input int n);
+    node_level = 0;
+    for (int b = 1; b < 8; b++)
+      if (n >= (1 << b)) node_level = b;
+  endfunction
+
+  // whether at least 0, 1, 2, 3, 4 of four bits are set (no adder)
+  function automatic logic [4:0] atleast4(input logic [3:0] v);
+    atleast4[0] = 1'b1;
+    atleast4[1] = |v;
+    atleast4[2] = (v[0] & v[1]) | (v[0] & v[2]) | (v[0] & v[3]) | (v[1] & v[2]) | (v[1] & v[3]) |
+                  (v[2] & v[3]);
+    atleast4[3] = (v[0] & v[1] & v[2]) | (v[0] & v[1] & v[3]) | (v[0] & v[2] & v[3]) |
+                  (v[1] & v[2] & v[3]);
+    atleast4[4] = &v;
   endfunction
 
   // {any, the lowest index} of the ones of a miss-register mask
@@ -305,7 +325,7 @@ module context_cache #(
       fe[i] = m_state[i] == MFilled && m_n[i] == 4'd0;
     end
     hw_found = pb_match4 != '0;
-    for (int i = 0; i < NM; i++) m_free[i] = m_state[i] == MFree;
+    m_free = mf_q;
     fo = lowest_oh(m_free);
     free_m_found = m_free != '0;
     case_a = pb_valid && (mi_oh & fe) != '0;
@@ -318,13 +338,14 @@ module context_cache #(
   end
 
   // ---- (2) a fill ----
-  // (at most one register holds a record: the fill's, if it waits for it)
+  // (its tag names the miss register whose fetch it answers: no record's
+  // kind and id compared; the register takes it if it waits for it)
   logic          fill_hit;
   logic [NM-1:0] fi_oh;
   always @* begin
     for (int i = 0; i < NM; i++)
-      fi_oh[i] = m_state[i] == MWait && m_sent[i] && m_kind[i] == fill_kind_i && m_id[i] == fill_id_i;
-    fill_hit = fill_valid_i && fi_oh != '0;
+      fi_oh[i] = fill_tag_i == 3'(i) && m_state[i] == MWait && m_sent[i];
+    fill_hit = fill_valid_i && fi_oh != '0;  // (fi_oh: the tag's register only)
   end
 
   // ---- (4a) the hit line ----
@@ -337,6 +358,7 @@ module context_cache #(
   // so the line moves one place an edge and nothing in it is overwritten.
   localparam int NL = 12;
   logic [3:0]    hd;
+  logic [NL:0]   hdk_q;  // hd == k, decoded into a register at every edge (from the configuration, held out of reset; read from the third edge on)
   logic [NL-1:0] ln_v;
   logic [7:0]    ln_tag  [NL];
   logic [31:0]   ln_data [NL];
@@ -352,7 +374,7 @@ module context_cache #(
     d_out = d_write ? d_wdata : d_isa ? d_mdata : d_hdata;
     hit_rsp = ln_v[0];
     hit_tag = ln_tag[0];
-    hit_data = hd == 4'd1 ? d_out : ln_data[0];
+    hit_data = hdk_q[1] ? d_out : ln_data[0];
     begin
       logic [32*NG-1:0] g;
       for (int j = 0; j < NG; j++) begin
@@ -368,16 +390,18 @@ module context_cache #(
     if (!rst_ni) begin
       ln_v <= '0;
       d_valid <= 1'b0;
+      hdk_q <= '0;
     end else begin
+      for (int k = 0; k <= NL; k++) hdk_q[k] <= 32'(hd) == k;
       for (int k = 0; k < NL; k++)
-        ln_v[k] <= (k + 1 < NL ? ln_v[(k + 1) % NL] : 1'b0) || (hit_push && 32'(hd) == k + 1);
+        ln_v[k] <= (k + 1 < NL ? ln_v[(k + 1) % NL] : 1'b0) || (hit_push && hdk_q[k + 1]);
       d_valid <= hit_push;
     end
   end
   always_ff @(posedge clk_i) begin
     for (int k = 0; k < NL; k++) begin
-      ln_tag[k] <= (hit_push && 32'(hd) == k + 1) ? pb_tag : ln_tag[(k + 1) % NL];
-      ln_data[k] <= (d_valid && 32'(hd) == k + 2) ? d_out : ln_data[(k + 1) % NL];
+      ln_tag[k] <= (hit_push && hdk_q[k + 1]) ? pb_tag : ln_tag[(k + 1) % NL];
+      ln_data[k] <= (d_valid && (k + 2 <= NL && hdk_q[(k + 2) % (NL + 1)])) ? d_out : ln_data[(k + 1) % NL];
     end
     d_write <= pb_write;
     d_wdata <= pb_wdata;
@@ -417,7 +441,7 @@ module context_cache #(
     fm_n0 = 1'b0;
     for (int i = 0; i < NM; i++) begin
       fm_data = fm_data | ({32{fm_oh[i]}} & m_data[i]);
-      fm_n0 = fm_n0 | (fm_oh[i] && m_n[i] == 4'd0);
+      fm_n0 = fm_n0 | (fm_oh[i] && !m_th[i][1]);
     end
     fm_big = (fm_oh & m_big) != '0;
     fm_dirty = (fm_oh & m_dirty) != '0;
@@ -467,8 +491,8 @@ module context_cache #(
   logic            pl_on, pl_need, pl_start, pl_act;
   logic [2:0]      pl_fm;
   logic [1:0]      pl_cnt;
-  logic [WAYS-1:0] sv_valid, sv_tree;
-  logic [15:0]     sv_rb;
+  logic [WAYS-1:0] sv_has, sv_fx;  // usable ways valid, usable ways free
+  logic [WAYS-1:1] sv_dir;          // each node's preferred way down: its tree bit, or the random bit of its level
   logic [31:0]     sv_used;
   // the set's bytes after the install, and after the eviction of a record
   // of each kind (the set's bytes stay sv_used until the plan is carried
@@ -485,24 +509,32 @@ module context_cache #(
   logic [2*WAYS-1:1] reach;                 // stage 2: node n lies on the walk
   logic [WAYS-1:0] sv_kind0, sv_kind1;      // the kinds of the set's records (their two bits)
   logic [1:0]      walk_kind;
+  // (each inner node's bit an OR of its own leaves, not of its children's
+  // bits: no chain of two-input ORs down the tree)
+  logic [WAYS-1:1] has_in;
+  for (genvar gd = 0; gd < WW; gd++) begin : g_has
+    for (genvar gj = 0; gj < (1 << gd); gj++) begin : g_node
+      assign has_in[(1 << gd) + gj] = |sv_has[gj * (WAYS >> gd) +: (WAYS >> gd)];
+    end
+  end
   always @* begin
     pl_need = fm_found && fm_n0 && !fm_big;
     pl_act = pl_need && pl_on && pl_fm == fm && pl_cnt == 2'd0;
     pl_start = pl_need && !(pl_on && pl_fm == fm);
     // stage 1, from the snapshot
-    for (int w = 0; w < WAYS; w++) has[WAYS + w] = usable[w] && sv_valid[w];
-    for (int n = WAYS - 1; n >= 1; n--) has[n] = has[2*n] | has[2*n+1];
+    for (int w = 0; w < WAYS; w++) has[WAYS + w] = sv_has[w];
+    for (int n = 1; n < WAYS; n++) has[n] = has_in[n];
     for (int d = 0; d < WW; d++)
       for (int j = 0; j < (1 << d); j++) begin
         logic dir;
-        dir = cfg_random_i ? sv_rb[WW-1-d] : sv_tree[(1 << d) + j];
+        dir = sv_dir[(1 << d) + j];
         down[(1 << d) + j] = has[2 * ((1 << d) + j) + 32'(dir)] ? dir : !dir;
       end
     any = has[1];
     // the lowest usable free way, one-hot (each bit from the whole row)
     begin
       logic [WAYS-1:0] fx;
-      for (int w = 0; w < WAYS; w++) fx[w] = usable[w] && !sv_valid[w];
+      fx = sv_fx;
       for (int w = 0; w < WAYS; w++)
         free_oh[w] = fx[w] && (fx & ((WAYS'(1) << w) - WAYS'(1))) == '0;
       free_found = fx != '0;
@@ -538,13 +570,17 @@ module context_cache #(
   // (the plan's data registers: no reset, written only where the plan says)
   always_ff @(posedge clk_i) begin
     if (pl_start) begin
-      sv_valid <= fm_valids;
+      sv_has <= usable & fm_valids;
+      sv_fx <= usable & ~fm_valids;
       for (int w = 0; w < WAYS; w++) begin
         sv_kind0[w] <= fm_tags[w][24];
         sv_kind1[w] <= fm_tags[w][25];
       end
-      sv_tree <= plru_q[fm_set];
-      sv_rb <= lfsr_q ^ cfg_seed_i;
+      for (int n = 1; n < WAYS; n++) begin
+        logic [15:0] rb;
+        rb = lfsr_q ^ cfg_seed_i;
+        sv_dir[n] <= cfg_random_i ? rb[WW - 1 - node_level(n)] : plru_q[fm_set][n];
+      end
       sv_used <= used_q[fm_set];
     end
     if (pl_cnt == PlanLast) begin
@@ -594,6 +630,7 @@ module context_cache #(
   logic [1:0]    q_kind;
   logic [23:0]   q_id;
   logic [10:0]   q_rec;
+  logic [2:0]    q_tag;
   always @* begin
     mreq_free = !mreq_valid_o || mreq_ready_i;
     for (int i = 0; i < NM; i++) wq[i] = m_state[i] == MWait && !m_sent[i];
@@ -607,6 +644,7 @@ module context_cache #(
       q_rec = q_rec | ({11{q_oh[i]}} & m_rec[i]);
     end
     q_found = wq != '0;
+    q_tag = 3'(lowest(wq));
   end
 
   // next states of the miss registers, for the one served next
@@ -621,12 +659,35 @@ module context_cache #(
   end
 
   // the lowest register filled after the edge
-  logic          fm_found_d;
-  logic [2:0]    fm_d;
-  logic [NM-1:0] filled_d;
+  // (the lowest filled before the edge worked out both ways, with the
+  // served register kept and with it freed at this edge, each with its set
+  // by AND-OR of its one-hot; the fill's register, named by its tag, wins
+  // when none filled lies below it; fm_free picks last)
+  logic [NM-1:0] fl_keep, fl_free, ok_keep, ok_free;
+  logic [2:0]    ik_keep, ik_free;
+  logic [SW-1:0] st_keep, st_free, st_fill;
+  logic          fw_keep, fw_free;
+  logic [NM-1:0] fbelow;  // the registers below the fill's (i < tag: ORs of the tag's decode, no subtraction)
   always @* begin
-    for (int i = 0; i < NM; i++) filled_d[i] = ms_d[i] == MFilled;
-    {fm_found_d, fm_d} = lowest(filled_d);
+    for (int i = 0; i < NM; i++) begin
+      fbelow[i] = 1'b0;
+      for (int j = i + 1; j < NM; j++) fbelow[i] = fbelow[i] | (fill_tag_i == 3'(j));
+    end
+    for (int i = 0; i < NM; i++) fl_keep[i] = m_state[i] == MFilled;
+    fl_free = fl_keep & ~fm_oh;
+    ok_keep = lowest_oh(fl_keep);
+    ok_free = lowest_oh(fl_free);
+    ik_keep = 3'(lowest(fl_keep));
+    ik_free = 3'(lowest(fl_free));
+    st_keep = '0;
+    st_free = '0;
+    for (int i = 0; i < NM; i++) begin
+      st_keep = st_keep | ({SW{ok_keep[i]}} & m_set[i]);
+      st_free = st_free | ({SW{ok_free[i]}} & m_set[i]);
+    end
+    st_fill = m_set[fill_tag_i];
+    fw_keep = fill_hit && (fl_keep & fbelow) == '0;
+    fw_free = fill_hit && (fl_free & fbelow) == '0;
   end
 
   logic [10:0] v_rec;  // the victim's size
@@ -726,12 +787,14 @@ module context_cache #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      mf_q <= '1;
       for (int i = 0; i < NM; i++) begin
         m_state[i] <= MFree;
         m_kind[i] <= '0;
         m_id[i] <= '0;
         m_data[i] <= '0;
         m_n[i] <= '0;
+        m_th[i] <= '0;
         m_head[i] <= '0;
         m_tail[i] <= '0;
         m_set[i] <= '0;
@@ -757,6 +820,7 @@ module context_cache #(
       mreq_kind_o <= '0;
       mreq_id_o <= '0;
       mreq_bytes_o <= '0;
+      mreq_tag_o <= '0;
       wb_valid_o <= 1'b0;
       wb_kind_o <= '0;
       wb_id_o <= '0;
@@ -779,7 +843,20 @@ module context_cache #(
           if (pb_write) m_dirty[i] <= 1'b1;
         end
         if (case_b && mi_oh[i]) m_tail[i] <= m_tail[i] + 3'd1;
-        m_n[i] <= m_n[i] + 4'(case_b && mi_oh[i]) - 4'(fm_pop && fm_oh[i]);
+        // (one more waiter, one fewer, both or neither: each count worked
+        // out beside the choice)
+        begin
+          logic inc, dec;
+          inc = case_b && mi_oh[i];
+          dec = fm_pop && fm_oh[i];
+          if (inc && !dec) begin
+            m_n[i] <= m_n[i] + 4'd1;
+            m_th[i] <= {m_th[i][NW-1:1], 1'b1};
+          end else if (dec && !inc) begin
+            m_n[i] <= m_n[i] - 4'd1;
+            m_th[i] <= {1'b0, m_th[i][NW:2]};
+          end
+        end
         if (case_d && fo[i]) begin
           alloc_q[i] <= 1'b1;
           m_state[i] <= MWait;
@@ -789,6 +866,7 @@ module context_cache #(
           m_dirty[i] <= 1'b0;
           m_sent[i] <= 1'b0;
           m_n[i] <= 4'd1;
+          m_th[i] <= NW'(1);
           m_head[i] <= 3'd0;
           m_tail[i] <= 3'd1;
           m_set[i] <= pb_set;
@@ -823,10 +901,7 @@ module context_cache #(
         wb_data_o <= fm_data;
         wb_bytes_o <= fm_rec;
       end
-      if (fm_free) begin
-        m_state[fm] <= MFree;
-        freed_q[fm] <= 1'b1;
-      end
+      for (int i = 0; i < NM; i++) mf_q[i] <= ms_d[i] == MFree;
       if (fm_evict) begin
         if (v_dirty) begin
           wb_valid_o <= 1'b1;
@@ -858,28 +933,41 @@ module context_cache #(
           mreq_kind_o <= q_kind;
           mreq_id_o <= q_id;
           mreq_bytes_o <= q_rec;
+          mreq_tag_o <= q_tag;
         end else mreq_valid_o <= 1'b0;
       end
       // (6) ready for a request: for it and each in the lookup pipeline
       // (the one decided at this edge, the two behind it), a miss register
       // free before the edge and room in every one in use (each may miss)
+      // (worked out for k = 0..3 requests ahead, each against constants,
+      // then k's picked)
       begin
-        logic [3:0] nfree;
+        logic [4:0] lo, hi;  // at least 0..4 free among registers 0-3, 4-7
         logic [1:0] k;
-        logic room;
-        nfree = '0;
-        room = 1'b1;
-        k = 2'(pb_valid) + 2'(pa_valid) + 2'(rq_take);
-        for (int i = 0; i < NM; i++) begin
-          nfree = nfree + 4'(m_free[i]);
-          if (!m_free[i] && {1'b0, m_n[i]} + {3'd0, k} + 5'd1 > 5'(NW)) room = 1'b0;
+        logic [3:0] rdy;
+        lo = atleast4(m_free[3:0]);
+        hi = atleast4(m_free[7:4]);
+        for (int kk = 0; kk < 4; kk++) begin
+          rdy[kk] = 1'b0;
+          for (int a = 0; a <= 4; a++)
+            if (a <= kk + 1 && kk + 1 - a <= 4 && lo[a] && hi[(kk + 6 - a) % 5]) rdy[kk] = 1'b1;
+          for (int i = 0; i < NM; i++)
+            if (!m_free[i] && m_th[i][NW - kk]) rdy[kk] = 1'b0;
         end
-        rq_ready_o <= nfree >= {2'd0, k} + 4'd1 && room;
+        k = 2'(pb_valid) + 2'(pa_valid) + 2'(rq_take);
+        rq_ready_o <= rdy[k];
       end
-      fm_found_q <= fm_found_d;
-      fm_q <= fm_d;
-      fm_oh <= lowest_oh(filled_d);
-      fm_set_q <= m_set[fm_d];
+      if (fm_free) begin
+        fm_found_q <= fill_hit || fl_free != '0;
+        fm_q <= fw_free ? fill_tag_i : ik_free;
+        fm_oh <= fw_free ? fi_oh : ok_free;
+        fm_set_q <= fw_free ? st_fill : st_free;
+      end else begin
+        fm_found_q <= fill_hit || fl_keep != '0;
+        fm_q <= fw_keep ? fill_tag_i : ik_keep;
+        fm_oh <= fw_keep ? fi_oh : ok_keep;
+        fm_set_q <= fw_keep ? st_fill : st_keep;
+      end
       lfsr_q <= (lfsr_q >> 1) ^ ({16{lfsr_q[0]}} & 16'hB400);
     end
   end
@@ -922,12 +1010,15 @@ module context_cache #(
   // a miss register is never double-booked: no two in use for one record,
   // and none for a record the cache holds
   `UB_ASSERT(MissRegisterNotDoubleBooked, !a_m_twice)
+  // the hit delay's registered decode is the configuration's
+  `UB_ASSERT(HitDelayDecoded, hdk_q == (NL + 1)'(1) << hd)
   `UB_ASSERT(MissedRecordNotHeld, !(pb_valid && mi_found && hw_found))
   // a miss register collects at most its waiters
   logic a_waiters;
   always @* begin
     a_waiters = 1'b1;
-    for (int i = 0; i < NM; i++) a_waiters = a_waiters && m_n[i] <= 4'(NW);
+    for (int i = 0; i < NM; i++) a_waiters = a_waiters && m_n[i] <= 4'(NW) && m_th[i] == ~(NW'('1) << m_n[i]) &&
+                                 mf_q[i] == (m_state[i] == MFree);
   end
   `UB_ASSERT(WaitersWithinTheRegister, a_waiters)
   // the registered choice of the filled register to serve is the lowest

@@ -173,7 +173,7 @@ static int cache(void)
         context_cache_step(&s, &in, &out);
         in.rq_valid = 0;
         in.fill_valid = out.mreq_valid;
-        in.fill_id = out.mreq_id;
+        in.fill_tag = out.mreq_tag;
         fetched |= out.mreq_valid;
         if (out.rsp_valid)
             return fetched && !out.rsp_hit && out.misses == 1 ? 0 : fail("context_cache: wrong answer");

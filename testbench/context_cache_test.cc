@@ -30,6 +30,7 @@ struct Bench {
         uint64_t due;
         uint8_t kind;
         uint32_t id;
+        uint8_t tag;
     };
     std::deque<Pending> fetches;
     uint64_t edge = 0;
@@ -62,9 +63,8 @@ struct Bench {
         in.fill_valid = 0;
         if (!fetches.empty() && fetches.front().due <= edge) {
             in.fill_valid = 1;
-            in.fill_kind = fetches.front().kind;
-            in.fill_id = fetches.front().id;
-            uint64_t key = (uint64_t)in.fill_kind << 32 | in.fill_id;
+            in.fill_tag = fetches.front().tag;
+            uint64_t key = (uint64_t)fetches.front().kind << 32 | fetches.front().id;
             in.fill_data = mem.count(key) ? mem[key] : (uint32_t)(key * 2654435761u);
             fetches.pop_front();
         }
@@ -73,7 +73,7 @@ struct Bench {
         context_cache_out_t before = out;
         context_cache_step(&s, &in, &out);
         if (mreq) { // taken at this edge
-            fetches.push_back({edge + mem_delay, before.mreq_kind, before.mreq_id});
+            fetches.push_back({edge + mem_delay, before.mreq_kind, before.mreq_id, before.mreq_tag});
             fetched++;
         }
         if (out.wb_valid) {
@@ -556,8 +556,7 @@ TEST(ContextCacheLockstep, RandomStimulusOnEveryPort)
     std::mt19937_64 geo(21);
     struct F {
         uint64_t due;
-        uint8_t kind;
-        uint32_t id;
+        uint8_t tag;
     };
     std::deque<F> mem;
     uint64_t rsp = 0, wb = 0, fetch = 0, merged = 0, evicted = 0, hits = 0;
@@ -585,8 +584,7 @@ TEST(ContextCacheLockstep, RandomStimulusOnEveryPort)
         b.in.fill_valid = 0;
         if (!mem.empty() && mem.front().due <= i) {
             b.in.fill_valid = 1;
-            b.in.fill_kind = mem.front().kind;
-            b.in.fill_id = mem.front().id;
+            b.in.fill_tag = mem.front().tag;
             b.in.fill_data = (uint32_t)rng();
             mem.pop_front();
         }
@@ -594,7 +592,7 @@ TEST(ContextCacheLockstep, RandomStimulusOnEveryPort)
         context_cache_out_t before = b.out;
         ASSERT_EQ(b.step(), 0) << "lockstep mismatch at cycle " << i;
         if (took) {
-            mem.push_back({i + 1 + rng() % 30, before.mreq_kind, before.mreq_id});
+            mem.push_back({i + 1 + rng() % 30, before.mreq_tag});
             fetch++;
         }
         rsp += b.out.rsp_valid;

@@ -241,8 +241,7 @@ static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
     if (cc->f_n && cc->f[cc->f_head].t <= t) {
         struct ctx_fetch *f = &cc->f[cc->f_head];
         cc->in.fill_valid = 1;
-        cc->in.fill_kind = f->kind;
-        cc->in.fill_id = f->id;
+        cc->in.fill_tag = f->tag;
         cc->in.fill_data = f->id;
         cc->f_head++;
         if (--cc->f_n == 0)
@@ -307,7 +306,7 @@ static int step(ctx_cache_t *cc, tick_t t, char *err, int errlen)
             snprintf(err, (size_t)errlen, "out of memory");
             return -1;
         }
-        cc->f[cc->f_head + cc->f_n++] = (struct ctx_fetch){t + cc->miss, o->mreq_id, o->mreq_kind};
+        cc->f[cc->f_head + cc->f_n++] = (struct ctx_fetch){t + cc->miss, o->mreq_id, o->mreq_tag};
     }
     if (o->wb_valid)
         cc->writebacks++;
@@ -387,8 +386,7 @@ void ctx_cache_warm(ctx_cache_t *cc, unsigned kind, uint32_t id)
     for (int e = 0; e < 256 && !cc->out.rsp_valid; e++) {
         if (cc->out.mreq_valid) {
             in->fill_valid = 1;
-            in->fill_kind = cc->out.mreq_kind;
-            in->fill_id = cc->out.mreq_id;
+            in->fill_tag = cc->out.mreq_tag;
             in->fill_data = cc->out.mreq_id;
         }
         block_step(cc->blk, in, &cc->out, 0);

@@ -178,7 +178,7 @@ typedef struct ctx_cache {
     struct ctx_fetch {
         tick_t t;
         uint32_t id;
-        uint8_t kind;
+        uint8_t tag; /* the fetch's mreq_tag, given back with its fill */
     } *f;
     int f_head, f_n, f_cap;
     int64_t tag_id[CTX_TAGS]; /* the request a tag answers, or -1 */

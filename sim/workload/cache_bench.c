@@ -15,11 +15,10 @@ typedef struct {
     block_inst_t *blk;
     context_cache_in_t in;
     context_cache_out_t out;
-    /* fetches under way: (due edge, kind, id), in order */
+    /* fetches under way: (due edge, tag), in order */
     struct {
         uint64_t due;
-        uint8_t kind;
-        uint32_t id;
+        uint8_t tag;
     } q[CC_MSHRS + 2];
     int qh, qn;
     int mismatch;
@@ -73,23 +72,20 @@ static void edge(nic_cache_t *c, uint64_t e, uint64_t miss_cycles)
     c->in.fill_valid = 0;
     if (c->qn && c->q[c->qh].due <= e) {
         c->in.fill_valid = 1;
-        c->in.fill_kind = c->q[c->qh].kind;
-        c->in.fill_id = c->q[c->qh].id;
+        c->in.fill_tag = c->q[c->qh].tag;
         c->in.fill_data = 0;
         c->qh = (c->qh + 1) % (CC_MSHRS + 2);
         c->qn--;
     }
     c->in.mreq_ready = 1;
     int mreq = c->out.mreq_valid;
-    uint8_t k = c->out.mreq_kind;
-    uint32_t id = c->out.mreq_id;
+    uint8_t tag = c->out.mreq_tag;
     if (block_step(c->blk, &c->in, &c->out, 0))
         c->mismatch = 1;
     if (mreq) {
         int t = (c->qh + c->qn) % (CC_MSHRS + 2);
         c->q[t].due = e + miss_cycles;
-        c->q[t].kind = k;
-        c->q[t].id = id;
+        c->q[t].tag = tag;
         c->qn++;
     }
 }
