@@ -218,11 +218,17 @@ endef
 # packed 64-bit loads) is not alignment-checked, and its debug information
 # keeps no variable tracking (a large block's edge function exceeds gcc's
 # limit for it, which gcc notes as it retries without).
+# The compile is stopped with a message after VL_COMPILE_LIMIT seconds:
+# UBSan's instrumentation grows with the depth of an expression, and one deep
+# expression in a block's RTL (e.g. a hundred single-bit assigns to one
+# vector, which Verilator joins into one) takes gcc hours, not seconds.
+VL_COMPILE_LIMIT ?= 1800
 define vl_compile
 	rm -f $(2)/*.o $(2)/*.a
-	+$(MAKE) -s -C $(2) -f V$(1).mk OPT_FAST="$(3)" OPT_SLOW="-O1" \
+	+timeout $(VL_COMPILE_LIMIT) $(MAKE) -s -C $(2) -f V$(1).mk OPT_FAST="$(3)" OPT_SLOW="-O1" \
 	  CXX="$(CXX)" CXXFLAGS="$(if $(filter-out 0,$(SAN)),$(LDSAN) -fno-sanitize=alignment -g -fno-omit-frame-pointer -fno-var-tracking-assignments)" \
-	  V$(1)__ALL.a >/dev/null
+	  V$(1)__ALL.a >/dev/null || { rc=$$?; [ $$rc -ne 124 ] || \
+	  echo "error: compiling the Verilated $(1) in $(2) took over $(VL_COMPILE_LIMIT) s; look for a deep expression in $(2)/*.cpp (see the Makefile's vl_compile)" >&2; exit $$rc; }
 	cp $(2)/V$(1)__ALL.a $@
 endef
 

@@ -510,8 +510,9 @@ module context_cache #(
   logic [WAYS-1:0] sv_kind0, sv_kind1;      // the kinds of the set's records (their two bits)
   logic [1:0]      walk_kind;
   // (each inner node's bit an OR of its own leaves, not of its children's
-  // bits: no chain of two-input ORs down the tree)
-  logic [WAYS-1:1] has_in;
+  // bits: no chain of two-input ORs down the tree; an array of single bits,
+  // so no tool joins the nodes into one 127-deep expression)
+  logic has_in [1:WAYS-1];
   for (genvar gd = 0; gd < WW; gd++) begin : g_has
     for (genvar gj = 0; gj < (1 << gd); gj++) begin : g_node
       assign has_in[(1 << gd) + gj] = |sv_has[gj * (WAYS >> gd) +: (WAYS >> gd)];
