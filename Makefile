@@ -225,7 +225,8 @@ endef
 VL_COMPILE_LIMIT ?= 1800
 define vl_compile
 	rm -f $(2)/*.o $(2)/*.a
-	+timeout $(VL_COMPILE_LIMIT) $(MAKE) -s -C $(2) -f V$(1).mk OPT_FAST="$(3)" OPT_SLOW="-O1" \
+	@echo "compiling the Verilated $(1) in $(2)"
+	+@timeout $(VL_COMPILE_LIMIT) $(MAKE) -s -C $(2) -f V$(1).mk OPT_FAST="$(3)" OPT_SLOW="-O1" \
 	  CXX="$(CXX)" CXXFLAGS="$(if $(filter-out 0,$(SAN)),$(LDSAN) -fno-sanitize=alignment -g -fno-omit-frame-pointer -fno-var-tracking-assignments)" \
 	  V$(1)__ALL.a >/dev/null || { rc=$$?; [ $$rc -ne 124 ] || \
 	  echo "error: compiling the Verilated $(1) in $(2) took over $(VL_COMPILE_LIMIT) s; look for a deep expression in $(2)/*.cpp (see the Makefile's vl_compile)" >&2; exit $$rc; }
