@@ -317,13 +317,12 @@ void context_cache_step(context_cache_state_t *s, const context_cache_in_t *in, 
                 uint32_t v = s->pl_victim;
                 cc_entry_t *e = &s->e[st][v];
                 uint32_t eb = context_cache_rec(in, e->kind);
-                if (e->dirty) {
-                    o->wb_valid = 1;
-                    o->wb_kind = e->kind;
-                    o->wb_id = e->id;
-                    o->wb_data = e->data;
-                    o->wb_bytes = (uint16_t)eb;
-                }
+                /* the record is on the write-back port, valid if dirty */
+                o->wb_valid = e->dirty ? 1 : 0;
+                o->wb_kind = e->kind;
+                o->wb_id = e->id;
+                o->wb_data = e->data;
+                o->wb_bytes = (uint16_t)eb;
                 s->used[st] -= eb;
                 e->valid = 0;
                 while (s->hi[st] && !s->e[st][s->hi[st] - 1].valid)

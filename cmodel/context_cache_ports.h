@@ -38,7 +38,8 @@
     X(OUT, mreq_id, 24, uint32_t)                                               \
     X(OUT, mreq_bytes, 11, uint16_t)                                            \
     X(OUT, mreq_tag, 3, uint8_t)        /* the miss register: the fill's tag */\
-    /* a dirty record evicted: written back to memory (always taken) */         \
+    /* a record evicted: written back to memory if dirty (wb_valid; always   \
+     * taken); the other fields show every evicted record */                  \
     X(OUT, wb_valid, 1, uint8_t)                                                \
     X(OUT, wb_kind, 2, uint8_t)                                                 \
     X(OUT, wb_id, 24, uint32_t)                                                 \

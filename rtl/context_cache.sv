@@ -64,7 +64,7 @@ module context_cache #(
   output logic        wb_valid_o,
   output logic [1:0]  wb_kind_o,
   output logic [23:0] wb_id_o,
-  output logic [31:0] wb_data_o,
+  output logic [31:0] wb_data_o,   // (a choice between two registers)
   output logic [10:0] wb_bytes_o,
   output logic [31:0] hits_o,
   output logic [31:0] misses_o,
@@ -104,7 +104,7 @@ module context_cache #(
   logic [1:0]  m_kind  [NM];
   logic [23:0] m_id    [NM];
   logic [31:0] m_data  [NM];
-  logic [3:0]  m_n     [NM];
+  logic [3:0]  m_n     [NM];  // the waiter count (read only by the assertions: synthesis drops it)
   logic [NW:1]   m_th    [NM];  // m_n as a thermometer: bit v set when m_n >= v
   logic [NM-1:0] mf_q;        // m_state == MFree, registered from the next states
   logic [2:0]  m_head  [NM];
@@ -322,7 +322,7 @@ module context_cache #(
     for (int i = 0; i < NM; i++) begin
       mi_data = mi_data | ({32{mi_oh[i]}} & m_data[i]);
       tail_mi = tail_mi | ({3{mi_oh[i]}} & m_tail[i]);
-      fe[i] = m_state[i] == MFilled && m_n[i] == 4'd0;
+      fe[i] = m_state[i] == MFilled && !m_th[i][1];  // (no waiter: the thermometer's first bit)
     end
     hw_found = pb_match4 != '0;
     m_free = mf_q;
@@ -426,6 +426,12 @@ module context_cache #(
   logic [31:0]   v_data;
   logic [25:0]   v_tag;
   logic          v_dirty, v_bypass;
+  // The write-back's data: the record's as read, or the data a write hit on
+  // it decided at the same edge (the choice after the registers, so that the
+  // bypass, the end of a long path, ends in one register)
+  logic [31:0]   wb_raw_q, wb_wdata_q;
+  logic          wb_byp_q;
+  assign wb_data_o = wb_byp_q ? wb_wdata_q : wb_raw_q;
   logic [WAYS-1:0] fm_dirtys;   // fm's set's dirty bits
   assign fm_dirtys = e_dirty[fm_set];
   logic          pa_hold;     // A holds a request of fm's set: its tags stay
@@ -507,15 +513,21 @@ module context_cache #(
   logic            any, free_found;
   logic [WAYS-1:0] free_oh, walk_oh;
   logic [2*WAYS-1:1] reach;                 // stage 2: node n lies on the walk
+  logic [WAYS-1:1] fr_down, pl_fright;      // stage 1: each node's way down to the lowest free way
+  logic [2*WAYS-1:1] freach;                // stage 2: node n lies on that walk
   logic [WAYS-1:0] sv_kind0, sv_kind1;      // the kinds of the set's records (their two bits)
   logic [1:0]      walk_kind;
   // (each inner node's bit an OR of its own leaves, not of its children's
   // bits: no chain of two-input ORs down the tree; an array of single bits,
   // so no tool joins the nodes into one 127-deep expression)
   logic has_in [1:WAYS-1];
+  logic fright [1:WAYS-1];
   for (genvar gd = 0; gd < WW; gd++) begin : g_has
     for (genvar gj = 0; gj < (1 << gd); gj++) begin : g_node
       assign has_in[(1 << gd) + gj] = |sv_has[gj * (WAYS >> gd) +: (WAYS >> gd)];
+      // the walk to the lowest free way turns right where the left half has
+      // no usable free way
+      assign fright[(1 << gd) + gj] = ~|sv_fx[gj * (WAYS >> gd) +: (WAYS >> (gd + 1))];
     end
   end
   always @* begin
@@ -529,17 +541,14 @@ module context_cache #(
       for (int j = 0; j < (1 << d); j++) begin
         logic dir;
         dir = sv_dir[(1 << d) + j];
-        down[(1 << d) + j] = has[2 * ((1 << d) + j) + 32'(dir)] ? dir : !dir;
+        // (the preferred child's bit picked by a multiplexer, not by an
+        // index that adds the direction: yosys built that as an adder and a
+        // 256-way shift)
+        down[(1 << d) + j] = dir ? has[2 * ((1 << d) + j) + 1] : !has[2 * ((1 << d) + j)];
       end
     any = has[1];
-    // the lowest usable free way, one-hot (each bit from the whole row)
-    begin
-      logic [WAYS-1:0] fx;
-      fx = sv_fx;
-      for (int w = 0; w < WAYS; w++)
-        free_oh[w] = fx[w] && (fx & ((WAYS'(1) << w) - WAYS'(1))) == '0;
-      free_found = fx != '0;
-    end
+    for (int n = 1; n < WAYS; n++) fr_down[n] = fright[n];
+    free_found = sv_fx != '0;
     // stage 2: the walk from the root, as the one leaf every step of whose
     // path goes the way down (way 0 when no usable way is valid), and its
     // record's kind
@@ -549,6 +558,14 @@ module context_cache #(
       reach[2*n+1] = reach[n] && pl_down[n];
     end
     for (int w = 0; w < WAYS; w++) walk_oh[w] = pl_any ? reach[WAYS + w] : w == 0;
+    // ... and the walk to the lowest usable free way (read only when there
+    // is one): a way-by-way prefix of the free bits was mapped as a chain
+    freach[1] = 1'b1;
+    for (int n = 1; n < WAYS; n++) begin
+      freach[2*n] = freach[n] && !pl_fright[n];
+      freach[2*n+1] = freach[n] && pl_fright[n];
+    end
+    for (int w = 0; w < WAYS; w++) free_oh[w] = freach[WAYS + w];
     walk_kind = {(walk_oh & sv_kind1) != '0, (walk_oh & sv_kind0) != '0};
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -588,12 +605,13 @@ module context_cache #(
       pl_down <= down;
       pl_any <= any;
       pl_free <= free_found;
-      pl_fw_oh <= free_oh;
+      pl_fright <= fr_down;
       pl_fit <= sv_used <= m_lim[pl_fm];
       pl_used_in <= sv_used + {21'd0, m_rec[pl_fm]};
       for (int k = 0; k < 4; k++) pl_used_out[k] <= sv_used - {21'd0, rec_of(cfg_rec_bytes_i, 2'(k))};
     end
     if (pl_cnt == 2'd1) begin
+      pl_fw_oh <= free_oh;
       pl_vic_oh <= walk_oh;
       pl_vkind <= walk_kind;
     end
@@ -601,7 +619,8 @@ module context_cache #(
 
   always @* begin
     // (the victim's data, tag and dirty bit by AND-OR of its one-hot way;
-    // a write hit on it decided at this edge bypassed)
+    // a write hit on it decided at this edge is v_bypass, chosen after the
+    // write-back registers)
     v_bypass = rq_cmem && pb_write && pb_set == fm_set && (pb_match & pl_vic_oh) != '0;
     begin
       logic [32*NG-1:0] gd, gt;
@@ -620,7 +639,6 @@ module context_cache #(
       v_tag = 26'(or_groups(gt));
     end
     v_dirty = v_bypass || (pl_vic_oh & fm_dirtys) != '0;
-    if (v_bypass) v_data = pb_wdata;
   end
 
   // ---- (5) the next fetch ----
@@ -825,7 +843,9 @@ module context_cache #(
       wb_valid_o <= 1'b0;
       wb_kind_o <= '0;
       wb_id_o <= '0;
-      wb_data_o <= '0;
+      wb_raw_q <= '0;
+      wb_byp_q <= 1'b0;
+      wb_wdata_q <= '0;
       wb_bytes_o <= '0;
       hits_o <= '0;
       misses_o <= '0;
@@ -899,18 +919,22 @@ module context_cache #(
         wb_valid_o <= 1'b1;
         wb_kind_o <= m_kind[fm];
         wb_id_o <= m_id[fm];
-        wb_data_o <= fm_data;
+        wb_raw_q <= fm_data;
+        wb_byp_q <= 1'b0;
         wb_bytes_o <= fm_rec;
       end
       for (int i = 0; i < NM; i++) mf_q[i] <= ms_d[i] == MFree;
       if (fm_evict) begin
-        if (v_dirty) begin
-          wb_valid_o <= 1'b1;
-          wb_kind_o <= v_tag[25:24];
-          wb_id_o <= v_tag[23:0];
-          wb_data_o <= v_data;
-          wb_bytes_o <= v_rec;
-        end
+        // (the victim's record is put on the write-back port whether or not
+        // it goes back, so that its dirty bit, the end of a long path,
+        // drives only the valid bit)
+        wb_valid_o <= v_dirty;
+        wb_kind_o <= v_tag[25:24];
+        wb_id_o <= v_tag[23:0];
+        wb_raw_q <= v_data;
+        wb_byp_q <= v_bypass;
+        wb_wdata_q <= pb_wdata;
+        wb_bytes_o <= v_rec;
         evictions_o <= evictions_o + 32'd1;
       end
       // (4a)/(3): the answer of the edge
