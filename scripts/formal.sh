@@ -57,7 +57,7 @@ tp_chan@16     tp_chan        -              cvc4  4  no   the full size (16 cha
 order_tracker  order_tracker  -              pdr   20 -    the full size, unbounded (k-induction with z3 or cvc4 does not close within 4 minutes even with a 4-bit count)
 rc_send_pipeline rc_send_pipeline -          pdr   30 -    the full size, unbounded (z3 and cvc4 do not finish a bounded check of depth 12)
 ub_send_pipeline ub_send_pipeline cut=order_tracker,group=HeadLastFlag+HeadNextLastFlag+SecondFlags+SlotFlags+SlotFlagsAtS20+SlotCountForFlags pdr 40 - the full size, unbounded, for any answers of the order tracker (proven on its own); the packet-count flags need their helpers along the slots in one group
-transport      transport      W=128,assert=AckHeldUntilTaken+DeliveredOnceInOrder+FailIsKept+FifoNeverOverTwo+PacketHeldUntilTaken+SackWordsBehindTheirHeader pdr 20 - a ring of 128 (the smallest: two 64-bit words), unbounded; the other three in transport@bmc
+transport      transport      W=128,assert=AckHeldUntilTaken+DeliveredOnceInOrder+FailIsKept+FifoNeverOverTwo+PacketHeldUntilTaken+SackWordsBehindTheirHeader,limit=1800 pdr 20 - a ring of 128 (the smallest: two 64-bit words), unbounded; the other three in transport@bmc; DeliveredOnceInOrder takes pdr about 8 minutes on a quiet machine (it must learn that the registered exp + 1 and exp + 2 are those sums), so up to 30
 transport@bmc  transport      W=128,assert=NothingBeyondTheWindow+ResendScanInsideTheFlight+OffsetsAreThePsns+HeldCountIsTheRing+MergeMaskFollowsItsCount bmc 5 - bounded: pdr does not close them in 10 minutes (they relate 24-bit sequence numbers and their offsets across four channels, and a held count to the population of a 128-bit ring), and bmc3 takes about a minute a step beyond the fifth
 context_cache  context_cache  SETS=2,WAYS=4  bmc   8  -    2 sets of 4, bounded (pdr does not close EvictAValidWay in 150 s)
 ub_tx          ub_tx          cut=order_tracker,assert=AnswerFollowsAsk pdr 24 - the port between the pipeline and the channel table, unbounded (the assertions of the two blocks are proven in their runs for any inputs; PsnConsecutivePerChannel and TpnIsBasePlusChannel, end to end over the in-flight requests, are checked by every simulation but pdr does not close them in 5 minutes and bmc3 reaches only 31 steps in that time)
@@ -154,27 +154,31 @@ for shim in sim/rtl/*_rtl.cc; do
     [ -f "rtl/$m.sv" ] && blocks+=("$m")
 done
 
-declare -A R_BLOCK R_PARAMS R_SOLVER R_DEPTH R_IND R_WHY R_SET R_CUT R_GROUPS R_ONLY
+declare -A R_BLOCK R_PARAMS R_SOLVER R_DEPTH R_IND R_WHY R_SET R_CUT R_GROUPS R_ONLY R_LIMIT
 # A run's settings (the third column): Name=value sets a parameter of the
 # block, cut=<module> makes every instance of <module> inside it a cut point
 # (its outputs free in every step: the module has a proof of its own, and
 # the block's assertions must then hold whatever it answers), group=A+B+...
 # proves those assertions together (pdr; the others are proven one at a time),
 # assert=A+B+... proves only those (pdr; the others are those of blocks inside
-# it, proven in their own runs, or not proven: docs/formal.md says which).
+# it, proven in their own runs, or not proven: docs/formal.md says which),
+# limit=SECONDS lets each solver run of it take that long (at least
+# FORMAL_TIMEOUT: for a proof known to take most of the default).
 split_settings() {  # $1 run
-    local run=$1 tok params="" cut="" groups="" only=""
+    local run=$1 tok params="" cut="" groups="" only="" limit=$tmo
     for tok in ${R_SET[$run]//,/ }; do
         case $tok in
             -) ;;
+            limit=*) [[ "${tok#limit=}" =~ ^[1-9][0-9]*$ ]] || { echo "formal: run $run: limit= needs whole seconds, got '$tok'"; exit 2; }
+                     [ "${tok#limit=}" -le "$tmo" ] || limit=${tok#limit=} ;;
             cut=*) cut+=" ${tok#cut=}" ;;
             group=*) groups+=" ${tok#group=}" ;;
             assert=*) only+=" ${tok#assert=}" ;;
             *=*) params+="${params:+,}$tok" ;;
-            *) echo "formal: run $run: setting '$tok' is not Name=value, cut=<module>, group=A+B or assert=A+B"; exit 2 ;;
+            *) echo "formal: run $run: setting '$tok' is not Name=value, cut=<module>, group=A+B, assert=A+B or limit=SECONDS"; exit 2 ;;
         esac
     done
-    R_PARAMS[$run]=${params:--}; R_CUT[$run]=${cut# }; R_GROUPS[$run]=${groups# }
+    R_PARAMS[$run]=${params:--}; R_CUT[$run]=${cut# }; R_GROUPS[$run]=${groups# }; R_LIMIT[$run]=$limit
     R_ONLY[$run]=$(tr '+' ' ' <<<"${only# }")
 }
 runs=()
@@ -500,6 +504,7 @@ TOOLS_KEY=$(tool_key)
 # one proof run; leaves its line in $out/<run>.result ("OK"/"FAIL" first)
 prove_run() {
     local run=$1 blk=${R_BLOCK[$1]} res="$out/$1.result" t0 key
+    local tmo=${R_LIMIT[$1]}  # (the solver runs below read it)
     local solver=${R_SOLVER[$1]} depth=${R_DEPTH[$1]} ind=${R_IND[$1]}
     local what="$solver"
     [ "${R_SET[$run]}" = - ] || what+=", ${R_SET[$run]}"
@@ -579,6 +584,7 @@ for rec in sys.argv[1].strip().split("\n\n"):
 EOF
 )
     { read -r run; read -r file; read -r depth; } <<<"$rec"
+    local tmo=${R_LIMIT[$run]}
     [ -n "$depth" ] || depth=${R_DEPTH[$run]}
     key=$( { echo "$TOOLS_KEY"; grep -E "^$run " <<<"$RUNS"; echo "$DEFAULT_RUN"; cat "$0" rtl/*.sv rtl/*.svh formal/*.sv 2>/dev/null; } | sha256sum | cut -d' ' -f1)
     if [ -f "$out/plant-$name.key" ] && [ "$(cat "$out/plant-$name.key")" = "$key" ] && [ -f "$res.ok" ] && [ -f "$out/plant-$name.vcd" ]; then
