@@ -513,7 +513,7 @@ module context_cache #(
   logic            any, free_found;
   logic [WAYS-1:0] free_oh, walk_oh;
   logic [2*WAYS-1:1] reach;                 // stage 2: node n lies on the walk
-  logic [WAYS-1:1] fr_down, pl_fright;      // stage 1: each node's way down to the lowest free way
+  logic [WAYS-1:1] pl_fright;               // stage 1: each node's way down to the lowest free way (fright)
   logic [2*WAYS-1:1] freach;                // stage 2: node n lies on that walk
   logic [WAYS-1:0] sv_kind0, sv_kind1;      // the kinds of the set's records (their two bits)
   logic [1:0]      walk_kind;
@@ -547,7 +547,6 @@ module context_cache #(
         down[(1 << d) + j] = dir ? has[2 * ((1 << d) + j) + 1] : !has[2 * ((1 << d) + j)];
       end
     any = has[1];
-    for (int n = 1; n < WAYS; n++) fr_down[n] = fright[n];
     free_found = sv_fx != '0;
     // stage 2: the walk from the root, as the one leaf every step of whose
     // path goes the way down (way 0 when no usable way is valid), and its
@@ -605,7 +604,7 @@ module context_cache #(
       pl_down <= down;
       pl_any <= any;
       pl_free <= free_found;
-      pl_fright <= fr_down;
+      for (int n = 1; n < WAYS; n++) pl_fright[n] <= fright[n];
       pl_fit <= sv_used <= m_lim[pl_fm];
       pl_used_in <= sv_used + {21'd0, m_rec[pl_fm]};
       for (int k = 0; k < 4; k++) pl_used_out[k] <= sv_used - {21'd0, rec_of(cfg_rec_bytes_i, 2'(k))};
