@@ -30,7 +30,7 @@ extern "C" {
 #define CC_MSHRS 8
 #define CC_WAITERS 8 /* requests a miss register collects */
 #define CC_HIT_FIFO 16
-#define CC_PLAN_EDGES 3 /* edges from a plan's start to its install or eviction */
+#define CC_PLAN_EDGES 4 /* edges from a plan's start to its install or eviction */
 /* A lookup takes CC_LOOKUP_EDGES edges from the one that takes the request
  * to the one that decides it (the set and the request registered; the set's
  * tags read and compared), and a hit's answer one more (its data read): a

@@ -257,11 +257,13 @@ module context_cache #(
   logic [NM-1:0]   alloc_q, freed_q;  // the miss register taken, the ones freed, at the last edge
   logic [WAYS-1:0] pa_match;
   logic [NM-1:0]   pa_mi;
+  logic [25:0]     pa_key;     // {pa_kind, pa_id}
+  logic            pa_match_b [WAYS];  // (each way's, from g_way)
   assign rq_take = rq_valid_i && rq_ready_o;
   assign rq_valids = e_valid[pa_set];
+  assign pa_key = {pa_kind, pa_id};
   always @* begin
-    for (int w = 0; w < WAYS; w++)
-      pa_match[w] = usable[w] && rq_valids[w] && rq_tags[w] == {pa_kind, pa_id};
+    for (int w = 0; w < WAYS; w++) pa_match[w] = pa_match_b[w];
     for (int i = 0; i < NM; i++)
       pa_mi[i] = m_state[i] != MFree && m_kind[i] == pa_kind && m_id[i] == pa_id;
   end
@@ -353,7 +355,10 @@ module context_cache #(
   // the lookup's three edges: 1..12). ln_v[k] is set when a hit answers at
   // the (k + 1)-th edge from now; its tag is taken at the edge it is
   // decided, its data at the edge after (d_*: the way's data read by its set
-  // and the one-hot match, the miss register's, or the word it wrote).
+  // and the one-hot match, the miss register's, or the word it wrote; the
+  // way's data as the OR of one word per group of PG ways, each group's
+  // AND-OR registered at the edge it is decided, the groups ORed at the
+  // edge after).
   // Hits answer in order and always at their edge (a waiter's answer waits),
   // so the line moves one place an edge and nothing in it is overwritten.
   localparam int NL = 12;
@@ -364,26 +369,24 @@ module context_cache #(
   logic [31:0]   ln_data [NL];
   logic          hit_push;
   logic          d_valid, d_write, d_isa;
-  logic [31:0]   d_wdata, d_mdata, d_hdata, d_out, d_way;
+  logic [31:0]   d_wdata, d_mdata, d_hdata, d_out;
+  logic [32*NG-1:0] d_g, d_hg;
   logic          hit_rsp;
   logic [7:0]    hit_tag;
   logic [31:0]   hit_data;
   always @* begin
     hd = (cfg_hit_cycles_i < 4'(MinHit) ? 4'(MinHit) : cfg_hit_cycles_i) - 4'd3;
     hit_push = case_a || case_c;
+    d_hdata = or_groups(d_hg);
     d_out = d_write ? d_wdata : d_isa ? d_mdata : d_hdata;
     hit_rsp = ln_v[0];
     hit_tag = ln_tag[0];
     hit_data = hdk_q[1] ? d_out : ln_data[0];
-    begin
-      logic [32*NG-1:0] g;
-      for (int j = 0; j < NG; j++) begin
-        logic [31:0] p;
-        p = '0;
-        for (int k = 0; k < PG; k++) p = p | ({32{pb_match[PG*j+k]}} & rq_datas[PG*j+k]);
-        g[32*j +: 32] = p;
-      end
-      d_way = or_groups(g);
+    for (int j = 0; j < NG; j++) begin
+      logic [31:0] p;
+      p = '0;
+      for (int k = 0; k < PG; k++) p = p | ({32{pb_match[PG*j+k]}} & rq_datas[PG*j+k]);
+      d_g[32*j +: 32] = p;
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -407,7 +410,7 @@ module context_cache #(
     d_wdata <= pb_wdata;
     d_isa <= case_a;
     d_mdata <= mi_data;
-    d_hdata <= d_way;
+    d_hg <= d_g;
   end
 
   // ---- (3) the lowest filled miss register ----
@@ -489,12 +492,17 @@ module context_cache #(
   // (the child its bit or the random bit names, unless no usable valid way
   // is below it), the lowest free way and whether the record fits; the
   // edge after that, the walk from the root to the victim (way 0 when no
-  // usable way is valid); the edge after that, the install or eviction.
+  // usable way is valid) and to the lowest free way; the edge after that,
+  // the victim's record gathered (below); the edge after that, the install
+  // or eviction.
   // Only that changes the set's valid bits and bytes, so the plan holds
   // until then; hits in between move the tree, not the plan's victim. A
   // different register served, or none, drops it (cmodel/context_cache.c).
-  localparam logic [1:0] PlanLast = 2'(2);  // CC_PLAN_EDGES - 1
+  localparam logic [1:0] PlanLast = 2'(3);  // CC_PLAN_EDGES - 1
   logic            pl_on, pl_need, pl_start, pl_act;
+  logic            pl_due;   // pl_cnt == 0, as a register of its own
+  logic            pl_move;  // a fill makes a register below the served one the served one
+  logic [NM-1:0]   fabove;   // the registers above the fill's (tag < i: ORs of the tag's decode)
   logic [2:0]      pl_fm;
   logic [1:0]      pl_cnt;
   logic [WAYS-1:0] sv_has, sv_fx;  // usable ways valid, usable ways free
@@ -516,7 +524,6 @@ module context_cache #(
   logic [WAYS-1:1] pl_fright;               // stage 1: each node's way down to the lowest free way (fright)
   logic [2*WAYS-1:1] freach;                // stage 2: node n lies on that walk
   logic [WAYS-1:0] sv_kind0, sv_kind1;      // the kinds of the set's records (their two bits)
-  logic [1:0]      walk_kind;
   // (each inner node's bit an OR of its own leaves, not of its children's
   // bits: no chain of two-input ORs down the tree; an array of single bits,
   // so no tool joins the nodes into one 127-deep expression)
@@ -532,8 +539,15 @@ module context_cache #(
   end
   always @* begin
     pl_need = fm_found && fm_n0 && !fm_big;
-    pl_act = pl_need && pl_on && pl_fm == fm && pl_cnt == 2'd0;
-    pl_start = pl_need && !(pl_on && pl_fm == fm);
+    // (a plan on is always the served register's: it is dropped at the edge
+    // a lower register's fill makes that one served; PlanFollowsTheServedRegister)
+    pl_act = pl_need && pl_on && pl_due;
+    pl_start = pl_need && !pl_on;
+    for (int i = 0; i < NM; i++) begin
+      fabove[i] = 1'b0;
+      for (int j = 0; j < i; j++) fabove[i] = fabove[i] | (fill_tag_i == 3'(j));
+    end
+    pl_move = fill_hit && (fm_oh & fabove) != '0;
     // stage 1, from the snapshot
     for (int w = 0; w < WAYS; w++) has[WAYS + w] = sv_has[w];
     for (int n = 1; n < WAYS; n++) has[n] = has_in[n];
@@ -565,21 +579,23 @@ module context_cache #(
       freach[2*n+1] = freach[n] && pl_fright[n];
     end
     for (int w = 0; w < WAYS; w++) free_oh[w] = freach[WAYS + w];
-    walk_kind = {(walk_oh & sv_kind1) != '0, (walk_oh & sv_kind0) != '0};
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pl_on <= 1'b0;
       pl_fm <= '0;
       pl_cnt <= '0;
-    end else if (!pl_need) begin
+      pl_due <= 1'b1;
+    end else if (!pl_need || pl_move) begin
       pl_on <= 1'b0;
     end else if (pl_start) begin
       pl_on <= 1'b1;
       pl_fm <= fm;
       pl_cnt <= PlanLast;
-    end else if (pl_cnt != 2'd0) begin
+      pl_due <= 1'b0;
+    end else if (!pl_due) begin
       pl_cnt <= pl_cnt - 2'd1;
+      pl_due <= pl_cnt == 2'd1;
     end else if (fm_install || fm_evict) begin
       pl_on <= 1'b0;
     end
@@ -609,35 +625,51 @@ module context_cache #(
       pl_used_in <= sv_used + {21'd0, m_rec[pl_fm]};
       for (int k = 0; k < 4; k++) pl_used_out[k] <= sv_used - {21'd0, rec_of(cfg_rec_bytes_i, 2'(k))};
     end
-    if (pl_cnt == 2'd1) begin
+    if (pl_cnt == 2'd2) begin
       pl_fw_oh <= free_oh;
       pl_vic_oh <= walk_oh;
-      pl_vkind <= walk_kind;
     end
+    if (pl_cnt == 2'd1) pl_vkind <= {(pl_vic_oh & sv_kind1) != '0, (pl_vic_oh & sv_kind0) != '0};
   end
 
+  // The victim, gathered at every edge into registers of a word per group
+  // of PG ways (its data, tag and dirty bit by AND-OR of its one-hot way,
+  // from the memories as they stand before the edge) and read at the
+  // eviction, an edge or more later: the plan's last edge gathers. A write
+  // hit on it decided at the edge before the eviction is vw_q (after the
+  // gathering's read); one decided at the eviction's edge is v_bypass,
+  // chosen after the write-back registers.
+  logic [32*NG-1:0] vg_d, vg_t, vg_data_q, vg_tag_q;
+  logic [NG-1:0]    vg_dy, vg_dirty_q;
+  logic             vw_q;
+  logic [31:0]      vw_data_q;
   always @* begin
-    // (the victim's data, tag and dirty bit by AND-OR of its one-hot way;
-    // a write hit on it decided at this edge is v_bypass, chosen after the
-    // write-back registers)
     v_bypass = rq_cmem && pb_write && pb_set == fm_set && (pb_match & pl_vic_oh) != '0;
-    begin
-      logic [32*NG-1:0] gd, gt;
-      for (int j = 0; j < NG; j++) begin
-        logic [31:0] pd, pt;
-        pd = '0;
-        pt = '0;
-        for (int k = 0; k < PG; k++) begin
-          pd = pd | ({32{pl_vic_oh[PG*j+k]}} & fm_datas[PG*j+k]);
-          pt = pt | {6'd0, {26{pl_vic_oh[PG*j+k]}} & fm_tags[PG*j+k]};
-        end
-        gd[32*j +: 32] = pd;
-        gt[32*j +: 32] = pt;
+    for (int j = 0; j < NG; j++) begin
+      logic [31:0] pd, pt;
+      logic        py;
+      pd = '0;
+      pt = '0;
+      py = 1'b0;
+      for (int k = 0; k < PG; k++) begin
+        pd = pd | ({32{pl_vic_oh[PG*j+k]}} & fm_datas[PG*j+k]);
+        pt = pt | {6'd0, {26{pl_vic_oh[PG*j+k]}} & fm_tags[PG*j+k]};
+        py = py | (pl_vic_oh[PG*j+k] & fm_dirtys[PG*j+k]);
       end
-      v_data = or_groups(gd);
-      v_tag = 26'(or_groups(gt));
+      vg_d[32*j +: 32] = pd;
+      vg_t[32*j +: 32] = pt;
+      vg_dy[j] = py;
     end
-    v_dirty = v_bypass || (pl_vic_oh & fm_dirtys) != '0;
+    v_data = vw_q ? vw_data_q : or_groups(vg_data_q);
+    v_tag = 26'(or_groups(vg_tag_q));
+    v_dirty = v_bypass || vw_q || vg_dirty_q != '0;
+  end
+  always_ff @(posedge clk_i) begin
+    vg_data_q <= vg_d;
+    vg_tag_q <= vg_t;
+    vg_dirty_q <= vg_dy;
+    vw_q <= v_bypass;
+    vw_data_q <= pb_wdata;
   end
 
   // ---- (5) the next fetch ----
@@ -754,6 +786,17 @@ module context_cache #(
       end
     end
     assign rq_tags[w] = tag_rq[pa_set];
+    // the way's tag compare as a tree: three bits compared in each LUT,
+    // then their AND with the valid and usable bits (both kept as nets of
+    // their own: a mapper left to itself chained all 26 bits)
+    (* keep *) logic [8:0] eqg;
+    (* keep *) logic       pm;
+    for (genvar b = 0; b < 9; b++) begin : g_eq
+      localparam int N = b == 8 ? 2 : 3;
+      assign eqg[b] = rq_tags[w][3*b +: N] == pa_key[3*b +: N];
+    end
+    assign pm = usable[w] && rq_valids[w] && &eqg;
+    assign pa_match_b[w] = pm;
     assign fm_tags[w] = tag_fm[fm_set];
     assign rq_datas[w] = data_rq[pb_set];
 `ifdef UB_ASSERT_ON
@@ -1071,6 +1114,7 @@ module context_cache #(
                                            (usable == a_usable && budget == cfg_capacity_i >> lg))
   `UB_ASSERT(InstallIntoAFreeWay, !fm_install || ((pl_fw_oh & (pl_fw_oh - 1'b1)) == '0 &&
                                                   (pl_fw_oh & ~fm_valids & a_usable) != '0))
+  `UB_ASSERT(PlanFollowsTheServedRegister, !(pl_on && pl_need) || pl_fm == fm)
   `UB_ASSERT(EvictAValidWay, !fm_evict || ((pl_vic_oh & (pl_vic_oh - 1'b1)) == '0 &&
                                            (pl_vic_oh & fm_valids & a_usable) != '0))
   `UB_ASSERT(ServedSetIsItsRecords, !fm_found_q || fm_set_q == set_of(m_kind[fm_q], m_id[fm_q], lg))

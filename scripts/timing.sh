@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 out=build/timing
 mkdir -p "$out"
 PERIOD=3.10
-GATED="tp_chan order_tracker rc_send_pipeline ub_send_pipeline ub_tx"
+GATED="tp_chan order_tracker rc_send_pipeline ub_send_pipeline ub_tx context_cache"
 pkg=rtl/ub_pkg.sv
 files=("$pkg")
 for f in rtl/*.sv; do [ "$f" = "$pkg" ] || files+=("$f"); done
