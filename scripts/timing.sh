@@ -12,7 +12,7 @@
 # or memory limit is listed as such, never left out.
 #
 # A block's result stands while nothing it was made from changes (yosys, this
-# script, timing.py, every RTL file): build/timing/<block>.key.
+# script, timing.py, its RTL files): build/timing/<block>.key.
 #
 # Environment: TIMING_JOBS (yosys runs at once, default 2), TIMING_LIMIT
 # (seconds per block, default 600), TIMING_MEM_GB (address space per yosys
@@ -48,10 +48,36 @@ else
     for shim in sim/rtl/*_rtl.cc; do blocks+=("$(basename "$shim" _rtl.cc)"); done
 fi
 
+# The files a block is made from: the package, its own file and, in turn,
+# the files of the modules it instantiates (a line that starts with one's
+# name). Only those are read: ABC's mapping depends on the order of yosys's
+# internal names, which every file read moves, so a block's result would
+# otherwise change with the other blocks' files.
+block_files() {
+    local todo=("$1") seen=" " m f n res=("$pkg")
+    while [ ${#todo[@]} -gt 0 ]; do
+        m=${todo[0]}
+        todo=("${todo[@]:1}")
+        case "$seen" in *" $m "*) continue ;; esac
+        seen="$seen$m "
+        res+=("rtl/$m.sv")
+        for f in "${files[@]}"; do
+            n=$(basename "$f" .sv)
+            if [ "$f" != "$pkg" ] && [ "$n" != "$m" ] && grep -qE "^[[:space:]]*$n\b" "rtl/$m.sv"; then
+                todo+=("$n")
+            fi
+        done
+    done
+    echo "${res[@]}"
+}
+
 run_block() {
-    local m=$1 log="$out/$1.yosys" res="$out/$1.result" key script t0 rc
-    script="read_verilog -defer -sv -Irtl ${files[*]}; synth_xilinx -family xcup -flatten -noiopad -noclkbuf -top $m; stat; write_json $out/$m.json"
-    key=$( { yosys -V; echo "$script $limit $mem"; cat "$0" scripts/timing.py "${files[@]}" rtl/*.svh; } | sha256sum | cut -d' ' -f1)
+    local m=$1 log="$out/$1.yosys" res="$out/$1.result" key script t0 rc bf
+    bf=$(block_files "$m")
+    script="read_verilog -defer -sv -Irtl $bf; synth_xilinx -family xcup -flatten -noiopad -noclkbuf -top $m; stat; write_json $out/$m.json"
+    # (shellcheck: $bf is a list of file names without spaces)
+    # shellcheck disable=SC2086
+    key=$( { yosys -V; echo "$script $limit $mem"; cat "$0" scripts/timing.py $bf rtl/*.svh; } | sha256sum | cut -d' ' -f1)
     if [ -f "$out/$m.key" ] && [ "$(cat "$out/$m.key")" = "$key" ] && [ -f "$res.ok" ]; then
         cp "$res.ok" "$res"
         return
