@@ -1115,6 +1115,7 @@ module context_cache #(
   `UB_ASSERT(InstallIntoAFreeWay, !fm_install || ((pl_fw_oh & (pl_fw_oh - 1'b1)) == '0 &&
                                                   (pl_fw_oh & ~fm_valids & a_usable) != '0))
   `UB_ASSERT(PlanFollowsTheServedRegister, !(pl_on && pl_need) || pl_fm == fm)
+  `UB_ASSERT(PlanDueIsItsCount, pl_due == (pl_cnt == 2'd0))
   `UB_ASSERT(EvictAValidWay, !fm_evict || ((pl_vic_oh & (pl_vic_oh - 1'b1)) == '0 &&
                                            (pl_vic_oh & fm_valids & a_usable) != '0))
   `UB_ASSERT(ServedSetIsItsRecords, !fm_found_q || fm_set_q == set_of(m_kind[fm_q], m_id[fm_q], lg))
