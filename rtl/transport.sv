@@ -148,13 +148,23 @@ module transport #(
   logic [11:0] cap1_q, cap2_q;
   logic [W-1:0] ring_q [CH];
   logic [CH-1:0] hd_q;       // ring_q's bit at exp: the next PSN is held
+  // ring_q's bit at exp + 1, read over two edges: at the edge before, one
+  // bit of each ring word, by exp + 1's low bits (exp + 2's with a delivery
+  // there); at this one the word's, by exp + 1's high bits, or'ed with the
+  // packet accepted at the edge before (la_*: its ring index and channel)
+  logic [NW-1:0] hp_q [CH];
+  logic [IW-1:0] la_i_q;
+  logic [CH-1:0] la_c_q;
   logic [CH-1:0] ack_pend_q, nak_pend_q, nak_sent_q;
   // the data packet taken at the last edge, judged at this one
   // (cmodel/transport.h: x_*)
-  logic          x_v_q, x_bit_q, x_nhi_q, x_nprev_q, x_same_q, x_same_ch_q, x_mv_q, x_pacc_q, x_phi_q;
+  logic          x_v_q, x_nhi_q, x_nprev_q, x_same_q, x_same_ch_q, x_mv_q, x_pacc_q, x_phi_q;
   logic [1:0]    x_ch_q;
   logic [23:0]   x_psn_q;
   logic [2:0]    x_zero_q, x_behind_q, x_beyond_q;
+  // its ring bit as read at X in each quarter of each channel's ring (the
+  // pick among the 16 finished at V)
+  logic [4*CH-1:0] x_part_q;
   // an incoming SACK's words, merged into acked_q[mg_q.c] a word an edge
   // (cmodel/transport.h: the same registers, mg_*)
   typedef struct packed {
@@ -469,6 +479,20 @@ module transport #(
     for (int c = 0; c < CH; c++) dl[c] = dlv_found && dc == 2'(c);
   end
 
+  // the ring bit at exp + 1 (hn), and the bits hp_q is loaded with
+  logic [CH-1:0] hn;
+  logic [NW-1:0] hp_d [CH];
+  always_comb begin
+    for (int c = 0; c < CH; c++) begin
+      hn[c] = hp_q[c][exp1_q[c][IW-1:6]] || (la_c_q[c] && la_i_q == exp1_q[c][IW-1:0]);
+      for (int j = 0; j < NW; j++) begin
+        logic [63:0] w;
+        w = ring_q[c][64*j +: 64];
+        hp_d[c][j] = dl[c] ? w[exp2_q[c][5:0]] : w[exp1_q[c][5:0]];
+      end
+    end
+  end
+
   // R1: the verdict on the packet taken at the last edge (k: the deliveries
   // on its channel since its distance was read)
   logic [2:0]  rv;
@@ -481,7 +505,7 @@ module transport #(
     zero = x_zero_q[xk];
     behind = x_behind_q[xk];
     beyond = x_beyond_q[xk];
-    dup_bit = x_bit_q || (x_same_q && x_pacc_q);
+    dup_bit = x_part_q[{x_ch_q, x_psn_q[IW-1:IW-2]}] || (x_same_q && x_pacc_q);
     full = mv2 ? hg1_q[x_ch_q] : hg0_q[x_ch_q];
     if (cfg_gbn_i) rv = zero ? (dup_bit ? VDup : VAccept) : behind ? VDup : VGap;
     else if (behind) rv = VDup;
@@ -531,9 +555,17 @@ module transport #(
   logic [23:0] xd [3];
   logic [23:0] xnh, xnp;
   logic [2:0]  xz, xb, xy, xg;
-  logic [63:0] xw;  // the ring word of its PSN (picked as a word, then the bit)
+  // (its ring bit, one of CH x W, is picked in two steps: here one bit of
+  // each quarter of each channel's ring, by the PSN's low bits, and at V
+  // one of those 16, by its channel and the PSN's two high bits)
+  logic [4*CH-1:0] xp;
   always_comb begin
-    xw = ring_q[rx_ch_i][64*rx_psn_i[IW-1:6] +: 64];
+    for (int c = 0; c < CH; c++)
+      for (int h = 0; h < 4; h++) begin
+        logic [W/4-1:0] part;
+        part = ring_q[c][h*(W/4) +: W/4];
+        xp[4*c+h] = part[rx_psn_i[IW-3:0]];
+      end
     xd[0] = rx_psn_i - exp_q[rx_ch_i];
     xd[1] = rx_psn_i - exp1_q[rx_ch_i];
     xd[2] = rx_psn_i - exp2_q[rx_ch_i];
@@ -569,7 +601,10 @@ module transport #(
         hi_q[c] <= 24'hFFFFFF;
         held_q[c] <= '0;
         ring_q[c] <= '0;
+        hp_q[c] <= '0;
       end
+      la_i_q <= '0;
+      la_c_q <= '0;
       sq_c_q[0] <= '0;
       sq_c_q[1] <= '0;
       sq_h_q[0] <= '0;
@@ -633,7 +668,7 @@ module transport #(
       w2_ge_q <= 1'b0;
       hd_q <= '0;
       x_v_q <= 1'b0;
-      x_bit_q <= 1'b0;
+      x_part_q <= '0;
       x_nhi_q <= 1'b0;
       x_nprev_q <= 1'b0;
       x_same_q <= 1'b0;
@@ -797,7 +832,8 @@ module transport #(
       end
       // receive
       for (int c = 0; c < CH; c++) begin
-        hd_q[c] <= (accc[c] && zero) || (dl[c] ? bit_of(ring_q[c], exp1_q[c][IW-1:0]) : hd_q[c]);
+        hd_q[c] <= (accc[c] && zero) || (dl[c] ? hn[c] : hd_q[c]);
+        hp_q[c] <= hp_d[c];
         if (dl[c]) begin
           exp_q[c] <= exp1_q[c];
           exp1_q[c] <= exp1_q[c] + 24'd1;
@@ -862,11 +898,13 @@ module transport #(
       dlv_ch_o <= dlv_found ? dc : 2'd0;
       dlv_psn_o <= dlv_found ? dpsn : 24'd0;
       x_pacc_q <= acc;
+      la_i_q <= x_psn_q[IW-1:0];
+      la_c_q <= accc;
       x_phi_q <= set_hi;
       x_v_q <= rx_valid_i;
       x_ch_q <= rx_valid_i ? rx_ch_i : 2'd0;
       x_psn_q <= rx_valid_i ? rx_psn_i : 24'd0;
-      x_bit_q <= rx_valid_i && xw[rx_psn_i[5:0]];
+      x_part_q <= xp;
       // (read only with x_v_q)
       x_zero_q <= xz;
       x_behind_q <= xb;
@@ -945,6 +983,11 @@ module transport #(
   `UB_ASSERT(ResendScanInsideTheFlight, !init_q || &a_scan_in)
   `UB_ASSERT(OffsetsAreThePsns, !init_q || &a_ofs)
   `UB_ASSERT(HeldCountIsTheRing, &a_held)
+  // the ring bit at exp + 1 as read over two edges is the ring's
+  logic [CH-1:0] a_hn;
+  always_comb
+    for (int c = 0; c < CH; c++) a_hn[c] = hn[c] == ring_q[c][exp1_q[c][IW-1:0]];
+  `UB_ASSERT(NextHeadBitIsTheRing, !init_q || &a_hn)
   // the merge's mask is that of the bitmap bits still naming PSNs sent
   `UB_ASSERT(MergeMaskFollowsItsCount,
              mg_mask_q == (mg_q.left >= 11'd64 ? {64{1'b1}} : ~({64{1'b1}} << mg_q.left[5:0])))
