@@ -116,6 +116,15 @@ module transport #(
   // start (a packet left while it was stopped); a SACK being merged
   logic [CH-1:0] sv_q, sd_q, sa_q, st_q, mgb_q;
   logic [W-1:0]  acked_q [CH];
+  // the scan view's acknowledged bit, read over two edges: at the edge
+  // before, one bit of each ring word at each index the view may read at
+  // the next (rptr, rptr + 1, rptr + 2, the header's base, una: set k of
+  // channel c in sr_q[c*NS+k], with that edge's writes to the ring), and
+  // which of the sets it is (sr_sel_q, one-hot); at the edge, the chosen
+  // set's bit in the index's word
+  localparam int NS = 5;
+  logic [NW-1:0] sr_q [CH*NS];
+  logic [NS-1:0] sr_sel_q [CH];
   logic [15:0]   desc_q [CH*W];     // the descriptor ring (a RAM, below)
   logic [15:0]   rhdl_q, nhdl_q;    // a resend's handle (the RAM's read), a new packet's
   logic [1:0]    sq_n_q;
@@ -124,13 +133,21 @@ module transport #(
   logic [15:0]   sq_h_q [2];
   // the acknowledgement header taken at the last edge, with its differences
   // from una then (cmodel/transport.h: k_*)
-  logic          k_v_q, k_take_q, k_nz_q, k_hbz_q;
+  logic          k_v_q, k_take_q, k_nz_q, k_nak_q;
   logic [CH-1:0] kb_q;   // k_v_q on the header's channel, one bit each
   logic [1:0]    k_ch_q, k_kind_q;
   logic [2:0]    k_code_q;
   logic [23:0]   k_b_q;
   logic [IW-1:0] k_b1_q;
-  logic [10:0]   k_d_q, k_dm1_q, k_lim_q, k_hb_q, k_hb1_q, k_hu_q, k_hu1_q;
+  logic [10:0]   k_d_q, k_dm1_q, k_lim_q, k_hb1_q;
+  // the header's comparisons with each channel's offsets as they are at
+  // the edge it is applied (worked out at the edge it is taken, from the
+  // offsets then and how that edge moves them; read only on its channel):
+  // the round's end below its base (rlt) and at or below its highest PSN
+  // (hge); the scan's start below its base (rplt); the scan's end below
+  // its base (relt) and at or below its highest PSN (relt1); a SACK whose
+  // highest PSN was sent (ssr)
+  logic [CH-1:0] k_rlt_q, k_hge_q, k_rplt_q, k_relt_q, k_relt1_q, k_ssr_q;
   // a SACK's word as it came
   logic          w_v_q;
   logic [63:0]   w_word_q;
@@ -138,6 +155,7 @@ module transport #(
   logic [23:0] exp_q [CH];
   logic [23:0] exp1_q [CH];  // exp + 1
   logic [23:0] exp2_q [CH];  // exp + 2
+  logic [71:0] eb_q [CH];  // exp + k + the bitmap's bits (eb_q[c][24*k +: 24], k = 0, 1, 2)
   logic [23:0] hi_q [CH];
   logic [10:0] held_q [CH];
   // whether held_q is at the out-of-order cap (g0) or beyond it (g1), kept
@@ -199,12 +217,13 @@ module transport #(
   // sequence at cfg_psn_init and takes nothing else
   logic        init_q;
 
-  // a ring's bit i, picked as its 64-bit word and then the bit in it (a
-  // structure synthesis maps into fewer levels than one W-to-1 pick)
-  function automatic logic bit_of(input logic [W-1:0] v, input logic [IW-1:0] i);
-    logic [63:0] w;
-    w = v[64*i[IW-1:6] +: 64];
-    bit_of = w[i[5:0]];
+  // the top bit of a - b (modulo 2^24)
+  function automatic logic diff_top(input logic [23:0] a, input logic [23:0] b);
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [23:0] d;
+    /* verilator lint_on UNUSEDSIGNAL */
+    d = a - b;
+    diff_top = d[23];
   endfunction
   function automatic logic [10:0] bmap_bits(input logic [2:0] code);
     bmap_bits = 11'd64 << (code > 3'd4 ? 3'd4 : code);
@@ -218,8 +237,7 @@ module transport #(
   // bitmap's words, the window (the ring's size at most)
   logic [4:0]    bwords_q;
   logic [10:0]   win_q;
-  logic [23:6]   bmask_q;  // ~(bits - 1): a distance's bits at or above the bitmap's size (64 at least)
-  logic          out_free, emit_r, emit_n, drop_n, take, prog, hb_in;
+  logic          out_free, emit_r, emit_n, drop_n, take, prog;
   logic [CH-1:0] blk, rdm, skip, cand, adv, en, sentc, expire, exp_eff, apc, nok;
   logic [1:0]    cs, hc, kc;
   logic [23:0]   rp;
@@ -265,21 +283,34 @@ module transport #(
     prog = take && k_nz_q;
     apc = take ? CH'(1) << kc : '0;
     for (int c = 0; c < CH; c++) exp_eff[c] = expire[c] && !(prog && kc == 2'(c));
-    hb_in = k_hbz_q && k_hb_q < k_lim_q;
     for (int c = 0; c < CH; c++) begin
       a_flm[c] = fl_q[c] - k_d_q;
       a_flp[c] = fl_q[c] - k_dm1_q;  // (a new packet leaving at this edge too)
       a_rno[c] = rno_q[c] - k_d_q;
-      a_rlt[c] = rno_q[c] < k_d_q;   // the last round's end acknowledged
+      a_rlt[c] = k_rlt_q[c];   // the last round's end acknowledged
       // a SACK reporting a packet sent after the round's end ends the round
-      a_sr[c] = k_kind_q == KSack && hb_in && !a_rlt[c] && rnd_on_q[c] && k_hu_q >= rno_q[c];
+      a_sr[c] = k_ssr_q[c] && !k_rlt_q[c] && rnd_on_q[c] && k_hge_q[c];
       a_rnd_off[c] = a_rlt[c] || a_sr[c];
       // a NAK resends the whole flight from its base
-      a_rptr_b[c] = k_kind_q == KNak || rpo_q[c] < k_d_q || a_sr[c];
+      a_rptr_b[c] = k_nak_q || k_rplt_q[c] || a_sr[c];
       a_rpo[c] = a_rptr_b[c] ? 11'd0 : rpo_q[c] - k_d_q;
-      a_reo[c] = k_kind_q == KNak ? a_flm[c] :
-                 (k_kind_q == KSack && hb_in && reo_q[c] < k_hu1_q) ? k_hb1_q :
-                 reo_q[c] < k_d_q ? 11'd0 : reo_q[c] - k_d_q;
+      a_reo[c] = k_nak_q ? a_flm[c] :
+                 (k_ssr_q[c] && k_relt1_q[c]) ? k_hb1_q :
+                 k_relt_q[c] ? 11'd0 : reo_q[c] - k_d_q;
+    end
+  end
+
+  // the scan view's bit, acked_q's at rptr (no view) or rptr + 1 (a view),
+  // from the sets read at the edge before
+  logic [CH-1:0] sbit;
+  always_comb begin
+    for (int c = 0; c < CH; c++) begin
+      logic [NW-1:0] v;
+      logic [JW-1:0] wi;
+      v = '0;
+      for (int k = 0; k < NS; k++) v = v | (sr_q[c*NS+k] & {NW{sr_sel_q[c][k]}});
+      wi = sv_q[c] ? rp1_q[c][IW-1:6] : rptr_q[c][IW-1:6];
+      sbit[c] = v[wi];
     end
   end
 
@@ -389,8 +420,56 @@ module transport #(
       // timeout or a merge
       sv_d[c] = (blk[c] || exp_eff[c]) ? 1'b0 : rdm[c] ? 1'b1 : sv_q[c];
       sd_d[c] = rdm[c] ? rpo_q[c] != reo_q[c] : adv[c] ? rpo_q[c] + 11'd1 != reo_q[c] : sd_q[c];
-      sa_d[c] = !cfg_gbn_i && (rdm[c] ? bit_of(acked_q[c], rptr_q[c][IW-1:0]) :
-                               adv[c] ? bit_of(acked_q[c], rp1_q[c]) : sa_q[c]);
+      // (rdm: the view is read at rptr, adv: at rptr + 1; sbit is the bit
+      // at rptr without the view, at rptr + 1 with it)
+      sa_d[c] = !cfg_gbn_i && ((rdm[c] || adv[c]) ? sbit[c] : sa_q[c]);
+    end
+  end
+
+  // the sets the scan view's bit is read from at the next edge: at each
+  // index it may read there, one bit of every ring word, as this edge's
+  // writes leave it (a merged word or'ed in, a new packet's bit and a
+  // timed-out una's cleared); and which index it reads (sv_d: rptr_d + 1,
+  // else rptr_d; no acknowledgement, merge or timeout with a view)
+  logic [NW-1:0] sr_d [CH*NS];
+  logic [NS-1:0] sr_sel_d [CH];
+  logic [CH-1:0] exp_fire;  // a timeout that resends (not the one that fails)
+  always_comb begin
+    for (int c = 0; c < CH; c++) begin
+      logic [5:0] ix [NS];
+      exp_fire[c] = exp_eff[c] && retries_q[c] < cfg_retry_max_i;
+      ix[0] = rptr_q[c][5:0];
+      ix[1] = rp1_q[c][5:0];
+      ix[2] = rp1_q[c][5:0];  // (rptr + 2: picked from each word rotated by one)
+      ix[3] = k_b_q[5:0];
+      ix[4] = una_q[c][5:0];
+      for (int k = 0; k < NS; k++)
+        for (int j = 0; j < NW; j++) begin
+          logic [63:0] w;
+          logic b;
+          logic [63:0] m;
+          logic [5:0] ni, ui;
+          w = acked_q[c][64*j +: 64];
+          m = mw_data_q;
+          ni = nxt_q[c][5:0];
+          ui = una_q[c][5:0];
+          if (k == 2) begin
+            // (bit i + 1 of each word is bit i of it rotated by one)
+            w = {w[0], w[63:1]};
+            m = {m[0], m[63:1]};
+            ni = ni - 6'd1;
+            ui = ui - 6'd1;
+          end
+          b = w[ix[k]];
+          if (mw_v_q && mw_c_q == 2'(c) && mw_pos_q == JW'(j)) b = b | m[ix[k]];
+          if (en[c] && nxt_q[c][IW-1:6] == JW'(j) && ni == ix[k]) b = 1'b0;
+          if (exp_fire[c] && una_q[c][IW-1:6] == JW'(j) && ui == ix[k]) b = 1'b0;
+          sr_d[c*NS+k][j] = b;
+        end
+      if (sv_d[c]) sr_sel_d[c] = adv[c] ? NS'(4) : NS'(2);
+      else if (exp_fire[c]) sr_sel_d[c] = NS'(16);
+      else if (apc[c]) sr_sel_d[c] = a_rptr_b[c] ? NS'(8) : NS'(1);
+      else sr_sel_d[c] = adv[c] ? NS'(2) : NS'(1);
     end
   end
 
@@ -452,7 +531,6 @@ module transport #(
   // but the words it announces)
   logic        hdr;
   logic [23:0] una_m, ak_d, ak_hb;
-  logic [10:0] ak_hu;
   logic [10:0] fl_m;
   always_comb begin
     hdr = ack_valid_i && ack_ready_o;
@@ -460,7 +538,32 @@ module transport #(
     fl_m = fl_q[ack_ch_i];
     ak_d = ack_base_i - una_m;
     ak_hb = ack_hi_i - ack_base_i;
-    ak_hu = ack_hi_i[10:0] - una_m[10:0];
+  end
+  // its comparisons for the edge it is applied at, for every channel from
+  // its own registers (the header's base and highest PSN as offsets from
+  // that channel's una): no edge applies a header as one is taken, so the
+  // offsets move only as the scan and the timer move them (rno_ld: the
+  // round's end set to the flight; rpo: one on, or 0 at a timeout; reo:
+  // the flight at a timeout). Its base within the flight (k_take_q) and
+  // its highest PSN within 2^11 of the base make d + hb the offset of the
+  // highest PSN: hb < flight - d is that offset below the flight.
+  logic [CH-1:0] rno_ld, kf_rlt, kf_hge, kf_rplt, kf_relt, kf_relt1, kf_ssr;
+  always_comb begin
+    for (int c = 0; c < CH; c++) begin
+      logic [10:0] dc, huc;
+      logic [11:0] hbc;
+      dc = ack_base_i[10:0] - una_q[c][10:0];
+      huc = ack_hi_i[10:0] - una_q[c][10:0];
+      hbc = ack_hi_i[11:0] - una_q[c][11:0];
+      rno_ld[c] = adv[c] && lastv[c] && (rnd_rs_q[c] || (emit_r && cs == 2'(c)));
+      kf_rlt[c] = rno_ld[c] ? fl_q[c] < dc : rno_q[c] < dc;
+      kf_hge[c] = rno_ld[c] ? huc >= fl_q[c] : huc >= rno_q[c];
+      kf_rplt[c] = exp_fire[c] ? dc != 11'd0 :
+                   adv[c] ? {1'b0, rpo_q[c]} + 12'd1 < {1'b0, dc} : rpo_q[c] < dc;
+      kf_relt[c] = exp_fire[c] ? fl_q[c] < dc : reo_q[c] < dc;
+      kf_relt1[c] = huc != 11'h7FF && (exp_fire[c] ? fl_q[c] <= huc : reo_q[c] <= huc);
+      kf_ssr[c] = ack_kind_i == KSack && ak_hb[23:11] == 13'd0 && hbc < {1'b0, fl_q[c]};
+    end
   end
   // ---- receive ----
   // A data packet is taken into registers at one edge (X: its ring bit and
@@ -550,10 +653,13 @@ module transport #(
   // bitmap), whether it is newer than the highest PSN received or than the
   // packet judged now, and whether it is that packet. (Each k has its own
   // difference, PSN - (exp + k), from registers exp, exp + 1 and exp + 2:
-  // no flag is a comparison chained behind a subtraction's carry; beyond
-  // the bitmap, whose size is a power of two, is a bit above it set.)
+  // no flag is a comparison chained behind a subtraction's carry, each is
+  // a difference's top bit or an equality: beyond the bitmap, d - k >=
+  // bits, is PSN - (exp + k + bits) below 2^23 (registers eb_q: exp + k +
+  // bits), or d - k behind; newer than h, PSN - h - 1 < 2^23 - 1, is PSN
+  // - h below 2^23 and not 0.)
   logic [23:0] xd [3];
-  logic [23:0] xnh, xnp;
+  logic        xnh, xnp;
   logic [2:0]  xz, xb, xy, xg;
   // (its ring bit, one of CH x W, is picked in two steps: here one bit of
   // each quarter of each channel's ring, by the PSN's low bits, and at V
@@ -571,10 +677,10 @@ module transport #(
     xd[2] = rx_psn_i - exp2_q[rx_ch_i];
     xz = {rx_psn_i == exp2_q[rx_ch_i], rx_psn_i == exp1_q[rx_ch_i], rx_psn_i == exp_q[rx_ch_i]};
     xb = {xd[2][23], xd[1][23], xd[0][23]};                    // d - k >= 2^23
-    xg = {(xd[2][23:6] & bmask_q) != '0, (xd[1][23:6] & bmask_q) != '0, (xd[0][23:6] & bmask_q) != '0};
+    for (int k = 0; k < 3; k++) xg[k] = !diff_top(rx_psn_i, eb_q[rx_ch_i][24*k +: 24]) || xb[k];
     xy = {xg[2] && !xz[0] && !xz[1], xg[1] && !xz[0], xg[0]};  // d >= bits + k
-    xnh = rx_psn_i + ~hi_q[rx_ch_i];  // psn - hi - 1
-    xnp = rx_psn_i + ~x_psn_q;
+    xnh = diff_top(rx_psn_i, hi_q[rx_ch_i]);
+    xnp = diff_top(rx_psn_i, x_psn_q);
   end
 
   // ---- registers ----
@@ -595,9 +701,12 @@ module transport #(
         rto_q[c] <= '0;
         retries_q[c] <= '0;
         acked_q[c] <= '0;
+        sr_sel_q[c] <= '0;
+        for (int k = 0; k < NS; k++) sr_q[c*NS+k] <= '0;
         exp_q[c] <= '0;
         exp1_q[c] <= '0;
         exp2_q[c] <= '0;
+        eb_q[c] <= '0;
         hi_q[c] <= 24'hFFFFFF;
         held_q[c] <= '0;
         ring_q[c] <= '0;
@@ -611,7 +720,6 @@ module transport #(
       sq_h_q[1] <= '0;
       init_q <= 1'b0;
       bwords_q <= '0;
-      bmask_q <= '0;
       win_q <= '0;
       hg0_q <= '0;
       hg1_q <= '0;
@@ -633,7 +741,13 @@ module transport #(
       kb_q <= '0;
       k_take_q <= 1'b0;
       k_nz_q <= 1'b0;
-      k_hbz_q <= 1'b0;
+      k_nak_q <= 1'b0;
+      k_rlt_q <= '0;
+      k_hge_q <= '0;
+      k_rplt_q <= '0;
+      k_relt_q <= '0;
+      k_relt1_q <= '0;
+      k_ssr_q <= '0;
       k_ch_q <= '0;
       k_kind_q <= '0;
       k_code_q <= '0;
@@ -642,10 +756,7 @@ module transport #(
       k_d_q <= '0;
       k_dm1_q <= '0;
       k_lim_q <= '0;
-      k_hb_q <= '0;
       k_hb1_q <= '0;
-      k_hu_q <= '0;
-      k_hu1_q <= '0;
       w_v_q <= 1'b0;
       w_word_q <= '0;
       ack_pend_q <= '0;
@@ -711,7 +822,6 @@ module transport #(
       // the first edge: every channel's sequence starts at cfg_psn_init
       init_q <= 1'b1;
       bwords_q <= bmap_words(cfg_bmap_code_i);
-      bmask_q <= 18'(~(24'(bmap_bits(cfg_bmap_code_i)) - 24'd1) >> 6);
       win_q <= cfg_window_i > 11'(W) ? 11'(W) : cfg_window_i;
       cap_q <= cfg_ooo_cap_i;
       capm1_q <= cfg_ooo_cap_i == 11'd0 ? 11'd0 : cfg_ooo_cap_i - 11'd1;
@@ -727,6 +837,7 @@ module transport #(
         exp_q[c] <= cfg_psn_init_i;
         exp1_q[c] <= cfg_psn_init_i + 24'd1;
         exp2_q[c] <= cfg_psn_init_i + 24'd2;
+        for (int k = 0; k < 3; k++) eb_q[c][24*k +: 24] <= cfg_psn_init_i + 24'(bmap_bits(cfg_bmap_code_i)) + 24'(k);
         hi_q[c] <= cfg_psn_init_i - 24'd1;  // one before it: nothing received
         una_o[24*c +: 24] <= cfg_psn_init_i;
       end
@@ -784,11 +895,14 @@ module transport #(
         k_d_q <= ak_d[10:0];
         k_dm1_q <= ak_d[10:0] - 11'd1;
         k_lim_q <= fl_m - ak_d[10:0];
-        k_hbz_q <= ak_hb[23:11] == 13'd0;
-        k_hb_q <= ak_hb[10:0];
         k_hb1_q <= ak_hb[10:0] + 11'd1;
-        k_hu_q <= ak_hu;
-        k_hu1_q <= ak_hu + 11'd1;
+        k_nak_q <= ack_kind_i == KNak;
+        k_rlt_q <= kf_rlt;
+        k_hge_q <= kf_hge;
+        k_rplt_q <= kf_rplt;
+        k_relt_q <= kf_relt;
+        k_relt1_q <= kf_relt1;
+        k_ssr_q <= kf_ssr;
       end
       w_v_q <= ack_wvalid_i;
       w_word_q <= ack_wvalid_i ? ack_word_i : 64'd0;
@@ -815,6 +929,8 @@ module transport #(
         if (exp_eff[c] && !fail_d[c])
           a = a & ~(W'(1) << una_q[c][IW-1:0]);
         acked_q[c] <= a;
+        sr_sel_q[c] <= sr_sel_d[c];
+        for (int k = 0; k < NS; k++) sr_q[c*NS+k] <= sr_d[c*NS+k];
       end
       if (emit_r) begin
         pkt_valid_o <= 1'b1;
@@ -838,6 +954,9 @@ module transport #(
           exp_q[c] <= exp1_q[c];
           exp1_q[c] <= exp1_q[c] + 24'd1;
           exp2_q[c] <= exp2_q[c] + 24'd1;
+          eb_q[c][23:0] <= eb_q[c][47:24];
+          eb_q[c][47:24] <= eb_q[c][47:24] + 24'd1;
+          eb_q[c][71:48] <= eb_q[c][71:48] + 24'd1;
         end
         // (single bits by masks, as the acked ring's)
         begin
@@ -909,8 +1028,8 @@ module transport #(
       x_zero_q <= xz;
       x_behind_q <= xb;
       x_beyond_q <= xy;
-      x_nhi_q <= rx_valid_i && !xnh[23] && !(&xnh[22:0]);     // psn - hi - 1 < 2^23 - 1
-      x_nprev_q <= rx_valid_i && !xnp[23] && !(&xnp[22:0]);
+      x_nhi_q <= rx_valid_i && !xnh && rx_psn_i != hi_q[rx_ch_i];
+      x_nprev_q <= rx_valid_i && !xnp && rx_psn_i != x_psn_q;
       x_same_ch_q <= rx_valid_i && x_v_q && x_ch_q == rx_ch_i;
       x_same_q <= rx_valid_i && x_v_q && x_ch_q == rx_ch_i && x_psn_q == rx_psn_i;
       x_mv_q <= rx_valid_i && dl[rx_ch_i];
@@ -976,7 +1095,9 @@ module transport #(
       a_held[c] = 32'(held_q[c]) == $countones(ring_q[c]) && hd_q[c] == ring_q[c][exp_q[c][IW-1:0]] &&
                   (!init_q || (hg0_q[c] == (held_q[c] >= cfg_ooo_cap_i) &&
                                hg1_q[c] == ({1'b0, held_q[c]} >= {1'b0, cfg_ooo_cap_i} + 12'd1))) &&
-                  exp1_q[c] == exp_q[c] + 24'd1 && exp2_q[c] == exp_q[c] + 24'd2;
+                  exp1_q[c] == exp_q[c] + 24'd1 && exp2_q[c] == exp_q[c] + 24'd2 &&
+                  (!init_q || (eb_q[c][23:0] == exp_q[c] + 24'(bmap_bits(cfg_bmap_code_i)) &&
+                               eb_q[c][47:24] == eb_q[c][23:0] + 24'd1 && eb_q[c][71:48] == eb_q[c][23:0] + 24'd2));
     end
   end
   `UB_ASSERT(NothingBeyondTheWindow, !init_q || &a_win)
@@ -988,6 +1109,33 @@ module transport #(
   always_comb
     for (int c = 0; c < CH; c++) a_hn[c] = hn[c] == ring_q[c][exp1_q[c][IW-1:0]];
   `UB_ASSERT(NextHeadBitIsTheRing, !init_q || &a_hn)
+  // the header's comparisons, worked out at the edge it was taken, are
+  // those of the offsets at the edge it is applied (the ones it needs: a
+  // SACK's highest PSN only with its base within the flight)
+  logic [10:0] a_khu_q, a_khb_q;
+  logic        a_khbz_q;
+  always_ff @(posedge clk_i)
+    if (hdr) begin
+      a_khu_q <= ack_hi_i[10:0] - una_m[10:0];
+      a_khb_q <= ak_hb[10:0];
+      a_khbz_q <= ak_hb[23:11] == 13'd0;
+    end
+  logic [CH-1:0] a_kf;
+  always_comb
+    for (int c = 0; c < CH; c++)
+      a_kf[c] = !kb_q[c] ||
+                (k_rlt_q[c] == (rno_q[c] < k_d_q) && k_hge_q[c] == (a_khu_q >= rno_q[c]) &&
+                 k_rplt_q[c] == (rpo_q[c] < k_d_q) && k_relt_q[c] == (reo_q[c] < k_d_q) &&
+                 k_relt1_q[c] == (reo_q[c] < 11'(a_khu_q + 11'd1)) &&
+                 k_nak_q == (k_kind_q == KNak) &&
+                 (!k_take_q || k_ssr_q[c] == (k_kind_q == KSack && a_khbz_q && a_khb_q < k_lim_q)));
+  `UB_ASSERT(HeaderComparisonsHold, &a_kf)
+  // the scan view's bit as read over two edges is the acknowledged ring's
+  logic [CH-1:0] a_sb;
+  always_comb
+    for (int c = 0; c < CH; c++)
+      a_sb[c] = sbit[c] == acked_q[c][sv_q[c] ? rp1_q[c] : rptr_q[c][IW-1:0]];
+  `UB_ASSERT(ScanBitIsTheRing, !init_q || &a_sb)
   // the merge's mask is that of the bitmap bits still naming PSNs sent
   `UB_ASSERT(MergeMaskFollowsItsCount,
              mg_mask_q == (mg_q.left >= 11'd64 ? {64{1'b1}} : ~({64{1'b1}} << mg_q.left[5:0])))
