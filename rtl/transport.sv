@@ -90,7 +90,6 @@ module transport #(
   localparam int IW = $clog2(W);
   localparam int NW = W / 64;  // ring words
   localparam int JW = IW - 6;  // a word's index
-  localparam logic [23:0] Half = 24'h800000;
   localparam logic [2:0] VAccept = 3'd0, VDup = 3'd1, VFull = 3'd2, VBeyond = 3'd3, VGap = 3'd4;
   localparam logic [1:0] KAck = 2'd0, KSack = 2'd1, KNak = 2'd2;
 
@@ -104,10 +103,12 @@ module transport #(
   // last round's end
   logic [10:0]   fl_q [CH];
   logic [10:0]   rpo_q [CH];
+  logic [10:0]   rpo1_q [CH];  // rpo + 1
   logic [10:0]   reo_q [CH];
   logic [10:0]   rno_q [CH];
   logic [31:0]   tmr_q [CH];
   logic [CH-1:0] t1_q;       // tmr_q == 1: the timer expires at this edge
+  logic [CH-1:0] tz_q;       // tmr_q == 0: the timer is stopped
   logic [31:0]   rto_q [CH];
   logic [3:0]    retries_q [CH];
   logic [CH-1:0] fail_q;
@@ -133,7 +134,7 @@ module transport #(
   logic [15:0]   sq_h_q [2];
   // the acknowledgement header taken at the last edge, with its differences
   // from una then (cmodel/transport.h: k_*)
-  logic          k_v_q, k_take_q, k_nz_q, k_nak_q;
+  logic          k_v_q, k_take_q, k_nz_q, k_nak_q, k_hbz_q;
   logic [CH-1:0] kb_q;   // k_v_q on the header's channel, one bit each
   logic [1:0]    k_ch_q, k_kind_q;
   logic [2:0]    k_code_q;
@@ -205,6 +206,7 @@ module transport #(
   // the outgoing SACK's words
   logic [4:0]  ao_n_q;       // words still to read from the ring
   logic [23:0] ao_p_q;       // the PSN of the next word's bit 0
+  logic [23:0] ao_p64_q;     // ao_p_q + 64
   logic [5:0]  ao_s_q;       // the header's base modulo 64: the words' shift
   // a word read from the ring (the two ring words it spans) and the
   // distance from its first PSN to exp then, put out at the next edge
@@ -217,6 +219,22 @@ module transport #(
   // sequence at cfg_psn_init and takes nothing else
   logic        init_q;
 
+  // a 4-to-1 pick of each group of four bits, written as AND-OR terms
+  // (synthesis keeps it a LUT a group; a mux it would merge into wider
+  // ones of more levels)
+  function automatic logic [15:0] pick4_64(input logic [63:0] v, input logic [1:0] s);
+    for (int q = 0; q < 16; q++)
+      pick4_64[q] = (v[4*q] && s == 2'd0) || (v[4*q+1] && s == 2'd1) ||
+                    (v[4*q+2] && s == 2'd2) || (v[4*q+3] && s == 2'd3);
+  endfunction
+  function automatic logic [3:0] pick4_16(input logic [15:0] v, input logic [1:0] s);
+    for (int q = 0; q < 4; q++)
+      pick4_16[q] = (v[4*q] && s == 2'd0) || (v[4*q+1] && s == 2'd1) ||
+                    (v[4*q+2] && s == 2'd2) || (v[4*q+3] && s == 2'd3);
+  endfunction
+  function automatic logic pick4_4(input logic [3:0] v, input logic [1:0] s);
+    pick4_4 = (v[0] && s == 2'd0) || (v[1] && s == 2'd1) || (v[2] && s == 2'd2) || (v[3] && s == 2'd3);
+  endfunction
   // the top bit of a - b (modulo 2^24)
   function automatic logic diff_top(input logic [23:0] a, input logic [23:0] b);
     /* verilator lint_off UNUSEDSIGNAL */
@@ -237,6 +255,7 @@ module transport #(
   // bitmap's words, the window (the ring's size at most)
   logic [4:0]    bwords_q;
   logic [10:0]   win_q;
+  logic [CH-1:0] flw_q;    // fl_q < win_q: the window has room
   logic          out_free, emit_r, emit_n, drop_n, take, prog;
   logic [CH-1:0] blk, rdm, skip, cand, adv, en, sentc, expire, exp_eff, apc, nok;
   logic [1:0]    cs, hc, kc;
@@ -266,7 +285,7 @@ module transport #(
     // could send one worked out for all four, then the head's picked)
     hc = sq_c_q[sq_r_q];
     for (int c = 0; c < CH; c++)
-      nok[c] = !fail_q[c] && fl_q[c] < win_q && rpo_q[c] == reo_q[c] && !t1_q[c];
+      nok[c] = !fail_q[c] && flw_q[c] && rpo_q[c] == reo_q[c] && !t1_q[c];
     drop_n = sq_n_q != 2'd0 && fail_q[hc];
     emit_n = sq_n_q != 2'd0 && out_free && cand == '0 && nok[hc];
     for (int c = 0; c < CH; c++) begin
@@ -289,13 +308,13 @@ module transport #(
       a_rno[c] = rno_q[c] - k_d_q;
       a_rlt[c] = k_rlt_q[c];   // the last round's end acknowledged
       // a SACK reporting a packet sent after the round's end ends the round
-      a_sr[c] = k_ssr_q[c] && !k_rlt_q[c] && rnd_on_q[c] && k_hge_q[c];
+      a_sr[c] = k_hbz_q && k_ssr_q[c] && !k_rlt_q[c] && rnd_on_q[c] && k_hge_q[c];
       a_rnd_off[c] = a_rlt[c] || a_sr[c];
       // a NAK resends the whole flight from its base
       a_rptr_b[c] = k_nak_q || k_rplt_q[c] || a_sr[c];
       a_rpo[c] = a_rptr_b[c] ? 11'd0 : rpo_q[c] - k_d_q;
       a_reo[c] = k_nak_q ? a_flm[c] :
-                 (k_ssr_q[c] && k_relt1_q[c]) ? k_hb1_q :
+                 (k_hbz_q && k_ssr_q[c] && k_relt1_q[c]) ? k_hb1_q :
                  k_relt_q[c] ? 11'd0 : reo_q[c] - k_d_q;
     end
   end
@@ -322,10 +341,14 @@ module transport #(
   logic [IW-1:0] una1_d [CH];
   logic [10:0]   fl_d [CH];
   logic [10:0]   rpo_d [CH];
+  logic [10:0]   rpo1_d [CH];
+  logic [CH-1:0] flw_d;
   logic [10:0]   reo_d [CH];
   logic [10:0]   rno_d [CH];
   logic [31:0]   tmr_d [CH];
   logic [CH-1:0] t1_d;  // tmr_d == 1, from comparisons of what it may load
+  logic [CH-1:0] tz_d, tld;
+  logic [31:0]   tlv [CH];
   logic [31:0]   rto_d [CH];
   logic [3:0]    retries_d [CH];
   logic [CH-1:0] fail_d, rnd_rs_d, rnd_on_d, sv_d, sd_d, sa_d, st_d;
@@ -342,7 +365,7 @@ module transport #(
   always_comb begin
     for (int c = 0; c < CH; c++) begin
       pcv[c] = prog && kc == 2'(c);
-      lastv[c] = rpo_q[c] + 11'd1 == reo_q[c];
+      lastv[c] = rpo1_q[c] == reo_q[c];
       nxt_d[c] = en[c] ? nxt_q[c] + 24'd1 : nxt_q[c];
       una_d[c] = pcv[c] ? k_b_q : una_q[c];
       una1_d[c] = pcv[c] ? k_b1_q : una1_q[c];
@@ -354,14 +377,17 @@ module transport #(
         rptr_d[c] = a_rptr_b[c] ? k_b_q : rptr_q[c];
         rp1_d[c] = a_rptr_b[c] ? k_b1_q : rp1_q[c];
         rpo_d[c] = a_rpo[c];
+        rpo1_d[c] = a_rptr_b[c] ? 11'd1 : rpo_q[c] - k_dm1_q;
         reo_d[c] = a_reo[c];
         rno_d[c] = a_rno[c];
         if (a_rnd_off[c]) rnd_on_d[c] = 1'b0;
         fl_d[c] = en[c] ? a_flp[c] : a_flm[c];
+        flw_d[c] = en[c] ? a_flp[c] < win_q : a_flm[c] < win_q;
       end else begin
         rptr_d[c] = adv[c] ? rptr_q[c] + 24'd1 : rptr_q[c];
         rp1_d[c] = adv[c] ? rp1_q[c] + IW'(1) : rp1_q[c];
-        rpo_d[c] = adv[c] ? rpo_q[c] + 11'd1 : rpo_q[c];
+        rpo_d[c] = adv[c] ? rpo1_q[c] : rpo_q[c];
+        rpo1_d[c] = adv[c] ? rpo1_q[c] + 11'd1 : rpo1_q[c];
         if (adv[c]) begin
           // the round is over: if it resent anything, watch for a SACK
           // that reports a packet sent after it
@@ -376,17 +402,16 @@ module transport #(
           end
         end
         fl_d[c] = en[c] ? fl_q[c] + 11'd1 : fl_q[c];
+        flw_d[c] = en[c] ? {1'b0, fl_q[c]} + 12'd1 < {1'b0, win_q} : flw_q[c];
       end
       // timers: progress restarts it (stops it with nothing left in
       // flight); a timeout; a packet that left at the lastv[c] edge while it
       // was stoppedv[c] starts it
-      tmr_d[c] = |tmr_q[c][31:1] ? tmr_q[c] - 32'd1 : 32'd0;  // (above 1: a bit above bit 0 set)
       t1_d[c] = tmr_q[c] == 32'd2;
       rto_d[c] = rto_q[c];
       retries_d[c] = retries_q[c];
       fail_d[c] = fail_q[c];
       if (pcv[c]) begin
-        tmr_d[c] = fl_q[c] != k_d_q ? cfg_rto_i : 32'd0;
         t1_d[c] = fl_q[c] != k_d_q && cfg_rto_i == 32'd1;
         retries_d[c] = 4'd0;
         rto_d[c] = cfg_rto_i;
@@ -394,16 +419,15 @@ module transport #(
       if (exp_eff[c]) begin
         if (retries_q[c] >= cfg_retry_max_i) begin  // (one more would pass the most)
           fail_d[c] = 1'b1;
-          tmr_d[c] = 32'd0;
           t1_d[c] = 1'b0;
         end else begin
           retries_d[c] = retries_q[c] + 4'd1;
           rto_d[c] = rto_x[c];
-          tmr_d[c] = rto_x[c];
           t1_d[c] = !cfg_backoff_i && rto_q[c] == 32'd1;  // (a doubled timeout is even)
           rptr_d[c] = una_d[c];
           rp1_d[c] = una1_d[c];
           rpo_d[c] = '0;
+          rpo1_d[c] = 11'd1;
           reo_d[c] = apc[c] ? a_flm[c] : fl_q[c];  // (fl_d: no new packet leaves as it times out)
           rnd_on_d[c] = 1'b0;
           rnd_rs_d[c] = 1'b0;
@@ -411,15 +435,29 @@ module transport #(
       end
       if (st_q[c] && !pcv[c]) begin
         rto_d[c] = rto_s[c];
-        tmr_d[c] = rto_s[c];
         t1_d[c] = rto_q[c] == 32'd0 ? cfg_rto_i == 32'd1 : rto_q[c] == 32'd1;
       end
-      stoppedv[c] = pcv[c] ? fl_q[c] == k_d_q : tmr_q[c] == 32'd0;
+      // (the value a timer is loaded with, worked out beside the count
+      // down, which is picked last; tz: the timer is 0)
+      tld[c] = pcv[c] || exp_eff[c] || st_q[c];
+      if (st_q[c] && !pcv[c]) begin
+        tlv[c] = rto_s[c];
+        tz_d[c] = rto_q[c] == 32'd0 && cfg_rto_i == 32'd0;
+      end else if (exp_eff[c]) begin
+        tlv[c] = retries_q[c] >= cfg_retry_max_i ? 32'd0 : rto_x[c];
+        tz_d[c] = retries_q[c] >= cfg_retry_max_i || rto_q[c] == 32'd0;
+      end else begin
+        tlv[c] = fl_q[c] != k_d_q ? cfg_rto_i : 32'd0;
+        tz_d[c] = fl_q[c] == k_d_q || cfg_rto_i == 32'd0;
+      end
+      tmr_d[c] = tld[c] ? tlv[c] : tz_q[c] ? 32'd0 : tmr_q[c] - 32'd1;
+      if (!tld[c]) tz_d[c] = tz_q[c] || t1_q[c];
+      stoppedv[c] = pcv[c] ? fl_q[c] == k_d_q : tz_q[c];
       st_d[c] = sentc[c] && stoppedv[c];
       // the scan's view: read anew at the edge after an acknowledgement, a
       // timeout or a merge
       sv_d[c] = (blk[c] || exp_eff[c]) ? 1'b0 : rdm[c] ? 1'b1 : sv_q[c];
-      sd_d[c] = rdm[c] ? rpo_q[c] != reo_q[c] : adv[c] ? rpo_q[c] + 11'd1 != reo_q[c] : sd_q[c];
+      sd_d[c] = rdm[c] ? rpo_q[c] != reo_q[c] : adv[c] ? !lastv[c] : sd_q[c];
       // (rdm: the view is read at rptr, adv: at rptr + 1; sbit is the bit
       // at rptr without the view, at rptr + 1 with it)
       sa_d[c] = !cfg_gbn_i && ((rdm[c] || adv[c]) ? sbit[c] : sa_q[c]);
@@ -431,41 +469,68 @@ module transport #(
   // writes leave it (a merged word or'ed in, a new packet's bit and a
   // timed-out una's cleared); and which index it reads (sv_d: rptr_d + 1,
   // else rptr_d; no acknowledgement, merge or timeout with a view)
+  // (each word's bit is picked as a net of its own, kept, and the writes
+  // applied to it after: a late write enable is one gate, not a term
+  // spread through the pick. Set 2, rptr + 2, is picked by rptr + 1's low
+  // bits from each word rotated by one.)
+  logic [5:0] sr_ix [CH*NS];
+  logic       sr_raw [CH*NS*NW];
+  logic       sr_mw [CH*NS];
+  always_comb
+    for (int c = 0; c < CH; c++) begin
+      sr_ix[c*NS+0] = rptr_q[c][5:0];
+      sr_ix[c*NS+1] = rp1_q[c][5:0];
+      sr_ix[c*NS+2] = rp1_q[c][5:0];
+      sr_ix[c*NS+3] = k_b_q[5:0];
+      sr_ix[c*NS+4] = una_q[c][5:0];
+    end
+  for (genvar gc = 0; gc < CH; gc++) begin : g_src
+    for (genvar gk = 0; gk < NS; gk++) begin : g_sset
+      for (genvar gj = 0; gj < NW; gj++) begin : g_sw
+        logic [63:0] w;
+        (* keep *) logic [15:0] l1;
+        (* keep *) logic [3:0] l2;
+        if (gk == 2) begin : g_rot
+          assign w = {acked_q[gc][64*gj], acked_q[gc][64*gj+1 +: 63]};
+        end else begin : g_id
+          assign w = acked_q[gc][64*gj +: 64];
+        end
+        assign l1 = pick4_64(w, sr_ix[gc*NS+gk][1:0]);
+        assign l2 = pick4_16(l1, sr_ix[gc*NS+gk][3:2]);
+        assign sr_raw[(gc*NS+gk)*NW+gj] = pick4_4(l2, sr_ix[gc*NS+gk][5:4]);
+      end
+      // the merged word's bit, picked the same way
+      (* keep *) logic [15:0] m1;
+      (* keep *) logic [3:0] m2;
+      logic [63:0] m;
+      if (gk == 2) begin : g_mrot
+        assign m = {mw_data_q[0], mw_data_q[63:1]};
+      end else begin : g_mid
+        assign m = mw_data_q;
+      end
+      assign m1 = pick4_64(m, sr_ix[gc*NS+gk][1:0]);
+      assign m2 = pick4_16(m1, sr_ix[gc*NS+gk][3:2]);
+      assign sr_mw[gc*NS+gk] = pick4_4(m2, sr_ix[gc*NS+gk][5:4]);
+    end
+  end
   logic [NW-1:0] sr_d [CH*NS];
   logic [NS-1:0] sr_sel_d [CH];
   logic [CH-1:0] exp_fire;  // a timeout that resends (not the one that fails)
   always_comb begin
     for (int c = 0; c < CH; c++) begin
-      logic [5:0] ix [NS];
       exp_fire[c] = exp_eff[c] && retries_q[c] < cfg_retry_max_i;
-      ix[0] = rptr_q[c][5:0];
-      ix[1] = rp1_q[c][5:0];
-      ix[2] = rp1_q[c][5:0];  // (rptr + 2: picked from each word rotated by one)
-      ix[3] = k_b_q[5:0];
-      ix[4] = una_q[c][5:0];
-      for (int k = 0; k < NS; k++)
-        for (int j = 0; j < NW; j++) begin
-          logic [63:0] w;
-          logic b;
-          logic [63:0] m;
-          logic [5:0] ni, ui;
-          w = acked_q[c][64*j +: 64];
-          m = mw_data_q;
-          ni = nxt_q[c][5:0];
-          ui = una_q[c][5:0];
-          if (k == 2) begin
-            // (bit i + 1 of each word is bit i of it rotated by one)
-            w = {w[0], w[63:1]};
-            m = {m[0], m[63:1]};
-            ni = ni - 6'd1;
-            ui = ui - 6'd1;
-          end
-          b = w[ix[k]];
-          if (mw_v_q && mw_c_q == 2'(c) && mw_pos_q == JW'(j)) b = b | m[ix[k]];
-          if (en[c] && nxt_q[c][IW-1:6] == JW'(j) && ni == ix[k]) b = 1'b0;
-          if (exp_fire[c] && una_q[c][IW-1:6] == JW'(j) && ui == ix[k]) b = 1'b0;
-          sr_d[c*NS+k][j] = b;
-        end
+      // (only the writes that can reach the set chosen with them: a
+      // timeout chooses set 4, una's, and a new packet never leaves as the
+      // scan moves on with its view (set 2): it waits for the scan's end)
+      for (int k = 0; k < NS; k++) begin
+        logic mb, nh, uh;
+        mb = mw_v_q && mw_c_q == 2'(c) && sr_mw[c*NS+k];
+        nh = k != 2 && en[c] && nxt_q[c][5:0] == sr_ix[c*NS+k];
+        uh = k == 4 && exp_fire[c];
+        for (int j = 0; j < NW; j++)
+          sr_d[c*NS+k][j] = (sr_raw[(c*NS+k)*NW+j] || (mb && mw_pos_q == JW'(j))) &&
+                            !(nh && nxt_q[c][IW-1:6] == JW'(j)) && !(uh && una_q[c][IW-1:6] == JW'(j));
+      end
       if (sv_d[c]) sr_sel_d[c] = adv[c] ? NS'(4) : NS'(2);
       else if (exp_fire[c]) sr_sel_d[c] = NS'(16);
       else if (apc[c]) sr_sel_d[c] = a_rptr_b[c] ? NS'(8) : NS'(1);
@@ -481,17 +546,19 @@ module transport #(
   // sets the merge up for its words.
   logic        mg_word, mg_wr;
   logic [63:0] mg_w, mg_wdata, mg_mask_d;
+  logic [127:0] mg_sh;  // the masked word shifted onto the ring: its low half this word's, its high half the carry
   logic [CH-1:0] mgb_d;
   always_comb begin
     mg_word = w_v_q && mg_q.n != 5'd0;
     mg_w = w_word_q & mg_mask_q;
     mg_wr = mg_word ? mg_q.on : mg_q.tail;
-    mg_wdata = mg_word ? (mg_w << mg_q.s) | mg_q.carry : mg_q.carry;
+    mg_sh = {64'd0, mg_w} << mg_q.s;
+    mg_wdata = mg_word ? mg_sh[63:0] | mg_q.carry : mg_q.carry;
     mg_d = mg_q;
     if (mg_word) begin
       if (mg_q.on) begin
         mg_d.left = mg_q.left >= 11'd64 ? mg_q.left - 11'd64 : 11'd0;
-        mg_d.carry = mg_q.s != 6'd0 ? mg_w >> (7'd64 - {1'b0, mg_q.s}) : 64'd0;
+        mg_d.carry = mg_sh[127:64];
         mg_d.pos = mg_q.pos + JW'(1);
       end
       mg_d.n = mg_q.n - 5'd1;
@@ -545,8 +612,9 @@ module transport #(
   // offsets move only as the scan and the timer move them (rno_ld: the
   // round's end set to the flight; rpo: one on, or 0 at a timeout; reo:
   // the flight at a timeout). Its base within the flight (k_take_q) and
-  // its highest PSN within 2^11 of the base make d + hb the offset of the
-  // highest PSN: hb < flight - d is that offset below the flight.
+  // its highest PSN within 2^11 of the base (k_hbz_q) make d + hb the
+  // offset of the highest PSN: hb < flight - d is that offset below the
+  // flight.
   logic [CH-1:0] rno_ld, kf_rlt, kf_hge, kf_rplt, kf_relt, kf_relt1, kf_ssr;
   always_comb begin
     for (int c = 0; c < CH; c++) begin
@@ -562,7 +630,7 @@ module transport #(
                    adv[c] ? {1'b0, rpo_q[c]} + 12'd1 < {1'b0, dc} : rpo_q[c] < dc;
       kf_relt[c] = exp_fire[c] ? fl_q[c] < dc : reo_q[c] < dc;
       kf_relt1[c] = huc != 11'h7FF && (exp_fire[c] ? fl_q[c] <= huc : reo_q[c] <= huc);
-      kf_ssr[c] = ack_kind_i == KSack && ak_hb[23:11] == 13'd0 && hbc < {1'b0, fl_q[c]};
+      kf_ssr[c] = ack_kind_i == KSack && hbc < {1'b0, fl_q[c]};
     end
   end
   // ---- receive ----
@@ -630,7 +698,6 @@ module transport #(
   logic [1:0]  ac, ao_kind;
   logic [CH-1:0] owed;
   logic [JW-1:0] ao_j;
-  logic [23:0]   ao_dd;
   logic [63:0]   ao_w;
   always_comb begin
     streaming = ao_n_q != 5'd0 || w2_v_q;
@@ -642,7 +709,6 @@ module transport #(
     ao_gap = held_q[ac] > {10'd0, hd_q[ac]};
     ao_kind = nak_pend_q[ac] ? KNak : (!cfg_gbn_i && ao_gap) ? KSack : KAck;
     ao_j = ao_p_q[IW-1:6];
-    ao_dd = exp_q[ao_ch_o] - ao_p_q;
     ao_w = 64'({w2_hi_q, w2_lo_q} >> ao_s_q);
     if (w2_lt_q) ao_w = ao_w | (w2_ge_q ? {64{1'b1}} : ~({64{1'b1}} << w2_dd_q));
   end
@@ -664,14 +730,31 @@ module transport #(
   // (its ring bit, one of CH x W, is picked in two steps: here one bit of
   // each quarter of each channel's ring, by the PSN's low bits, and at V
   // one of those 16, by its channel and the PSN's two high bits)
+  // (at the full size, W = 1024, a quarter's bit picked by 4-to-1 steps:
+  // each a LUT)
   logic [4*CH-1:0] xp;
-  always_comb begin
-    for (int c = 0; c < CH; c++)
-      for (int h = 0; h < 4; h++) begin
-        logic [W/4-1:0] part;
-        part = ring_q[c][h*(W/4) +: W/4];
-        xp[4*c+h] = part[rx_psn_i[IW-3:0]];
+  for (genvar gc = 0; gc < CH; gc++) begin : g_xc
+    for (genvar gh = 0; gh < 4; gh++) begin : g_xh
+      logic [W/4-1:0] part;
+      assign part = ring_q[gc][gh*(W/4) +: W/4];
+      if (W == 1024) begin : g_w
+        (* keep *) logic [63:0] l1;
+        (* keep *) logic [15:0] l2;
+        (* keep *) logic [3:0] l3;
+        for (genvar gq = 0; gq < 4; gq++) begin : g_q
+          assign l1[16*gq +: 16] = pick4_64(part[64*gq +: 64], rx_psn_i[1:0]);
+        end
+        assign l2 = {pick4_16(l1[63:48], rx_psn_i[3:2]), pick4_16(l1[47:32], rx_psn_i[3:2]),
+                     pick4_16(l1[31:16], rx_psn_i[3:2]), pick4_16(l1[15:0], rx_psn_i[3:2])};
+        assign l3 = {pick4_4(l2[15:12], rx_psn_i[5:4]), pick4_4(l2[11:8], rx_psn_i[5:4]),
+                     pick4_4(l2[7:4], rx_psn_i[5:4]), pick4_4(l2[3:0], rx_psn_i[5:4])};
+        assign xp[4*gc+gh] = pick4_4(l3, rx_psn_i[7:6]);
+      end else begin : g_b
+        assign xp[4*gc+gh] = part[rx_psn_i[IW-3:0]];
       end
+    end
+  end
+  always_comb begin
     xd[0] = rx_psn_i - exp_q[rx_ch_i];
     xd[1] = rx_psn_i - exp1_q[rx_ch_i];
     xd[2] = rx_psn_i - exp2_q[rx_ch_i];
@@ -694,10 +777,12 @@ module transport #(
         una1_q[c] <= '0;
         fl_q[c] <= '0;
         rpo_q[c] <= '0;
+        rpo1_q[c] <= 11'd1;
         reo_q[c] <= '0;
         rno_q[c] <= '0;
         tmr_q[c] <= '0;
         t1_q[c] <= 1'b0;
+        tz_q[c] <= 1'b1;
         rto_q[c] <= '0;
         retries_q[c] <= '0;
         acked_q[c] <= '0;
@@ -721,6 +806,7 @@ module transport #(
       init_q <= 1'b0;
       bwords_q <= '0;
       win_q <= '0;
+      flw_q <= '0;
       hg0_q <= '0;
       hg1_q <= '0;
       cap_q <= '0;
@@ -742,6 +828,7 @@ module transport #(
       k_take_q <= 1'b0;
       k_nz_q <= 1'b0;
       k_nak_q <= 1'b0;
+      k_hbz_q <= 1'b0;
       k_rlt_q <= '0;
       k_hge_q <= '0;
       k_rplt_q <= '0;
@@ -770,6 +857,7 @@ module transport #(
       mw_data_q <= '0;
       ao_n_q <= '0;
       ao_p_q <= '0;
+      ao_p64_q <= 24'd64;
       ao_s_q <= '0;
       w2_v_q <= 1'b0;
       w2_lo_q <= '0;
@@ -823,6 +911,7 @@ module transport #(
       init_q <= 1'b1;
       bwords_q <= bmap_words(cfg_bmap_code_i);
       win_q <= cfg_window_i > 11'(W) ? 11'(W) : cfg_window_i;
+      flw_q <= cfg_window_i != 11'd0 ? '1 : '0;  // (nothing in flight yet)
       cap_q <= cfg_ooo_cap_i;
       capm1_q <= cfg_ooo_cap_i == 11'd0 ? 11'd0 : cfg_ooo_cap_i - 11'd1;
       cap1_q <= {1'b0, cfg_ooo_cap_i} + 12'd1;
@@ -853,15 +942,18 @@ module transport #(
         una1_q[c] <= una1_d[c];
         fl_q[c] <= fl_d[c];
         rpo_q[c] <= rpo_d[c];
+        rpo1_q[c] <= rpo1_d[c];
         reo_q[c] <= reo_d[c];
         rno_q[c] <= rno_d[c];
         tmr_q[c] <= tmr_d[c];
         t1_q[c] <= t1_d[c];
+        tz_q[c] <= tz_d[c];
         rto_q[c] <= rto_d[c];
         retries_q[c] <= retries_d[c];
         una_o[24*c +: 24] <= una_d[c];
       end
       fail_q <= fail_d;
+      flw_q <= flw_d;
       rnd_rs_q <= rnd_rs_d;
       rnd_on_q <= rnd_on_d;
       sv_q <= sv_d;
@@ -897,6 +989,7 @@ module transport #(
         k_lim_q <= fl_m - ak_d[10:0];
         k_hb1_q <= ak_hb[10:0] + 11'd1;
         k_nak_q <= ack_kind_i == KNak;
+        k_hbz_q <= ak_hb[23:11] == 13'd0;
         k_rlt_q <= kf_rlt;
         k_hge_q <= kf_hge;
         k_rplt_q <= kf_rplt;
@@ -1043,6 +1136,7 @@ module transport #(
         ao_code_o <= cfg_bmap_code_i > 3'd4 ? 3'd4 : cfg_bmap_code_i;
         ao_n_q <= ao_kind == KSack ? bwords_q : 5'd0;
         ao_p_q <= exp_q[ac];
+        ao_p64_q <= exp_q[ac] + 24'd64;
         ao_s_q <= exp_q[ac][5:0];
       end else if (ao_gone) begin
         ao_valid_o <= 1'b0;
@@ -1054,10 +1148,14 @@ module transport #(
       if (ao_n_q != 5'd0) begin
         w2_lo_q <= ring_q[ao_ch_o][64*ao_j +: 64];
         w2_hi_q <= ring_q[ao_ch_o][64*(JW'(ao_j + JW'(1))) +: 64];
-        w2_dd_q <= ao_dd[5:0];
-        w2_lt_q <= ao_dd < Half;
-        w2_ge_q <= ao_dd >= 24'd64;
-        ao_p_q <= ao_p_q + 24'd64;
+        // (the distance from the word's first PSN to exp: below 2^23 is
+        // its top bit clear; with that, at least 64 is the top bit of the
+        // distance to exp from 64 PSNs on clear)
+        w2_dd_q <= exp_q[ao_ch_o][5:0] - ao_p_q[5:0];
+        w2_lt_q <= !diff_top(exp_q[ao_ch_o], ao_p_q);
+        w2_ge_q <= !diff_top(exp_q[ao_ch_o], ao_p64_q);
+        ao_p_q <= ao_p64_q;
+        ao_p64_q <= ao_p64_q + 24'd64;
         ao_n_q <= ao_n_q - 5'd1;
       end
     end
@@ -1087,9 +1185,11 @@ module transport #(
       // the resend scan inside the flight
       a_scan_in[c] = rpo_q[c] <= fl_q[c] && reo_q[c] <= fl_q[c];
       // the offsets and the copies agree with the sequence numbers
-      a_ofs[c] = t1_q[c] == (tmr_q[c] == 32'd1) && kb_q[c] == (k_v_q && k_ch_q == 2'(c)) &&
+      a_ofs[c] = t1_q[c] == (tmr_q[c] == 32'd1) && tz_q[c] == (tmr_q[c] == 32'd0) &&
+                 (!init_q || flw_q[c] == (fl_q[c] < win_q)) && kb_q[c] == (k_v_q && k_ch_q == 2'(c)) &&
                  nxt_q[c] == una_q[c] + 24'(fl_q[c]) && rptr_q[c] == una_q[c] + 24'(rpo_q[c]) &&
-                 rp1_q[c] == rptr_q[c][IW-1:0] + IW'(1) && una1_q[c] == una_q[c][IW-1:0] + IW'(1);
+                 rp1_q[c] == rptr_q[c][IW-1:0] + IW'(1) && una1_q[c] == una_q[c][IW-1:0] + IW'(1) &&
+                 rpo1_q[c] == rpo_q[c] + 11'd1;
       // the receiver holds as many packets as its ring has bits; its head
       // bit is the ring's at exp, and exp1 is exp + 1
       a_held[c] = 32'(held_q[c]) == $countones(ring_q[c]) && hd_q[c] == ring_q[c][exp_q[c][IW-1:0]] &&
@@ -1128,7 +1228,8 @@ module transport #(
                  k_rplt_q[c] == (rpo_q[c] < k_d_q) && k_relt_q[c] == (reo_q[c] < k_d_q) &&
                  k_relt1_q[c] == (reo_q[c] < 11'(a_khu_q + 11'd1)) &&
                  k_nak_q == (k_kind_q == KNak) &&
-                 (!k_take_q || k_ssr_q[c] == (k_kind_q == KSack && a_khbz_q && a_khb_q < k_lim_q)));
+                 k_hbz_q == a_khbz_q &&
+                 (!k_take_q || !k_hbz_q || k_ssr_q[c] == (k_kind_q == KSack && a_khb_q < k_lim_q)));
   `UB_ASSERT(HeaderComparisonsHold, &a_kf)
   // the scan view's bit as read over two edges is the acknowledged ring's
   logic [CH-1:0] a_sb;
@@ -1136,6 +1237,11 @@ module transport #(
     for (int c = 0; c < CH; c++)
       a_sb[c] = sbit[c] == acked_q[c][sv_q[c] ? rp1_q[c] : rptr_q[c][IW-1:0]];
   `UB_ASSERT(ScanBitIsTheRing, !init_q || &a_sb)
+  // with a view, its "a PSN due" is the scan's offsets'
+  logic [CH-1:0] a_sd;
+  always_comb
+    for (int c = 0; c < CH; c++) a_sd[c] = !sv_q[c] || sd_q[c] == (rpo_q[c] != reo_q[c]);
+  `UB_ASSERT(ScanViewDueIsTheOffsets, &a_sd)
   // the merge's mask is that of the bitmap bits still naming PSNs sent
   `UB_ASSERT(MergeMaskFollowsItsCount,
              mg_mask_q == (mg_q.left >= 11'd64 ? {64{1'b1}} : ~({64{1'b1}} << mg_q.left[5:0])))
@@ -1146,6 +1252,7 @@ module transport #(
   // moves on past it
   `UB_ASSERT(DeliveredOnceInOrder, !dlv_valid_o || exp_q[dlv_ch_o] == dlv_psn_o + 24'd1)
   // a SACK's words go out behind their header, which stays
+  `UB_ASSERT(OutWordPsnsKept, ao_p64_q == ao_p_q + 24'd64)
   `UB_ASSERT(SackWordsBehindTheirHeader, !ao_wvalid_o || (ao_valid_o && ao_kind_o == KSack))
   // an output held until the link takes it, unchanged (the conditions and
   // values taken at the edge, as the C model sees them)
