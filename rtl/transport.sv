@@ -634,9 +634,10 @@ module transport #(
     end
   end
   // ---- receive ----
-  // A data packet is taken into registers at one edge (X: its ring bit and
-  // its distance from exp read there) and judged at the next (V), against
-  // the registers as that edge's delivery leaves them.
+  // A data packet is taken into registers at one edge (X: its distance from
+  // exp read there, and its ring bit begun: the pick ends at V) and judged
+  // at the next (V), against the registers as that edge's delivery leaves
+  // them.
   // R2: delivery, on the lowest channel whose next PSN is held (hd_q: the
   // ring bit at exp, kept in a register)
   logic        dlv_found;
