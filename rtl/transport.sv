@@ -222,18 +222,14 @@ module transport #(
   // a 4-to-1 pick of each group of four bits, written as AND-OR terms
   // (synthesis keeps it a LUT a group; a mux it would merge into wider
   // ones of more levels)
-  function automatic logic [15:0] pick4_64(input logic [63:0] v, input logic [1:0] s);
-    for (int q = 0; q < 16; q++)
-      pick4_64[q] = (v[4*q] && s == 2'd0) || (v[4*q+1] && s == 2'd1) ||
-                    (v[4*q+2] && s == 2'd2) || (v[4*q+3] && s == 2'd3);
-  endfunction
-  function automatic logic [3:0] pick4_16(input logic [15:0] v, input logic [1:0] s);
-    for (int q = 0; q < 4; q++)
-      pick4_16[q] = (v[4*q] && s == 2'd0) || (v[4*q+1] && s == 2'd1) ||
-                    (v[4*q+2] && s == 2'd2) || (v[4*q+3] && s == 2'd3);
-  endfunction
   function automatic logic pick4_4(input logic [3:0] v, input logic [1:0] s);
     pick4_4 = (v[0] && s == 2'd0) || (v[1] && s == 2'd1) || (v[2] && s == 2'd2) || (v[3] && s == 2'd3);
+  endfunction
+  function automatic logic [15:0] pick4_64(input logic [63:0] v, input logic [1:0] s);
+    for (int q = 0; q < 16; q++) pick4_64[q] = pick4_4(v[4*q +: 4], s);
+  endfunction
+  function automatic logic [3:0] pick4_16(input logic [15:0] v, input logic [1:0] s);
+    for (int q = 0; q < 4; q++) pick4_16[q] = pick4_4(v[4*q +: 4], s);
   endfunction
   // the top bit of a - b (modulo 2^24)
   function automatic logic diff_top(input logic [23:0] a, input logic [23:0] b);
@@ -258,6 +254,7 @@ module transport #(
   logic [CH-1:0] flw_q;    // fl_q < win_q: the window has room
   logic          out_free, emit_r, emit_n, drop_n, take, prog;
   logic [CH-1:0] blk, rdm, skip, cand, adv, en, sentc, expire, exp_eff, apc, nok;
+  logic [CH-1:0] exp_fire;  // a timeout that resends (not the one that fails)
   logic [1:0]    cs, hc, kc;
   logic [23:0]   rp;
   // (the acknowledgement's effects worked out for every channel, each
@@ -301,7 +298,10 @@ module transport #(
     take = k_v_q && k_take_q && !fail_q[kc];
     prog = take && k_nz_q;
     apc = take ? CH'(1) << kc : '0;
-    for (int c = 0; c < CH; c++) exp_eff[c] = expire[c] && !(prog && kc == 2'(c));
+    for (int c = 0; c < CH; c++) begin
+      exp_eff[c] = expire[c] && !(prog && kc == 2'(c));
+      exp_fire[c] = exp_eff[c] && retries_q[c] < cfg_retry_max_i;  // (one more would pass the most)
+    end
     for (int c = 0; c < CH; c++) begin
       a_flm[c] = fl_q[c] - k_d_q;
       a_flp[c] = fl_q[c] - k_dm1_q;  // (a new packet leaving at this edge too)
@@ -417,7 +417,7 @@ module transport #(
         rto_d[c] = cfg_rto_i;
       end
       if (exp_eff[c]) begin
-        if (retries_q[c] >= cfg_retry_max_i) begin  // (one more would pass the most)
+        if (!exp_fire[c]) begin
           fail_d[c] = 1'b1;
           t1_d[c] = 1'b0;
         end else begin
@@ -444,8 +444,8 @@ module transport #(
         tlv[c] = rto_s[c];
         tz_d[c] = rto_q[c] == 32'd0 && cfg_rto_i == 32'd0;
       end else if (exp_eff[c]) begin
-        tlv[c] = retries_q[c] >= cfg_retry_max_i ? 32'd0 : rto_x[c];
-        tz_d[c] = retries_q[c] >= cfg_retry_max_i || rto_q[c] == 32'd0;
+        tlv[c] = exp_fire[c] ? rto_x[c] : 32'd0;
+        tz_d[c] = !exp_fire[c] || rto_q[c] == 32'd0;
       end else begin
         tlv[c] = fl_q[c] != k_d_q ? cfg_rto_i : 32'd0;
         tz_d[c] = fl_q[c] == k_d_q || cfg_rto_i == 32'd0;
@@ -515,10 +515,8 @@ module transport #(
   end
   logic [NW-1:0] sr_d [CH*NS];
   logic [NS-1:0] sr_sel_d [CH];
-  logic [CH-1:0] exp_fire;  // a timeout that resends (not the one that fails)
   always_comb begin
     for (int c = 0; c < CH; c++) begin
-      exp_fire[c] = exp_eff[c] && retries_q[c] < cfg_retry_max_i;
       // (only the writes that can reach the set chosen with them: a
       // timeout chooses set 4, una's, and a new packet never leaves as the
       // scan moves on with its view (set 2): it waits for the scan's end)
