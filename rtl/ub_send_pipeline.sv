@@ -403,15 +403,45 @@ module ub_send_pipeline #(
     end
   endfunction
   assign req    = q_ne_q & ot_elig;
+  assign any_req = |req;
+`ifndef VERILATOR
   assign hi     = req & mask_q;
   assign any_hi = |hi;
-  assign any_req = |req;
   assign gnt_hi = hi & ~above(hi);
   assign gnt_lo = req & ~above(req);
   assign enc_hi = index(gnt_hi);
   assign enc_lo = index(gnt_lo);
   assign gnt_oh = any_hi ? gnt_hi : gnt_lo;
   assign grant  = any_hi ? enc_hi : enc_lo;
+`else
+  // The same for the Verilated model, which works it out only at the edges
+  // some queue requests (without a request every term above is 0): most
+  // edges of a request's way through the stages have none. Synthesis, the
+  // proofs and the Icarus replays read the form above (yosys maps this one
+  // two LUT levels deeper); the lockstep tests check this one against the
+  // C model, and its checked build asserts that both agree
+  // (SchedulerFormsAgree).
+  always_comb begin
+    hi     = '0;
+    any_hi = 1'b0;
+    gnt_hi = '0;
+    gnt_lo = '0;
+    enc_hi = '0;
+    enc_lo = '0;
+    gnt_oh = '0;
+    grant  = '0;
+    if (any_req) begin
+      hi     = req & mask_q;
+      any_hi = |hi;
+      gnt_hi = hi & ~above(hi);
+      gnt_lo = req & ~above(req);
+      enc_hi = index(gnt_hi);
+      enc_lo = index(gnt_lo);
+      gnt_oh = any_hi ? gnt_hi : gnt_lo;
+      grant  = any_hi ? enc_hi : enc_lo;
+    end
+  end
+`endif
   assign be_en  = (out_cnt_q != 2'(OutDepth));
   assign pick   = be_en && !sv_q[0] && any_req;
 
@@ -616,16 +646,6 @@ module ub_send_pipeline #(
   // by field where they are loaded, so that a simulator works them out only
   // at the edges that load them; the logic is the same as a computed entry
   // selected into the register. LOAD_S20 is used for e0_* and for e1_*.)
-  req_t            r;
-  logic [PsnW-1:0] psn0;
-  logic [1:0]      flag;
-  logic [2*PsnW:0] seq;
-  logic [LenW-1:0] mtub;
-  assign r    = slot_req_q[s20_id];
-  assign flag = slot_flag_q[s20_id];
-  assign seq  = slot_seq_q[s20_id];
-  assign psn0 = seq[PsnW-1:0];
-  assign mtub = LenW'(1) << slot_mtu_q[s20_id];
 `define LOAD_S20(e) \
       e``_rel        <= seq[2*PsnW]; \
       e``_tpmsn      <= seq[PsnW +: PsnW]; \
@@ -656,7 +676,39 @@ module ub_send_pipeline #(
   assign take   = pkt_valid_q && pkt_ready_i;
   assign pop    = take && e0_last;
 
+  // The slot of the request leaving S20 (r, flag, seq, psn0, mtub), read
+  // beside the clocked block. The Verilated model reads it in the block, at
+  // the edges that use it (those with s20_in); yosys would make a read
+  // inside a clocked block a registered memory port, so synthesis, the
+  // proofs and the Icarus replays read it beside the block (the lockstep
+  // tests check the Verilated form against the C model).
+`ifndef VERILATOR
+  req_t            r;
+  logic [PsnW-1:0] psn0;
+  logic [1:0]      flag;
+  logic [2*PsnW:0] seq;
+  logic [LenW-1:0] mtub;
+  assign r    = slot_req_q[s20_id];
+  assign flag = slot_flag_q[s20_id];
+  assign seq  = slot_seq_q[s20_id];
+  assign psn0 = seq[PsnW-1:0];
+  assign mtub = LenW'(1) << slot_mtu_q[s20_id];
+`endif
   always_ff @(posedge clk_i) begin
+`ifdef VERILATOR
+    req_t            r;
+    logic [PsnW-1:0] psn0;
+    logic [1:0]      flag;
+    logic [2*PsnW:0] seq;
+    logic [LenW-1:0] mtub;
+    if (s20_in) begin
+      r    = slot_req_q[s20_id];
+      flag = slot_flag_q[s20_id];
+      seq  = slot_seq_q[s20_id];
+      psn0 = seq[PsnW-1:0];
+      mtub = LenW'(1) << slot_mtu_q[s20_id];
+    end
+`endif
     if ((out_cnt_q == 2'd0 || (pop && out_cnt_q == 2'd1)) && s20_in) begin
       `LOAD_S20(e0)
     end else if (pop) begin
@@ -758,6 +810,15 @@ module ub_send_pipeline #(
   // holds one and that the order tracker lets go; the rotating mask is a
   // run of ones up to the top queue.
   `UB_ASSERT(GrantOneHot, $onehot0(gnt_oh) && (any_req == (gnt_oh != '0)))
+`ifdef VERILATOR
+  // The Verilated model's scheduler (only at edges with a request) is the
+  // word form that synthesis and the proofs read.
+  logic [NumQueues-1:0] a_hi;
+  assign a_hi = req & mask_q;
+  `UB_ASSERT(SchedulerFormsAgree,
+             gnt_oh == (|a_hi ? a_hi & ~above(a_hi) : req & ~above(req)) &&
+             grant == (|a_hi ? index(a_hi & ~above(a_hi)) : index(req & ~above(req))))
+`endif
   `UB_ASSERT(PickIsEligible, !pick || (q_ne_q[grant] && ot_elig[grant] && gnt_oh[grant]))
   `UB_ASSERT(MaskIsARun, mask_q[NumQueues-1] && ((mask_q & (mask_q << 1)) == (mask_q << 1)))
   // One request every 2 cycles at most (S0 is filled only while empty),

@@ -15,7 +15,7 @@
 # script, timing.py, its RTL files): build/timing/<block>.key.
 #
 # Environment: TIMING_JOBS (yosys runs at once, default 2), TIMING_LIMIT
-# (seconds per block, default 600), TIMING_MEM_GB (address space per yosys
+# (seconds per block, default 1800), TIMING_MEM_GB (address space per yosys
 # run, default 8), TIMING_BLOCKS (a space-separated subset), TIMING_KEEP=1
 # (keep the netlist build/timing/<block>.json for scripts/timing.py --ends N).
 set -uo pipefail
@@ -28,7 +28,7 @@ pkg=rtl/ub_pkg.sv
 files=("$pkg")
 for f in rtl/*.sv; do [ "$f" = "$pkg" ] || files+=("$f"); done
 
-limit=${TIMING_LIMIT:-600}
+limit=${TIMING_LIMIT:-1800}
 mem=${TIMING_MEM_GB:-8}
 jobs_max=${TIMING_JOBS:-2}
 for v in limit mem jobs_max; do
