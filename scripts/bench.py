@@ -8,8 +8,14 @@ BENCH_BASELINE and run in the same session, interleaved with the current one,
 so that the ratios hold on a shared, noisy machine.
 
   scripts/bench.py [build/ubsim]
+The dependent reads on the RTL backend are also set against the build of
+BENCH_BEFORE (default f396baa, the RTL before its structure for 322 MHz),
+run interleaved the same way: the RTL may cost at most 10 % more time than
+it did then.
+
 Environment: BENCH_REPS, BENCH_OPS (dependent reads, default 1000000),
-BENCH_BASELINE (a git revision, or "none"), BENCH_QUICK=1 (fewer, shorter runs).
+BENCH_BASELINE (a git revision, or "none"), BENCH_BEFORE (a git revision, or
+"none"), BENCH_QUICK=1 (fewer, shorter runs).
 """
 import json, os, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -18,6 +24,7 @@ QUICK = os.environ.get("BENCH_QUICK") == "1"
 REPS = int(os.environ.get("BENCH_REPS", "1" if QUICK else "3"))
 OPS = int(os.environ.get("BENCH_OPS", "100000" if QUICK else "1000000"))
 BASE_REV = os.environ.get("BENCH_BASELINE", "ea75f08")
+BEFORE_REV = os.environ.get("BENCH_BEFORE", "f396baa")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -25,22 +32,22 @@ def log(msg):
     print(msg, flush=True)
 
 
-def build_baseline():
-    """Builds the path-walking engine from git; returns its ubsim or None."""
-    if BASE_REV == "none":
+def build_baseline(want=BASE_REV, folder="baseline", what="the engine"):
+    """Builds ubsim of git revision `want` in build/<folder>; returns it or None."""
+    if want == "none":
         return None
-    top = os.path.join(ROOT, "build", "baseline")
+    top = os.path.join(ROOT, "build", folder)
     exe = os.path.join(top, "src", "build", "ubsim")
     stamp = os.path.join(top, "rev")
     try:
-        rev = subprocess.run(["git", "-C", ROOT, "rev-parse", BASE_REV + "^{commit}"],
+        rev = subprocess.run(["git", "-C", ROOT, "rev-parse", want + "^{commit}"],
                              capture_output=True, text=True, check=True).stdout.strip()
     except (subprocess.CalledProcessError, FileNotFoundError):
-        log(f"baseline: git revision {BASE_REV} not found; figures without a baseline")
+        log(f"{folder}: git revision {want} not found; figures without it")
         return None
     if os.path.exists(exe) and os.path.exists(stamp) and open(stamp).read().strip() == rev:
         return exe
-    log(f"baseline: building the engine of {rev[:10]} in build/baseline (once; a few minutes) ...")
+    log(f"{folder}: building {what} of {rev[:10]} in build/{folder} (once; a few minutes) ...")
     subprocess.run(["rm", "-rf", os.path.join(top, "src")], check=True)
     os.makedirs(os.path.join(top, "src"))
     arch = subprocess.Popen(["git", "-C", ROOT, "archive", rev], stdout=subprocess.PIPE)
@@ -49,7 +56,7 @@ def build_baseline():
     r = subprocess.run(["make", "-j2", "-C", os.path.join(top, "src"), "build/ubsim"],
                        capture_output=True, text=True)
     if r.returncode != 0:
-        log("baseline: build failed; figures without a baseline\n" + r.stderr[-800:])
+        log(f"{folder}: build failed; figures without it\n" + r.stderr[-800:])
         return None
     open(stamp, "w").write(rev + "\n")
     return exe
@@ -100,6 +107,7 @@ def main():
     if not os.access(EXE, os.X_OK):
         sys.exit(f"bench: no {EXE}; build first")
     base = build_baseline()
+    before = build_baseline(BEFORE_REV, "before322", "the RTL before its structure for 322 MHz")
     log(f"ubsim bench: {os.cpu_count()} cores, median of {REPS} run(s) each"
         f"{'' if base else ', no baseline'}\n")
 
@@ -115,6 +123,14 @@ def main():
             same = doc["paths"][0]["sim_ns"] == docb["paths"][0]["sim_ns"]
             line += f"   (before: {tb:6.2f} s, {mbb:6.1f} MB; {tb / t:4.1f}x faster; same mean: {same})"
         log(line + f"   goal <= {goal:.1f} s at 1 M reads: {verdict(t * 1e6 / OPS <= goal)}")
+        if backend == "rtl" and before:
+            # the same reads, against the RTL before its structure for 322 MHz
+            mb = median_runs([EXE, before], args)
+            tn, tbf = mb[EXE][0], mb[before][0]
+            same = mb[EXE][2]["paths"][0]["sim_ns"] == mb[before][2]["paths"][0]["sim_ns"]
+            log(f"         against the RTL before its structure for 322 MHz ({BEFORE_REV}): "
+                f"{tn:6.2f} s against {tbf:6.2f} s = {tn / tbf:4.2f}x the time (same mean: {same})"
+                f"   goal <= 1.10x: {verdict(tn / tbf <= 1.10)}")
         # the same reads without the context caches' lookups (three blocks
         # more per read since the goal was set: [context], docs/context_cache.md)
         m0 = median_runs([EXE], args + ["--set", "context.cache_bytes=0"])[EXE]
