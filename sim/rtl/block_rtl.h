@@ -260,10 +260,10 @@ inline void edge(typename Ports::Model *t)
         t->eval();
 }
 
-//
-// That path leaves the clock port itself at 1: only the edge detection's
-// copy is lowered, which is all the next evaluation reads of the low clock,
-// and raise_clock() then stores nothing. (The evaluation begins by copying
+// Lowering the clock: on the untraced path above (keeps_clk_prev), the clock
+// port itself stays at 1: only the edge detection's copy is lowered, which
+// is all the next evaluation reads of the low clock, and raise_clock() then
+// stores nothing. (The evaluation begins by copying
 // the clock and the reset, neighbouring bytes, with one 16-bit load; right
 // behind a one-byte store to the clock, that load waits for the store to
 // reach the cache instead of taking its value: about a sixth of an edge's
