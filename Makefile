@@ -117,7 +117,11 @@ C_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 SHIM_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(SHIM_SRCS))
 SC_OBJS   := $(patsubst %.cc,$(BUILD)/obj/%.o,$(SC_SRCS))
 TEST_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(TEST_SRCS))
-VL_LIBS   := $(patsubst %,$(BUILD)/vl/lib%.a,$(RTL_TOPS))
+# Every block twice (docs/rtl.md, "Speed of one clock edge"): traced, for
+# runs that write waveforms (build/vl/, V<block>), and untraced, for every
+# other run (build/vlf/, V<block>_f: no trace code in its evaluation); the
+# shim picks one when the instance is made.
+VL_LIBS   := $(patsubst %,$(BUILD)/vl/lib%.a,$(RTL_TOPS)) $(patsubst %,$(BUILD)/vlf/lib%_f.a,$(RTL_TOPS))
 VL_RT     := $(BUILD)/vl/libverilated.a
 LIB       := $(BUILD)/libubsim.a
 UBSIM     := $(BUILD)/ubsim
@@ -181,10 +185,11 @@ $(BUILD)/pgo/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -fprofile-generate=$(PGO_DIR)/data -dumpbase $< \
 	  -fprofile-update=single $(LTO) -I$(VL_INC)/gtkwave -MMD -MP -c $< -o $@
-$(BUILD)/pgo/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/%.gen $(BUILD)/vl/%/ports.ok
+$(BUILD)/pgo/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/%.gen $(BUILD)/vl/%/ports.ok $(BUILD)/vlf/%.gen
 	@mkdir -p $(dir $@)
 	$(SHIM_CXX) -fprofile-generate=$(PGO_DIR)/data -dumpbase $< -fprofile-update=single -c $< -o $@
-PGO_VL_LIBS := $(patsubst %,$(PGO_DIR)/vl/lib%.a,$(RTL_TOPS))
+# (the traced models are not trained: they run only when a trace is written)
+PGO_VL_LIBS := $(patsubst %,$(BUILD)/vl/lib%.a,$(RTL_TOPS)) $(patsubst %,$(PGO_DIR)/vlf/lib%_f.a,$(RTL_TOPS))
 $(PGO_DIR)/ubsim: $(patsubst %.c,$(BUILD)/pgo/obj/%.o,$(C_SRCS) sim/app/main.c) \
                   $(patsubst %.cc,$(BUILD)/pgo/obj/%.o,$(SHIM_SRCS)) $(PGO_VL_LIBS) $(VL_RT)
 	$(CXX) -fprofile-generate $(filter %.o,$^) $(PGO_VL_LIBS) $(VL_RT) $(PKG_LIBS) -o $@
@@ -210,6 +215,14 @@ define verilate
 	  --prefix V$(1) --top-module $(1) -Mdir $(BUILD)/$(or $(4),vl)/$(1) $(2)
 	$(PORTCHECK) $(1) $(BUILD)/$(or $(4),vl)/$(1)/V$(1).h $(3)
 endef
+# $(call verilate_untraced,<block>,<SystemVerilog files>,<port list header>):
+# the same model without trace code, as class V<block>_f in build/vlf/<block>/.
+define verilate_untraced
+	@mkdir -p $(BUILD)/vlf/$(1)
+	$(VERILATOR) --cc -Wall -O3 -y rtl -Irtl \
+	  --prefix V$(1)_f --top-module $(1) -Mdir $(BUILD)/vlf/$(1) $(2)
+	$(PORTCHECK) $(1) $(BUILD)/vlf/$(1)/V$(1)_f.h $(3)
+endef
 
 # $(call vl_compile,<block>,<directory>,<compiler options>): the C++ compile
 # of the Verilated model in <directory> (build/vl/<block>/, or a copy of it;
@@ -233,10 +246,12 @@ define vl_compile
 	cp $(2)/V$(1)__ALL.a $@
 endef
 
-# The models of the blocks the simulator runs are optimised like its C code
-# (PGO=1): compiled once instrumented, in a copy under build/pgo/vl/, for the
+# The untraced models the simulator runs are optimised like its C code
+# (PGO=1): compiled once instrumented, in a copy under build/pgo/vlf/, for the
 # training runs, then with what those counted and link-time optimisation (the
 # profile's file names relative to the build directory, so the two meet).
+# The traced models, which run only when a trace is written, are compiled
+# once, plainly.
 ifeq ($(PGO),1)
   VL_OPT = -O2 -fprofile-use=$(PGO_DIR)/data -fprofile-prefix-path=$(abspath $(BUILD)) \
            -fprofile-partial-training -Wno-missing-profile $(LTO)
@@ -251,8 +266,17 @@ $(BUILD)/vl/%.gen: rtl/%.sv $(RTL_SRCS) Makefile
 	$(call verilate,$*,$(RTL_PKG) rtl/$*.sv,cmodel/$*_ports.h)
 	@touch $@
 
-$(BUILD)/vl/lib%.a: $(BUILD)/vl/%.gen $(PGO_DEP)
-	$(call vl_compile,$*,$(BUILD)/vl/$*,$(VL_OPT))
+$(BUILD)/vl/lib%.a: $(BUILD)/vl/%.gen
+	$(call vl_compile,$*,$(BUILD)/vl/$*,-O2)
+
+VLF_GEN := $(patsubst %,$(BUILD)/vlf/%.gen,$(RTL_TOPS))
+.SECONDARY: $(VLF_GEN)
+$(BUILD)/vlf/%.gen: rtl/%.sv $(RTL_SRCS) Makefile
+	$(call verilate_untraced,$*,$(RTL_PKG) rtl/$*.sv,cmodel/$*_ports.h)
+	@touch $@
+
+$(BUILD)/vlf/lib%_f.a: $(BUILD)/vlf/%.gen $(PGO_DEP)
+	$(call vl_compile,$*_f,$(BUILD)/vlf/$*,$(VL_OPT))
 
 # The checked flavour: compiled once, without the profile (it runs only in
 # the tests and in ubsim-checked).
@@ -265,10 +289,10 @@ $(BUILD)/vlc/%.gen: rtl/%.sv $(RTL_SRCS) Makefile
 $(BUILD)/vlc/lib%.a: $(BUILD)/vlc/%.gen
 	$(call vl_compile,$*,$(BUILD)/vlc/$*,-O2)
 
-$(PGO_DIR)/vl/lib%.a: $(BUILD)/vl/%.gen
-	rm -rf $(PGO_DIR)/vl/$* && mkdir -p $(PGO_DIR)/vl/$*
-	cp $(BUILD)/vl/$*/*.cpp $(BUILD)/vl/$*/*.h $(BUILD)/vl/$*/*.mk $(PGO_DIR)/vl/$*/
-	$(call vl_compile,$*,$(PGO_DIR)/vl/$*,-O2 -fprofile-generate=$(PGO_DIR)/data \
+$(PGO_DIR)/vlf/lib%_f.a: $(BUILD)/vlf/%.gen
+	rm -rf $(PGO_DIR)/vlf/$* && mkdir -p $(PGO_DIR)/vlf/$*
+	cp $(BUILD)/vlf/$*/*.cpp $(BUILD)/vlf/$*/*.h $(BUILD)/vlf/$*/*.mk $(PGO_DIR)/vlf/$*/
+	$(call vl_compile,$*_f,$(PGO_DIR)/vlf/$*,-O2 -fprofile-generate=$(PGO_DIR)/data \
 	  -fprofile-prefix-path=$(PGO_DIR) -fprofile-update=single)
 
 $(TB_VL_LIBS): $(BUILD)/vlc/lib%.a: testbench/rtl/%.sv testbench/%_ports.h Makefile
@@ -284,9 +308,9 @@ $(PORTS_OK): $(BUILD)/vl/%/ports.ok: $(BUILD)/vl/%.gen cmodel/%_ports.h scripts/
 # Shim C++ objects see their block's generated headers (and instantiate
 # Verilator's trace templates: not alignment-checked, as above); those of
 # the checked flavour, its models' headers.
-SHIM_CXX = $(CXX) $(CPPFLAGS) $(CXXFLAGS) -isystem $(BUILD)/vl/$* -isystem $(VL_INC) \
-           -isystem $(VL_INC)/vltstd -MMD -MP
-$(BUILD)/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/%.gen $(BUILD)/vl/%/ports.ok $(PGO_DEP)
+SHIM_CXX = $(CXX) $(CPPFLAGS) $(CXXFLAGS) -isystem $(BUILD)/vl/$* -isystem $(BUILD)/vlf/$* \
+           -DBLOCK_RTL_WANT_UNTRACED -isystem $(VL_INC) -isystem $(VL_INC)/vltstd -MMD -MP
+$(BUILD)/obj/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vl/%.gen $(BUILD)/vl/%/ports.ok $(BUILD)/vlf/%.gen $(PGO_DEP)
 	@mkdir -p $(dir $@)
 	$(SHIM_CXX) $(SHIM_PGO) $(if $(filter 1,$(SAN)),-fno-sanitize=alignment) -c $< -o $@
 $(BUILD)/objc/sim/rtl/%_rtl.o: sim/rtl/%_rtl.cc $(BUILD)/vlc/%.gen
@@ -402,7 +426,7 @@ $(BUILD)/obj/testbench/%_rtl.o: testbench/%_rtl.cc $(BUILD)/vlc/lib%.a
 $(BUILD)/obj/testbench/%.o: testbench/%.cc
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(PKG_CFLAGS) $(CXXFLAGS) $(shell pkg-config --cflags gtest 2>/dev/null) -I$(VL_INC)/gtkwave \
-	  -DUBSIM_BIN='"$(abspath $(UBSIMC))"' -DUBSIM_BUILD_DIR='"$(abspath $(BUILD))"' -MMD -MP -c $< -o $@
+	  -DUBSIM_BIN='"$(abspath $(UBSIMC))"' -DUBSIM_PLAIN_BIN='"$(abspath $(UBSIM))"' -DUBSIM_BUILD_DIR='"$(abspath $(BUILD))"' -MMD -MP -c $< -o $@
 
 $(TESTS): $(TEST_OBJS) $(TB_C_OBJS) $(LIBC) $(VLC_LIBS) $(TB_VL_LIBS) $(VL_RT)
 	$(CXX) $(TEST_OBJS) $(TB_C_OBJS) $(LIBC) $(VLC_LIBS) $(TB_VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN) \

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "test_util.h"
 
 namespace {
@@ -47,14 +49,15 @@ std::string read_file(const std::string &path)
     return ss.str();
 }
 
-void check(const char *backend, bool step_all, const char *extra = "")
+void check(const char *backend, bool step_all, const char *extra = "",
+           const std::string &exe = testutil::ubsim())
 {
     std::vector<Case> cs = cases();
     ASSERT_GE(cs.size(), 10u) << "no cases in " << golden_dir() << "/cases.txt";
     for (const Case &c : cs) {
         std::string want = read_file(golden_dir() + "/" + c.name + "." + backend + ".out");
         ASSERT_FALSE(want.empty()) << c.name << "." << backend << ": no golden file";
-        std::string cmd = testutil::ubsim() + " " + c.args + " --backend " + backend + " --quiet" +
+        std::string cmd = exe + " " + c.args + " --backend " + backend + " --quiet" +
                           (step_all ? " --step-all" : "") + extra;
         std::string got;
         ASSERT_EQ(testutil::run(cmd, &got), 0) << cmd;
@@ -76,6 +79,35 @@ TEST(Golden, SystemcEngineC) { check("c", false, " --engine systemc"); }
 TEST(Golden, SystemcEngineRtl) { check("rtl", false, " --engine systemc"); }
 TEST(Golden, SystemcEngineLockstep) { check("lockstep", false, " --engine systemc"); }
 TEST(Golden, SystemcEngineSteppingEveryCycle) { check("c", true, " --engine systemc"); }
+
+// ubsim itself (the tests above run ubsim-checked, whose blocks carry their
+// assertions) holds each block twice, Verilated with and without trace code
+// (sim/rtl/block_rtl.h), and runs the untraced model unless a trace is
+// written: its RTL figures are the golden ones, and so are those of a run
+// that writes a trace (the traced models).
+TEST(Golden, RtlBackendOfUbsimBothModels)
+{
+    const std::string plain = UBSIM_PLAIN_BIN;
+    if (access(plain.c_str(), X_OK) != 0)
+        GTEST_SKIP() << plain << " is not built (make " << plain << ")";
+    check("rtl", false, "", plain);
+    char tmpl[] = "/tmp/ubsim_models_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    const std::string dir = tmpl;
+    for (const char *name : {"latency_json", "rate_jetty1"}) {
+        for (const Case &c : cases()) {
+            if (c.name != name)
+                continue;
+            std::string want = read_file(golden_dir() + "/" + c.name + ".rtl.out");
+            std::string cmd = plain + " " + c.args + " --backend rtl --quiet --wave " + dir + "/w.fst";
+            std::string got;
+            ASSERT_EQ(testutil::run(cmd, &got), 0) << cmd;
+            EXPECT_EQ(without_costs(got), without_costs(want)) << cmd;
+        }
+    }
+    std::string out;
+    testutil::run("rm -rf " + dir, &out);
+}
 
 // The SystemC engine is a plugin beside ubsim (ubsim_systemc.so), loaded
 // only for --engine systemc: ubsim does not link the SystemC library, and a

@@ -5,12 +5,27 @@
 //     #include "block_rtl.h"
 //     #include "Vub_send_pipeline.h"            // the Verilated model, V<block>
 //     #include "Vub_send_pipeline___024root.h"  // its root (clock edge detection)
+//     #if __has_include("Vub_send_pipeline_f.h")  // the same without trace code
+//     #include "Vub_send_pipeline_f.h"
+//     #include "Vub_send_pipeline_f___024root.h"
+//     #define BLOCK_RTL_UNTRACED 1
+//     #else
+//     #define BLOCK_RTL_UNTRACED 0
+//     #endif
 //
 //     #define BLOCK_NAME ub_send_pipeline
 //     BLOCK_RTL(UB_SEND_PIPELINE_PORTS)
 //
 // which defines the C functions <block>_rtl_create / _reset / _step / _run /
 // _destroy that BLOCK_RTL_DECL declares and BLOCK_CLASS points to.
+//
+// Two models of the block: V<block>, Verilated with --trace-fst, and, where
+// the build made it (the Makefile's build/vlf/; it defines
+// BLOCK_RTL_WANT_UNTRACED, and the shim does not compile without it),
+// V<block>_f, Verilated from the same RTL with the same options but without
+// trace code. An instance made with a trace file holds the first, any other
+// the second, whose evaluation carries no bookkeeping for a trace (Pick,
+// below). The checked flavour has the first only.
 //
 // One VerilatedContext per instance, of one thread (no worker pool): an
 // instance is stepped by the thread that runs its simulation, and several
@@ -144,8 +159,13 @@ inline void get(const VlWide<N32> &port, uint64_t (&field)[N64])
 // One instance of a block's Verilated model. Ports provides Model (the
 // Verilated class), In, Out and drive(Model *, const In *), sample(Model *,
 // Out *), generated from the port list by BLOCK_RTL.
+// Which of the block's two models an instance holds (see create()).
+struct InstBase {
+    bool untraced = false;
+};
+
 template <class Ports>
-struct Inst {
+struct Inst : InstBase {
     VerilatedContext ctx;
     typename Ports::Model *top = nullptr;
     VerilatedFstC *fst = nullptr;
@@ -170,9 +190,8 @@ struct Inst {
 };
 
 template <class Ports>
-void reset(void *self)
+void reset_one(Inst<Ports> *s)
 {
-    Inst<Ports> *s = static_cast<Inst<Ports> *>(self);
     typename Ports::Model *t = s->top;
     typename Ports::In idle{};
     Ports::drive(t, &idle);
@@ -200,28 +219,33 @@ inline std::mutex &lifecycle_lock()
 }
 
 template <class Ports>
-void *create(const char *fst_path, uint64_t period_ps)
+InstBase *create_one(const char *fst_path, uint64_t period_ps)
 {
     std::lock_guard<std::mutex> hold(lifecycle_lock());
     Inst<Ports> *s = new (std::nothrow) Inst<Ports>;
     if (!s)
         return nullptr;
+    s->untraced = !Ports::traced;
     s->period_ps = period_ps ? period_ps : 1;
     s->ctx.timeprecision(-12);  // trace time unit: 1 ps
     // The models are Verilated without --threads: a context's pool of
     // worker threads (by default one per processor, started with the first
     // model) would only sit idle, one per instance.
     s->ctx.threads(1);
-    if (fst_path)
-        s->ctx.traceEverOn(true);
-    s->top = new typename Ports::Model(&s->ctx, "TOP");
-    if (fst_path) {
-        s->fst = new VerilatedFstC;
-        s->top->trace(s->fst, 99);
-        s->fst->open(fst_path);
-        s->fst_watch = wave_fst_watch(fst_path);
+    if constexpr (Ports::traced) {
+        if (fst_path)
+            s->ctx.traceEverOn(true);
     }
-    reset<Ports>(s);
+    s->top = new typename Ports::Model(&s->ctx, "TOP");
+    if constexpr (Ports::traced) {
+        if (fst_path) {
+            s->fst = new VerilatedFstC;
+            s->top->trace(s->fst, 99);
+            s->fst->open(fst_path);
+            s->fst_watch = wave_fst_watch(fst_path);
+        }
+    }
+    reset_one<Ports>(s);
     return s;
 }
 
@@ -290,9 +314,8 @@ inline void raise_clock(Model *t)
 }
 
 template <class Ports>
-void step(void *self, const void *in, void *out, uint64_t now_ps)
+void step_one(Inst<Ports> *s, const void *in, void *out, uint64_t now_ps)
 {
-    Inst<Ports> *s = static_cast<Inst<Ports> *>(self);
     typename Ports::Model *t = s->top;
     if (std::memcmp(in, &s->last_in, sizeof s->last_in) != 0) {
         Ports::drive(t, static_cast<const typename Ports::In *>(in));
@@ -315,9 +338,8 @@ void step(void *self, const void *in, void *out, uint64_t now_ps)
 // (by its offset in the output struct) is read from the outputs sampled at
 // every edge. Never used with a trace.
 template <class Ports>
-int64_t run(void *self, const void *in, void *out, int64_t n, std::size_t watch)
+int64_t run_one(Inst<Ports> *s, const void *in, void *out, int64_t n, std::size_t watch)
 {
-    Inst<Ports> *s = static_cast<Inst<Ports> *>(self);
     typename Ports::Model *t = s->top;
     typename Ports::Out *o = static_cast<typename Ports::Out *>(out);
     if (n <= 0)
@@ -357,11 +379,8 @@ inline const CData *byte_port(const P &port)
 }
 
 template <class Ports>
-void destroy(void *self)
+void destroy_one(Inst<Ports> *s)
 {
-    Inst<Ports> *s = static_cast<Inst<Ports> *>(self);
-    if (!s)
-        return;
     std::lock_guard<std::mutex> hold(lifecycle_lock());
     if (s->fst) {
         s->fst->close();
@@ -376,6 +395,51 @@ void destroy(void *self)
     delete s->top;
     delete s;
 }
+
+// The block's functions over its two models: Traced (V<block>, with trace
+// code) and Untraced (V<block>_f, without; where the build has no untraced
+// model, as in the checked flavour, the same class as Traced). An instance
+// made without a trace file holds the untraced model, whose evaluation
+// carries no trace bookkeeping (make bench: about a tenth less time per
+// edge of the transmit path); with a trace file, the traced one. Both are
+// Verilated from the same RTL with the same options but --trace.
+template <class Traced, class Untraced>
+struct Pick {
+    static constexpr bool two = !std::is_same<Traced, Untraced>::value;
+
+    template <class F>
+    static auto with(void *self, F &&f)
+    {
+        InstBase *b = static_cast<InstBase *>(self);
+        if (two && b->untraced)
+            return f(static_cast<Inst<Untraced> *>(b));
+        return f(static_cast<Inst<Traced> *>(b));
+    }
+
+    static void *create(const char *fst_path, uint64_t period_ps)
+    {
+        if (two && !fst_path)
+            return create_one<Untraced>(fst_path, period_ps);
+        return create_one<Traced>(fst_path, period_ps);
+    }
+    static void reset(void *self)
+    {
+        with(self, [](auto *s) { reset_one(s); });
+    }
+    static void step(void *self, const void *in, void *out, uint64_t now_ps)
+    {
+        with(self, [&](auto *s) { step_one(s, in, out, now_ps); });
+    }
+    static int64_t run(void *self, const void *in, void *out, int64_t n, std::size_t watch)
+    {
+        return with(self, [&](auto *s) { return run_one(s, in, out, n, watch); });
+    }
+    static void destroy(void *self)
+    {
+        if (self)
+            with(self, [](auto *s) { destroy_one(s); });
+    }
+};
 
 }  // namespace block_rtl
 
@@ -392,18 +456,19 @@ void destroy(void *self)
     if (off == offsetof(Out, name))      \
         return ::block_rtl::byte_port(top->name##_o);
 
-// The RTL shim of the block BLOCK_NAME (Verilated class V<BLOCK_NAME>) from
-// its port list.
-#define BLOCK_RTL_ROOT BLOCK_CAT(BLOCK_CAT(V, BLOCK_NAME), ___024root)
-#define BLOCK_RTL(PORTS)                                                                   \
-    void BLOCK_CAT(BLOCK_RTL_ROOT, ___eval)(BLOCK_RTL_ROOT *) __attribute__((weak));       \
+// The ports of one Verilated class M (V<block> or V<block>_f) of the block
+// BLOCK_NAME, as the struct NAME; TRACED: whether M has trace code.
+#define BLOCK_RTL_ROOT(M) BLOCK_CAT(M, ___024root)
+#define BLOCK_RTL_PORTS_OF(NAME, M, TRACED, PORTS)                                         \
+    void BLOCK_CAT(BLOCK_RTL_ROOT(M), ___eval)(BLOCK_RTL_ROOT(M) *) __attribute__((weak)); \
     namespace {                                                                            \
-    struct BLOCK_ID(_rtl_ports) {                                                          \
-        using Model = BLOCK_CAT(V, BLOCK_NAME);                                            \
+    struct NAME {                                                                          \
+        using Model = M;                                                                   \
         using In = BLOCK_ID(_in_t);                                                        \
         using Out = BLOCK_ID(_out_t);                                                      \
-        static constexpr void (*root_eval)(BLOCK_RTL_ROOT *) =                             \
-            BLOCK_CAT(BLOCK_RTL_ROOT, ___eval);                                            \
+        static constexpr bool traced = TRACED;                                             \
+        static constexpr void (*root_eval)(BLOCK_RTL_ROOT(M) *) =                          \
+            BLOCK_CAT(BLOCK_RTL_ROOT(M), ___eval);                                         \
         static void drive(Model *top, const In *in)                                        \
         {                                                                                  \
             (void)top;                                                                     \
@@ -424,28 +489,57 @@ void destroy(void *self)
             return nullptr;                                                                \
         }                                                                                  \
     };                                                                                     \
+    }
+
+// The untraced model, where the shim found its header (BLOCK_RTL_UNTRACED 1),
+// else the traced one in its place.
+#define BLOCK_RTL_UNTRACED_PORTS_1(PORTS)                                                  \
+    BLOCK_RTL_PORTS_OF(BLOCK_ID(_rtl_untraced), BLOCK_CAT(BLOCK_CAT(V, BLOCK_NAME), _f),   \
+                       false, PORTS)
+#define BLOCK_RTL_UNTRACED_PORTS_0(PORTS)                                                  \
+    static_assert(!BLOCK_RTL_WANT_UNTRACED_,                                               \
+                  "the build asks for the untraced model (V<block>_f.h), not found");       \
+    namespace {                                                                            \
+    using BLOCK_ID(_rtl_untraced) = BLOCK_ID(_rtl_traced);                                 \
+    }
+// (a shim that does not define BLOCK_RTL_UNTRACED has the traced model only)
+#define BLOCK_RTL_UNTRACED_PORTS_BLOCK_RTL_UNTRACED BLOCK_RTL_UNTRACED_PORTS_0
+
+// The RTL shim of the block BLOCK_NAME (Verilated classes V<BLOCK_NAME> and,
+// where BLOCK_RTL_UNTRACED is 1, V<BLOCK_NAME>_f) from its port list.
+#ifdef BLOCK_RTL_WANT_UNTRACED
+#define BLOCK_RTL_WANT_UNTRACED_ 1
+#else
+#define BLOCK_RTL_WANT_UNTRACED_ 0
+#endif
+#define BLOCK_RTL(PORTS)                                                                   \
+    BLOCK_RTL_PORTS_OF(BLOCK_ID(_rtl_traced), BLOCK_CAT(V, BLOCK_NAME), true, PORTS)       \
+    BLOCK_CAT(BLOCK_RTL_UNTRACED_PORTS_, BLOCK_RTL_UNTRACED)(PORTS)                        \
+    namespace {                                                                            \
+    using BLOCK_ID(_rtl_pick) =                                                            \
+        ::block_rtl::Pick<BLOCK_ID(_rtl_traced), BLOCK_ID(_rtl_untraced)>;                 \
     }                                                                                      \
     extern "C" void *BLOCK_ID(_rtl_create)(const char *fst_path, uint64_t period_ps)      \
     {                                                                                      \
-        return ::block_rtl::create<BLOCK_ID(_rtl_ports)>(fst_path, period_ps);             \
+        return BLOCK_ID(_rtl_pick)::create(fst_path, period_ps);                           \
     }                                                                                      \
     extern "C" void BLOCK_ID(_rtl_reset)(void *self)                                       \
     {                                                                                      \
-        ::block_rtl::reset<BLOCK_ID(_rtl_ports)>(self);                                    \
+        BLOCK_ID(_rtl_pick)::reset(self);                                                  \
     }                                                                                      \
     extern "C" void BLOCK_ID(_rtl_step)(void *self, const void *in, void *out,             \
                                         uint64_t now_ps)                                   \
     {                                                                                      \
-        ::block_rtl::step<BLOCK_ID(_rtl_ports)>(self, in, out, now_ps);                    \
+        BLOCK_ID(_rtl_pick)::step(self, in, out, now_ps);                                  \
     }                                                                                      \
     extern "C" int64_t BLOCK_ID(_rtl_run)(void *self, const void *in, void *out,          \
                                           int64_t n, size_t watch)                         \
     {                                                                                      \
-        return ::block_rtl::run<BLOCK_ID(_rtl_ports)>(self, in, out, n, watch);            \
+        return BLOCK_ID(_rtl_pick)::run(self, in, out, n, watch);                          \
     }                                                                                      \
     extern "C" void BLOCK_ID(_rtl_destroy)(void *self)                                     \
     {                                                                                      \
-        ::block_rtl::destroy<BLOCK_ID(_rtl_ports)>(self);                                  \
+        BLOCK_ID(_rtl_pick)::destroy(self);                                                \
     }
 
 #endif

@@ -5,6 +5,13 @@
 
 #include "Vub_send_pipeline.h"
 #include "Vub_send_pipeline___024root.h" // the clock edge detection (block_rtl.h)
+#if __has_include("Vub_send_pipeline_f.h") // its untraced model (block_rtl.h)
+#include "Vub_send_pipeline_f.h"
+#include "Vub_send_pipeline_f___024root.h"
+#define BLOCK_RTL_UNTRACED 1
+#else
+#define BLOCK_RTL_UNTRACED 0
+#endif
 
 #define BLOCK_NAME ub_send_pipeline
 BLOCK_RTL(UB_SEND_PIPELINE_PORTS)

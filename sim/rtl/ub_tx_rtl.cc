@@ -5,6 +5,13 @@
 
 #include "Vub_tx.h"
 #include "Vub_tx___024root.h" // the clock edge detection (block_rtl.h)
+#if __has_include("Vub_tx_f.h") // its untraced model (block_rtl.h)
+#include "Vub_tx_f.h"
+#include "Vub_tx_f___024root.h"
+#define BLOCK_RTL_UNTRACED 1
+#else
+#define BLOCK_RTL_UNTRACED 0
+#endif
 
 #define BLOCK_NAME ub_tx
 BLOCK_RTL(UB_TX_PORTS)
