@@ -156,14 +156,14 @@ inline void get(const VlWide<N32> &port, uint64_t (&field)[N64])
         field[N64 - 1] &= (UINT64_C(1) << (W % 64)) - 1;
 }
 
-// One instance of a block's Verilated model. Ports provides Model (the
-// Verilated class), In, Out and drive(Model *, const In *), sample(Model *,
-// Out *), generated from the port list by BLOCK_RTL.
-// Which of the block's two models an instance holds (see create()).
+// Which of the block's two models an instance holds (see Pick, below).
 struct InstBase {
     bool untraced = false;
 };
 
+// One instance of a block's Verilated model. Ports provides Model (the
+// Verilated class), In, Out and drive(Model *, const In *), sample(Model *,
+// Out *), generated from the port list by BLOCK_RTL.
 template <class Ports>
 struct Inst : InstBase {
     VerilatedContext ctx;
