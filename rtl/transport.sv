@@ -14,8 +14,8 @@
 // applied at the next; ack_ready is low at the edge after a header, so two
 // are never in flight.
 // Receive, per channel: next PSN to deliver, the highest PSN received, the
-// packets held, a ring of received-not-delivered bits; acknowledgements
-// owed. All outputs are registers.
+// packets held, a ring of received-not-delivered bits (two 64-bit words in
+// registers, the rest in a LUT RAM); acknowledgements owed. All outputs are registers.
 //
 // The port list is cmodel/transport_ports.h (4 channels: CH is fixed by the
 // 2-bit channel ports; W, the ring and bitmap size, is a parameter for
@@ -165,13 +165,32 @@ module transport #(
   logic [CH-1:0] hg0_q, hg1_q;
   logic [10:0] cap_q, capm1_q;
   logic [11:0] cap1_q, cap2_q;
-  logic [W-1:0] ring_q [CH];
-  logic [CH-1:0] hd_q;       // ring_q's bit at exp: the next PSN is held
-  // ring_q's bit at exp + 1, read over two edges: at the edge before, one
-  // bit of each ring word, by exp + 1's low bits (exp + 2's with a delivery
-  // there); at this one the word's, by exp + 1's high bits, or'ed with the
-  // packet accepted at the edge before (la_*: its ring index and channel)
-  logic [NW-1:0] hp_q [CH];
+  // the receive ring, a bit for each PSN in [exp, exp + W): received, not
+  // delivered. Two words of each channel are registers: exp's word (rc_q;
+  // its bits below exp's are 0) and the word after it (rn_q). The others,
+  // and the bits of exp's word that name PSNs of the next lap (those below
+  // exp's bit, W - 63 to W - 1 ahead of exp), are in a LUT RAM of NW
+  // words a channel (g_rr[c].m, not reset: a word reads as 0 unless its bit
+  // in rv_q is set). The RAM takes one write an edge, an accepted packet's word
+  // (read, the bit set, written back); when exp moves into the next word
+  // the register words move down one and the word two on is read out of the
+  // RAM into rn_q, its valid bit cleared. (cw1_q, cw2_q: exp's word + 1, +2)
+  logic [63:0]   rc_q [CH];
+  logic [63:0]   rn_q [CH];
+  logic [NW-1:0] rv_q [CH];
+  logic [JW-1:0] cw1_q [CH];
+  logic [JW-1:0] cw2_q [CH];
+`ifdef UB_ASSERT_ON
+  logic [63:0]   a_rr [CH*NW];  // the RAM words, for the assertions
+`endif
+  logic [CH-1:0] hd_q;       // the ring's bit at exp: the next PSN is held
+  // the ring's bit at exp + 1, read over two edges: at the edge before, the
+  // bit of exp's word and of the next, by exp + 1's low bits (exp + 2's
+  // with a delivery there), and which of the two it is in (hw_q); at this
+  // one the pick, or'ed with the packet accepted at the edge before (la_*:
+  // its ring index and channel)
+  logic [1:0]    hp_q [CH];
+  logic [CH-1:0] hw_q;
   logic [IW-1:0] la_i_q;
   logic [CH-1:0] la_c_q;
   logic [CH-1:0] ack_pend_q, nak_pend_q, nak_sent_q;
@@ -181,9 +200,8 @@ module transport #(
   logic [1:0]    x_ch_q;
   logic [23:0]   x_psn_q;
   logic [2:0]    x_zero_q, x_behind_q, x_beyond_q;
-  // its ring bit as read at X in each quarter of each channel's ring (the
-  // pick among the 16 finished at V)
-  logic [4*CH-1:0] x_part_q;
+  // its ring bit as read at X in each channel (the channel's picked at V)
+  logic [CH-1:0] x_cb_q;
   // an incoming SACK's words, merged into acked_q[mg_q.c] a word an edge
   // (cmodel/transport.h: the same registers, mg_*)
   typedef struct packed {
@@ -649,17 +667,28 @@ module transport #(
     for (int c = 0; c < CH; c++) dl[c] = dlv_found && dc == 2'(c);
   end
 
-  // the ring bit at exp + 1 (hn), and the bits hp_q is loaded with
-  logic [CH-1:0] hn;
-  logic [NW-1:0] hp_d [CH];
+  // the ring bit at exp + 1 (hn), and the bits hp_q and hw_q are loaded
+  // with (exp + 1 after this edge is in exp's word or the next)
+  // (the bits at exp + 1 and at exp + 2 picked as nets of their own, kept,
+  // and the delivery's choice made after: a late select is one gate, not an
+  // index through the pick)
+  logic [CH-1:0] hn, hw_d;
+  logic [1:0]    hp_d [CH];
+  for (genvar gc = 0; gc < CH; gc++) begin : g_hp
+    (* keep *) logic [1:0] h1, h2;
+    assign h1 = {rn_q[gc][exp1_q[gc][5:0]], rc_q[gc][exp1_q[gc][5:0]]};
+    assign h2 = {rn_q[gc][exp2_q[gc][5:0]], rc_q[gc][exp2_q[gc][5:0]]};
+  end
+  logic [1:0]    hp1 [CH], hp2 [CH];
+  for (genvar gc = 0; gc < CH; gc++) begin : g_hpv
+    assign hp1[gc] = g_hp[gc].h1;
+    assign hp2[gc] = g_hp[gc].h2;
+  end
   always_comb begin
     for (int c = 0; c < CH; c++) begin
-      hn[c] = hp_q[c][exp1_q[c][IW-1:6]] || (la_c_q[c] && la_i_q == exp1_q[c][IW-1:0]);
-      for (int j = 0; j < NW; j++) begin
-        logic [63:0] w;
-        w = ring_q[c][64*j +: 64];
-        hp_d[c][j] = dl[c] ? w[exp2_q[c][5:0]] : w[exp1_q[c][5:0]];
-      end
+      hn[c] = (hw_q[c] ? hp_q[c][1] : hp_q[c][0]) || (la_c_q[c] && la_i_q == exp1_q[c][IW-1:0]);
+      hp_d[c] = dl[c] ? hp2[c] : hp1[c];
+      hw_d[c] = dl[c] ? exp_q[c][5:1] == 5'h1F : exp_q[c][5:0] == 6'h3F;
     end
   end
 
@@ -675,7 +704,7 @@ module transport #(
     zero = x_zero_q[xk];
     behind = x_behind_q[xk];
     beyond = x_beyond_q[xk];
-    dup_bit = x_part_q[{x_ch_q, x_psn_q[IW-1:IW-2]}] || (x_same_q && x_pacc_q);
+    dup_bit = x_cb_q[x_ch_q] || (x_same_q && x_pacc_q);
     full = mv2 ? hg1_q[x_ch_q] : hg0_q[x_ch_q];
     if (cfg_gbn_i) rv = zero ? (dup_bit ? VDup : VAccept) : behind ? VDup : VGap;
     else if (behind) rv = VDup;
@@ -688,6 +717,103 @@ module transport #(
     for (int c = 0; c < CH; c++) accc[c] = acc && x_ch_q == 2'(c);
   end
 
+  // R4 (the ring): where the accepted packet's bit goes - exp's word at or
+  // above exp's bit (rtc), the next word (rtn), else the RAM (rtr; its word
+  // read, the bit set, written back); a delivery of the last PSN of exp's
+  // word moves the register words down (cr), the word two on read from the
+  // RAM (with the packet accepted into it at this edge)
+  logic [JW-1:0]   xw;
+  logic [63:0]     xoh;
+  logic [63:0]     rr_ld [CH];
+  logic [CH-1:0]   rtr, cr, ptc, ptn, ptr, ptl;
+  // each channel's RAM and its read ports (every address a register's or an
+  // input's): the accepted packet's word (mr, read and written back), the
+  // word two on (lr, read at every edge), the arriving packet's word (xr),
+  // the outgoing SACK's two (ar, br)
+  logic [63:0]     rr_mr [CH], rr_lr [CH], rr_xr [CH], rr_ar [CH], rr_br [CH];
+  logic [JW-1:0]   ao_j;
+  for (genvar gc = 0; gc < CH; gc++) begin : g_rr
+    logic [63:0] m [NW];
+    always_ff @(posedge clk_i)
+      if (rtr[gc]) m[xw] <= (rv_q[gc][xw] ? rr_mr[gc] : 64'd0) | xoh;
+    assign rr_mr[gc] = m[xw];
+    assign rr_lr[gc] = m[cw2_q[gc]];
+    assign rr_xr[gc] = m[rx_psn_i[IW-1:6]];
+    assign rr_ar[gc] = m[ao_j];
+    assign rr_br[gc] = m[ao_p64_q[IW-1:6]];
+`ifdef UB_ASSERT_ON
+    for (genvar gj = 0; gj < NW; gj++) begin : g_aw
+      assign a_rr[gc*NW+gj] = m[gj];
+    end
+`endif
+  end
+  always_comb begin
+    xw = x_psn_q[IW-1:6];
+    xoh = 64'd1 << x_psn_q[5:0];
+    for (int c = 0; c < CH; c++) begin
+      logic inc, inn;
+      inc = xw == exp_q[c][IW-1:6] && x_psn_q[5:0] >= exp_q[c][5:0];
+      inn = xw == cw1_q[c];
+      ptc[c] = x_ch_q == 2'(c) && inc;
+      ptn[c] = x_ch_q == 2'(c) && inn;
+      ptr[c] = x_ch_q == 2'(c) && !inc && !inn;
+      ptl[c] = x_ch_q == 2'(c) && !inc && !inn && xw == cw2_q[c];
+      rtr[c] = acc && ptr[c];
+      cr[c] = dl[c] && exp_q[c][5:0] == 6'h3F;
+    end
+    for (int c = 0; c < CH; c++) rr_ld[c] = rv_q[c][cw2_q[c]] ? rr_lr[c] : 64'd0;
+  end
+  // the held count's next value and its comparisons with the cap, if the
+  // packet judged is accepted (x: on its channel) and if not (n), worked
+  // out beside the verdict, whose accept picks one (the count moves by -1,
+  // 0 or +1: each outcome's comparisons from the count before the edge)
+  (* keep *) logic acc_k;
+  assign acc_k = acc;
+  logic [10:0]   held_x [CH], held_n [CH];
+  logic [CH-1:0] hg0_x, hg0_n, hg1_x, hg1_n;
+  for (genvar gc = 0; gc < CH; gc++) begin : g_held
+    (* keep *) logic [10:0] ha, hk, hx;
+    (* keep *) logic g0a, g0k, g0x, g1a, g1k, g1x;
+    assign ha = dl[gc] ? held_q[gc] : held_q[gc] + 11'd1;
+    assign hk = dl[gc] ? held_q[gc] - 11'd1 : held_q[gc];
+    assign hx = x_ch_q == 2'(gc) ? ha : hk;
+    assign g0a = dl[gc] ? held_q[gc] >= cap_q : held_q[gc] >= capm1_q;
+    assign g0k = dl[gc] ? {1'b0, held_q[gc]} >= cap1_q : held_q[gc] >= cap_q;
+    assign g0x = x_ch_q == 2'(gc) ? g0a : g0k;
+    assign g1a = dl[gc] ? {1'b0, held_q[gc]} >= cap1_q : held_q[gc] >= cap_q;
+    assign g1k = dl[gc] ? {1'b0, held_q[gc]} >= cap2_q : {1'b0, held_q[gc]} >= cap1_q;
+    assign g1x = x_ch_q == 2'(gc) ? g1a : g1k;
+    assign held_x[gc] = hx;
+    assign held_n[gc] = hk;
+    assign hg0_x[gc] = g0x;
+    assign hg0_n[gc] = g0k;
+    assign hg1_x[gc] = g1x;
+    assign hg1_n[gc] = g1k;
+  end
+  // the register words' and valid bits' next values: each bit what it
+  // becomes without the packet, or'ed with "the packet sets it" and the
+  // verdict's accept last (a late input is one gate, as the ring's bits
+  // were; the crossing, from the delivery, is worked into both before:
+  // an accept into exp's word never comes with a crossing, since the
+  // packet would be the one delivered)
+  logic [63:0]   rc_d [CH], rn_d [CH];
+  logic [NW-1:0] rv_d [CH];
+  for (genvar gc = 0; gc < CH; gc++) begin : g_rw
+    (* keep *) logic [63:0] bc, sc, bn, sn;
+    (* keep *) logic [NW-1:0] bv, sv;
+    logic [NW-1:0] vout;
+    assign bc = cr[gc] ? rn_q[gc] : rc_q[gc] & ~({63'd0, dl[gc]} << exp_q[gc][5:0]);
+    assign sc = xoh & {64{cr[gc] ? ptn[gc] : ptc[gc]}};
+    assign bn = cr[gc] ? rr_ld[gc] : rn_q[gc];
+    assign sn = xoh & {64{cr[gc] ? ptl[gc] : ptn[gc]}};
+    assign vout = {{(NW-1){1'b0}}, cr[gc]} << cw2_q[gc];
+    assign bv = rv_q[gc] & ~vout;
+    assign sv = ({{(NW-1){1'b0}}, ptr[gc]} << xw) & ~vout;
+    assign rc_d[gc] = bc | (sc & {64{acc_k}});
+    assign rn_d[gc] = bn | (sn & {64{acc_k}});
+    assign rv_d[gc] = bv | (sv & {NW{acc_k}});
+  end
+
   // R3: an acknowledgement out (free once the link took what it held; a new
   // one two edges after the last at the earliest: the peer takes a header
   // every other edge). A SACK's words follow its header, read from the ring
@@ -696,7 +822,6 @@ module transport #(
   logic        streaming, ao_gone, ao_free, ao_take, ao_gap;
   logic [1:0]  ac, ao_kind;
   logic [CH-1:0] owed;
-  logic [JW-1:0] ao_j;
   logic [63:0]   ao_w;
   always_comb begin
     streaming = ao_n_q != 5'd0 || w2_v_q;
@@ -710,6 +835,24 @@ module transport #(
     ao_j = ao_p_q[IW-1:6];
     ao_w = 64'({w2_hi_q, w2_lo_q} >> ao_s_q);
     if (w2_lt_q) ao_w = ao_w | (w2_ge_q ? {64{1'b1}} : ~({64{1'b1}} << w2_dd_q));
+  end
+
+  // the two ring words the outgoing SACK's next word spans: each channel's
+  // RAM word (if valid) or'ed with the register word it is, then the
+  // channel's picked
+  logic [63:0] ao_lo, ao_hi;
+  always_comb begin
+    logic [JW-1:0] jh;
+    logic [63:0] lo [CH], hi [CH];
+    jh = ao_p64_q[IW-1:6];
+    for (int c = 0; c < CH; c++) begin
+      lo[c] = (rv_q[c][ao_j] ? rr_ar[c] : 64'd0) | (ao_j == exp_q[c][IW-1:6] ? rc_q[c] : 64'd0) |
+              (ao_j == cw1_q[c] ? rn_q[c] : 64'd0);
+      hi[c] = (rv_q[c][jh] ? rr_br[c] : 64'd0) | (jh == exp_q[c][IW-1:6] ? rc_q[c] : 64'd0) |
+              (jh == cw1_q[c] ? rn_q[c] : 64'd0);
+    end
+    ao_lo = lo[ao_ch_o];
+    ao_hi = hi[ao_ch_o];
   end
 
   // X: the packet taken at this edge, against the registers before it: its
@@ -726,32 +869,20 @@ module transport #(
   logic [23:0] xd [3];
   logic        xnh, xnp;
   logic [2:0]  xz, xb, xy, xg;
-  // (its ring bit, one of CH x W, is picked in two steps: here one bit of
-  // each quarter of each channel's ring, by the PSN's low bits, and at V
-  // one of those 16, by its channel and the PSN's two high bits)
-  // (at the full size, W = 1024, a quarter's bit picked by 4-to-1 steps:
-  // each a LUT)
-  logic [4*CH-1:0] xp;
-  for (genvar gc = 0; gc < CH; gc++) begin : g_xc
-    for (genvar gh = 0; gh < 4; gh++) begin : g_xh
-      logic [W/4-1:0] part;
-      assign part = ring_q[gc][gh*(W/4) +: W/4];
-      if (W == 1024) begin : g_w
-        (* keep *) logic [63:0] l1;
-        (* keep *) logic [15:0] l2;
-        (* keep *) logic [3:0] l3;
-        for (genvar gq = 0; gq < 4; gq++) begin : g_q
-          assign l1[16*gq +: 16] = pick4_64(part[64*gq +: 64], rx_psn_i[1:0]);
-        end
-        assign l2 = {pick4_16(l1[63:48], rx_psn_i[3:2]), pick4_16(l1[47:32], rx_psn_i[3:2]),
-                     pick4_16(l1[31:16], rx_psn_i[3:2]), pick4_16(l1[15:0], rx_psn_i[3:2])};
-        assign l3 = {pick4_4(l2[15:12], rx_psn_i[5:4]), pick4_4(l2[11:8], rx_psn_i[5:4]),
-                     pick4_4(l2[7:4], rx_psn_i[5:4]), pick4_4(l2[3:0], rx_psn_i[5:4])};
-        assign xp[4*gc+gh] = pick4_4(l3, rx_psn_i[7:6]);
-      end else begin : g_b
-        assign xp[4*gc+gh] = part[rx_psn_i[IW-3:0]];
-      end
-    end
+  // (its ring bit in each channel - its RAM word's if valid, or its
+  // register words' - the channel's picked at V)
+  // (each part's bit picked as a net of its own, kept, and the three
+  // or'ed after: one LUT)
+  logic [CH-1:0] xcb;
+  for (genvar gc = 0; gc < CH; gc++) begin : g_xr
+    (* keep *) logic rb, vb, cb, nb, ec, en1;
+    assign rb = rr_xr[gc][rx_psn_i[5:0]];
+    assign vb = rv_q[gc][rx_psn_i[IW-1:6]];
+    assign cb = rc_q[gc][rx_psn_i[5:0]];
+    assign nb = rn_q[gc][rx_psn_i[5:0]];
+    assign ec = rx_psn_i[IW-1:6] == exp_q[gc][IW-1:6];
+    assign en1 = rx_psn_i[IW-1:6] == cw1_q[gc];
+    assign xcb[gc] = (vb && rb) || (ec && cb) || (en1 && nb);
   end
   always_comb begin
     xd[0] = rx_psn_i - exp_q[rx_ch_i];
@@ -793,7 +924,11 @@ module transport #(
         eb_q[c] <= '0;
         hi_q[c] <= 24'hFFFFFF;
         held_q[c] <= '0;
-        ring_q[c] <= '0;
+        rc_q[c] <= '0;
+        rn_q[c] <= '0;
+        rv_q[c] <= '0;
+        cw1_q[c] <= '0;
+        cw2_q[c] <= '0;
         hp_q[c] <= '0;
       end
       la_i_q <= '0;
@@ -866,7 +1001,8 @@ module transport #(
       w2_ge_q <= 1'b0;
       hd_q <= '0;
       x_v_q <= 1'b0;
-      x_part_q <= '0;
+      x_cb_q <= '0;
+      hw_q <= '0;
       x_nhi_q <= 1'b0;
       x_nprev_q <= 1'b0;
       x_same_q <= 1'b0;
@@ -923,6 +1059,8 @@ module transport #(
         rp1_q[c] <= cfg_psn_init_i[IW-1:0] + IW'(1);
         una1_q[c] <= cfg_psn_init_i[IW-1:0] + IW'(1);
         exp_q[c] <= cfg_psn_init_i;
+        cw1_q[c] <= cfg_psn_init_i[IW-1:6] + JW'(1);
+        cw2_q[c] <= cfg_psn_init_i[IW-1:6] + JW'(2);
         exp1_q[c] <= cfg_psn_init_i + 24'd1;
         exp2_q[c] <= cfg_psn_init_i + 24'd2;
         for (int k = 0; k < 3; k++) eb_q[c][24*k +: 24] <= cfg_psn_init_i + 24'(bmap_bits(cfg_bmap_code_i)) + 24'(k);
@@ -1042,6 +1180,7 @@ module transport #(
       for (int c = 0; c < CH; c++) begin
         hd_q[c] <= (accc[c] && zero) || (dl[c] ? hn[c] : hd_q[c]);
         hp_q[c] <= hp_d[c];
+        hw_q[c] <= hw_d[c];
         if (dl[c]) begin
           exp_q[c] <= exp1_q[c];
           exp1_q[c] <= exp1_q[c] + 24'd1;
@@ -1050,27 +1189,17 @@ module transport #(
           eb_q[c][47:24] <= eb_q[c][47:24] + 24'd1;
           eb_q[c][71:48] <= eb_q[c][71:48] + 24'd1;
         end
-        // (single bits by masks, as the acked ring's)
-        begin
-          logic [W-1:0] r;
-          r = ring_q[c];
-          if (dl[c]) r = r & ~(W'(1) << exp_q[c][IW-1:0]);
-          if (accc[c]) r = r | (W'(1) << x_psn_q[IW-1:0]);
-          ring_q[c] <= r;
+        // the ring's register words and valid bits
+        rc_q[c] <= rc_d[c];
+        rn_q[c] <= rn_d[c];
+        rv_q[c] <= rv_d[c];
+        if (cr[c]) begin
+          cw1_q[c] <= cw2_q[c];
+          cw2_q[c] <= cw2_q[c] + JW'(1);
         end
-        held_q[c] <= held_q[c] + {10'd0, accc[c]} - {10'd0, dl[c]};
-        // (the count moves by -1, 0 or +1: each outcome's comparisons are
-        // worked out from the count before the edge, and one is picked)
-        if (accc[c] && !dl[c]) begin
-          hg0_q[c] <= held_q[c] >= capm1_q;
-          hg1_q[c] <= held_q[c] >= cap_q;
-        end else if (dl[c] && !accc[c]) begin
-          hg0_q[c] <= {1'b0, held_q[c]} >= cap1_q;
-          hg1_q[c] <= {1'b0, held_q[c]} >= cap2_q;
-        end else begin
-          hg0_q[c] <= held_q[c] >= cap_q;
-          hg1_q[c] <= {1'b0, held_q[c]} >= cap1_q;
-        end
+        held_q[c] <= acc_k ? held_x[c] : held_n[c];
+        hg0_q[c] <= acc_k ? hg0_x[c] : hg0_n[c];
+        hg1_q[c] <= acc_k ? hg1_x[c] : hg1_n[c];
         if (accc[c] && set_hi) hi_q[c] <= x_psn_q;
         // acknowledgements owed
         begin
@@ -1115,7 +1244,7 @@ module transport #(
       x_v_q <= rx_valid_i;
       x_ch_q <= rx_valid_i ? rx_ch_i : 2'd0;
       x_psn_q <= rx_valid_i ? rx_psn_i : 24'd0;
-      x_part_q <= xp;
+      x_cb_q <= xcb;
       // (read only with x_v_q)
       x_zero_q <= xz;
       x_behind_q <= xb;
@@ -1145,8 +1274,8 @@ module transport #(
       if (w2_v_q) ao_word_o <= ao_w;
       w2_v_q <= ao_n_q != 5'd0;
       if (ao_n_q != 5'd0) begin
-        w2_lo_q <= ring_q[ao_ch_o][64*ao_j +: 64];
-        w2_hi_q <= ring_q[ao_ch_o][64*(JW'(ao_j + JW'(1))) +: 64];
+        w2_lo_q <= ao_lo;
+        w2_hi_q <= ao_hi;
         // (the distance from the word's first PSN to exp: below 2^23 is
         // its top bit clear; with that, at least 64 is the top bit of the
         // distance to exp from 64 PSNs on clear)
@@ -1174,6 +1303,36 @@ module transport #(
               cfg_retry_max_i, cfg_psn_init_i} ==
              $past({cfg_gbn_i, cfg_bmap_code_i, cfg_window_i, cfg_ooo_cap_i, cfg_rto_i,
                     cfg_backoff_i, cfg_retry_max_i, cfg_psn_init_i}))
+
+  // the receive ring as one vector a channel (registers), beside the words
+  // and the RAM that hold it: every word is the one they make up
+  logic [W-1:0] ring_q [CH];
+  always_ff @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) begin
+      for (int c = 0; c < CH; c++) ring_q[c] <= '0;
+    end else if (init_q) begin
+      for (int c = 0; c < CH; c++) begin
+        logic [W-1:0] r;
+        r = ring_q[c];
+        if (dl[c]) r = r & ~(W'(1) << exp_q[c][IW-1:0]);
+        if (accc[c]) r = r | (W'(1) << x_psn_q[IW-1:0]);
+        ring_q[c] <= r;
+      end
+    end
+  logic [CH*NW-1:0] a_rw;
+  always_comb
+    for (int c = 0; c < CH; c++)
+      for (int j = 0; j < NW; j++)
+        a_rw[c*NW+j] = ring_q[c][64*j +: 64] ==
+                       ((rv_q[c][j] ? a_rr[c*NW+j] : 64'd0) | (JW'(j) == exp_q[c][IW-1:6] ? rc_q[c] : 64'd0) |
+                        (JW'(j) == cw1_q[c] ? rn_q[c] : 64'd0));
+  `UB_ASSERT(RingIsItsWords, &a_rw)
+  // the register words' indexes follow exp's
+  logic [CH-1:0] a_cw;
+  always_comb
+    for (int c = 0; c < CH; c++)
+      a_cw[c] = !init_q || (cw1_q[c] == exp_q[c][IW-1:6] + JW'(1) && cw2_q[c] == exp_q[c][IW-1:6] + JW'(2));
+  `UB_ASSERT(RingWordIndexesFollowExp, &a_cw)
 
   // per channel, from the registers as they stand
   logic [CH-1:0] a_win, a_scan_in, a_ofs, a_held;
