@@ -97,8 +97,14 @@ module transport #(
   logic [23:0]   nxt_q [CH];
   logic [23:0]   una_q [CH];
   logic [23:0]   rptr_q [CH];
-  logic [IW-1:0] rp1_q [CH];   // the ring index of rptr + 1
-  logic [IW-1:0] una1_q [CH];  // the ring index of una + 1
+  // the acknowledged ring has 2W bits (below), its indexes AIW bits
+  localparam int AIW = IW + 1;
+  localparam int ANW = 2 * NW;
+  localparam int AJW = JW + 1;
+  logic [AIW-1:0] rp1_q [CH];  // the acknowledged ring's index of rptr + 1
+  logic [AIW-1:0] rp2_q [CH];  // and of rptr + 2
+  logic [AIW-1:0] una1_q [CH]; // the acknowledged ring's index of una + 1
+  logic [AIW-1:0] una2_q [CH]; // and of una + 2
   // offsets from una (0..W): the flight, the resend scan [rpo, reo), the
   // last round's end
   logic [10:0]   fl_q [CH];
@@ -116,15 +122,28 @@ module transport #(
   // the scan's registered view: valid, a PSN due, its acked bit; a timer to
   // start (a packet left while it was stopped); a SACK being merged
   logic [CH-1:0] sv_q, sd_q, sa_q, st_q, mgb_q;
-  logic [W-1:0]  acked_q [CH];
+  // the acknowledged ring, a bit for each PSN in flight: acknowledged
+  // selectively. It has 2W bits, twice the largest window, so that a word
+  // holds PSNs of one lap only: each channel's is a LUT RAM of 2NW words
+  // (g_ar[c].m, not reset) with a valid bit per word (av_q; a word not
+  // valid reads as 0). A new packet that starts a word makes it not valid
+  // (its PSNs of the lap before are long out of flight), so no bit is
+  // cleared for a new packet; a merged SACK word is read, or'ed and written
+  // back. A timeout's clear of una's bit is a write still to make (uf_q,
+  // at index ux_q), made at the first edge the RAM's write port is free
+  // or with a merge into the same word; until then that bit reads as 0.
+  logic [ANW-1:0] av_q [CH];
+  logic [CH-1:0]  uf_q;
+  logic [AIW-1:0] ux_q [CH];
   // the scan view's acknowledged bit, read over two edges: at the edge
-  // before, one bit of each ring word at each index the view may read at
-  // the next (rptr, rptr + 1, rptr + 2, the header's base, una: set k of
-  // channel c in sr_q[c*NS+k], with that edge's writes to the ring), and
-  // which of the sets it is (sr_sel_q, one-hot); at the edge, the chosen
-  // set's bit in the index's word
+  // before, the bit at each index the view may read at the next (rptr,
+  // rptr + 1, rptr + 2, the header's base, una: bit k of sr_q[c] for
+  // channel c, with that edge's writes to the ring), and which of them it
+  // is (sr_sel_q, one-hot); at the edge, the chosen one
   localparam int NS = 5;
-  logic [NW-1:0] sr_q [CH*NS];
+  logic [NS-1:0] sr_q [CH];
+  logic [NS-1:0] srv_q [CH];  // its word's valid bit
+  logic [NS-1:0] srm_q [CH];  // the bit merged at that edge
   logic [NS-1:0] sr_sel_q [CH];
   logic [15:0]   desc_q [CH*W];     // the descriptor ring (a RAM, below)
   logic [15:0]   rhdl_q, nhdl_q;    // a resend's handle (the RAM's read), a new packet's
@@ -139,7 +158,7 @@ module transport #(
   logic [1:0]    k_ch_q, k_kind_q;
   logic [2:0]    k_code_q;
   logic [23:0]   k_b_q;
-  logic [IW-1:0] k_b1_q;
+  logic [AIW-1:0] k_b1_q, k_b2_q;
   logic [10:0]   k_d_q, k_dm1_q, k_lim_q, k_hb1_q;
   // the header's comparisons with each channel's offsets as they are at
   // the edge it is applied (worked out at the edge it is taken, from the
@@ -182,6 +201,7 @@ module transport #(
   logic [JW-1:0] cw2_q [CH];
 `ifdef UB_ASSERT_ON
   logic [63:0]   a_rr [CH*NW];  // the RAM words, for the assertions
+  logic [63:0]   a_ar [CH*ANW];
 `endif
   logic [CH-1:0] hd_q;       // the ring's bit at exp: the next PSN is held
   // the ring's bit at exp + 1, read over two edges: at the edge before, the
@@ -202,14 +222,15 @@ module transport #(
   logic [2:0]    x_zero_q, x_behind_q, x_beyond_q;
   // its ring bit as read at X in each channel (the channel's picked at V)
   logic [CH-1:0] x_cb_q;
-  // an incoming SACK's words, merged into acked_q[mg_q.c] a word an edge
+  // an incoming SACK's words, merged into the acknowledged ring of channel
+  // mg_q.c a word an edge
   // (cmodel/transport.h: the same registers, mg_*)
   typedef struct packed {
     logic [4:0]    n;      // words still to come
     logic          on;     // merged (else only consumed)
     logic          tail;   // the last word's carry still to write
     logic [1:0]    c;
-    logic [JW-1:0] pos;    // the ring word written next
+    logic [AJW-1:0] pos;   // the ring word written next
     logic [5:0]    s;      // the shift onto the ring
     logic [10:0]   left;   // bitmap bits still naming PSNs sent
     logic [63:0]   carry;
@@ -219,7 +240,7 @@ module transport #(
   // the ring word a merged word makes, ORed in at the next edge
   logic        mw_v_q;
   logic [1:0]  mw_c_q;
-  logic [JW-1:0] mw_pos_q;
+  logic [AJW-1:0] mw_pos_q;
   logic [63:0] mw_data_q;
   // the outgoing SACK's words
   logic [4:0]  ao_n_q;       // words still to read from the ring
@@ -337,26 +358,19 @@ module transport #(
     end
   end
 
-  // the scan view's bit, acked_q's at rptr (no view) or rptr + 1 (a view),
+  // the scan view's bit, the acknowledged ring's at rptr (no view) or
+  // rptr + 1 (a view),
   // from the sets read at the edge before
   logic [CH-1:0] sbit;
-  always_comb begin
-    for (int c = 0; c < CH; c++) begin
-      logic [NW-1:0] v;
-      logic [JW-1:0] wi;
-      v = '0;
-      for (int k = 0; k < NS; k++) v = v | (sr_q[c*NS+k] & {NW{sr_sel_q[c][k]}});
-      wi = sv_q[c] ? rp1_q[c][IW-1:6] : rptr_q[c][IW-1:6];
-      sbit[c] = v[wi];
-    end
-  end
+  always_comb
+    for (int c = 0; c < CH; c++) sbit[c] = (((sr_q[c] & srv_q[c]) | srm_q[c]) & sr_sel_q[c]) != '0;
 
   // ---- transmit: next-state values ----
   logic [23:0]   nxt_d [CH];
   logic [23:0]   una_d [CH];
   logic [23:0]   rptr_d [CH];
-  logic [IW-1:0] rp1_d [CH];
-  logic [IW-1:0] una1_d [CH];
+  logic [AIW-1:0] rp1_d [CH], rp2_d [CH];
+  logic [AIW-1:0] una1_d [CH], una2_d [CH];
   logic [10:0]   fl_d [CH];
   logic [10:0]   rpo_d [CH];
   logic [10:0]   rpo1_d [CH];
@@ -387,6 +401,7 @@ module transport #(
       nxt_d[c] = en[c] ? nxt_q[c] + 24'd1 : nxt_q[c];
       una_d[c] = pcv[c] ? k_b_q : una_q[c];
       una1_d[c] = pcv[c] ? k_b1_q : una1_q[c];
+      una2_d[c] = pcv[c] ? k_b2_q : una2_q[c];
       rnd_rs_d[c] = rnd_rs_q[c];
       rnd_on_d[c] = rnd_on_q[c];
       rno_d[c] = rno_q[c];
@@ -394,6 +409,7 @@ module transport #(
       if (apc[c]) begin
         rptr_d[c] = a_rptr_b[c] ? k_b_q : rptr_q[c];
         rp1_d[c] = a_rptr_b[c] ? k_b1_q : rp1_q[c];
+        rp2_d[c] = a_rptr_b[c] ? k_b2_q : rp2_q[c];
         rpo_d[c] = a_rpo[c];
         rpo1_d[c] = a_rptr_b[c] ? 11'd1 : rpo_q[c] - k_dm1_q;
         reo_d[c] = a_reo[c];
@@ -403,7 +419,8 @@ module transport #(
         flw_d[c] = en[c] ? a_flp[c] < win_q : a_flm[c] < win_q;
       end else begin
         rptr_d[c] = adv[c] ? rptr_q[c] + 24'd1 : rptr_q[c];
-        rp1_d[c] = adv[c] ? rp1_q[c] + IW'(1) : rp1_q[c];
+        rp1_d[c] = adv[c] ? rp1_q[c] + AIW'(1) : rp1_q[c];
+        rp2_d[c] = adv[c] ? rp2_q[c] + AIW'(1) : rp2_q[c];
         rpo_d[c] = adv[c] ? rpo1_q[c] : rpo_q[c];
         rpo1_d[c] = adv[c] ? rpo1_q[c] + 11'd1 : rpo1_q[c];
         if (adv[c]) begin
@@ -444,6 +461,7 @@ module transport #(
           t1_d[c] = !cfg_backoff_i && rto_q[c] == 32'd1;  // (a doubled timeout is even)
           rptr_d[c] = una_d[c];
           rp1_d[c] = una1_d[c];
+          rp2_d[c] = una2_d[c];
           rpo_d[c] = '0;
           rpo1_d[c] = 11'd1;
           reo_d[c] = apc[c] ? a_flm[c] : fl_q[c];  // (fl_d: no new packet leaves as it times out)
@@ -482,71 +500,103 @@ module transport #(
     end
   end
 
-  // the sets the scan view's bit is read from at the next edge: at each
-  // index it may read there, one bit of every ring word, as this edge's
-  // writes leave it (a merged word or'ed in, a new packet's bit and a
-  // timed-out una's cleared); and which index it reads (sv_d: rptr_d + 1,
-  // else rptr_d; no acknowledgement, merge or timeout with a view)
-  // (each word's bit is picked as a net of its own, kept, and the writes
-  // applied to it after: a late write enable is one gate, not a term
-  // spread through the pick. Set 2, rptr + 2, is picked by rptr + 1's low
-  // bits from each word rotated by one.)
-  logic [5:0] sr_ix [CH*NS];
-  logic       sr_raw [CH*NS*NW];
-  logic       sr_mw [CH*NS];
+  // the acknowledged ring's RAMs: one write an edge each (a merged word,
+  // or else a timeout's clear still to make), read at the write's address
+  // and at each index the scan view may read at the next edge
+  logic [AIW-1:0] sr_ix [CH*NS];
+  logic [63:0]    sr_w [CH*NS];
+  logic [CH-1:0]  aw_e, mwc;
+  logic [AJW-1:0] aw_a [CH];
+  logic [63:0]    aw_d [CH], ar_w [CH];
   always_comb
     for (int c = 0; c < CH; c++) begin
-      sr_ix[c*NS+0] = rptr_q[c][5:0];
-      sr_ix[c*NS+1] = rp1_q[c][5:0];
-      sr_ix[c*NS+2] = rp1_q[c][5:0];
-      sr_ix[c*NS+3] = k_b_q[5:0];
-      sr_ix[c*NS+4] = una_q[c][5:0];
+      sr_ix[c*NS+0] = rptr_q[c][AIW-1:0];
+      sr_ix[c*NS+1] = rp1_q[c];
+      sr_ix[c*NS+2] = rp2_q[c];
+      sr_ix[c*NS+3] = k_b_q[AIW-1:0];
+      sr_ix[c*NS+4] = una_q[c][AIW-1:0];
+      mwc[c] = mw_v_q && mw_c_q == 2'(c);
+      aw_e[c] = mwc[c] || uf_q[c];
+      aw_a[c] = mwc[c] ? mw_pos_q : ux_q[c][AIW-1:6];
     end
+  for (genvar gc = 0; gc < CH; gc++) begin : g_ar
+    logic [63:0] m [ANW];
+    always_ff @(posedge clk_i)
+      if (aw_e[gc]) m[aw_a[gc]] <= aw_d[gc];
+    assign ar_w[gc] = m[aw_a[gc]];
+    for (genvar gk = 0; gk < NS; gk++) begin : g_rd
+      assign sr_w[gc*NS+gk] = m[sr_ix[gc*NS+gk][AIW-1:6]];
+    end
+`ifdef UB_ASSERT_ON
+    for (genvar gj = 0; gj < ANW; gj++) begin : g_aw
+      assign a_ar[gc*ANW+gj] = m[gj];
+    end
+`endif
+  end
+  // the write: the word as it stands (0 if not valid), the pending clear
+  // applied if it is this word's, the merged word or'ed in; the valid bits
+  // (a merged word's set, a word a new packet starts cleared); the pending
+  // clear (set by a timeout, done by a write to its word)
+  // (the valid bits with the merge's set, and the word a new packet would
+  // start, as nets of their own, kept: the new packet's late decision is
+  // one gate after them)
+  logic [ANW-1:0] av_b [CH], av_n [CH];
+  for (genvar gc = 0; gc < CH; gc++) begin : g_av
+    (* keep *) logic [ANW-1:0] b, n;
+    assign b = av_q[gc] | (mwc[gc] ? ANW'(1) << mw_pos_q : '0);
+    assign n = nxt_q[gc][5:0] == 6'd0 ? ANW'(1) << nxt_q[gc][AIW-1:6] : '0;
+    assign av_b[gc] = b;
+    assign av_n[gc] = n;
+  end
+  logic [ANW-1:0] av_d [CH];
+  logic [CH-1:0]  uf_d;
+  logic [AIW-1:0] ux_d [CH];
+  always_comb
+    for (int c = 0; c < CH; c++) begin
+      logic [63:0] uxm;
+      uxm = (uf_q[c] && ux_q[c][AIW-1:6] == aw_a[c]) ? 64'd1 << ux_q[c][5:0] : 64'd0;
+      aw_d[c] = ((av_q[c][aw_a[c]] ? ar_w[c] : 64'd0) & ~uxm) | (mwc[c] ? mw_data_q : 64'd0);
+      av_d[c] = av_b[c] & ~(av_n[c] & {ANW{en[c]}});
+      uf_d[c] = exp_fire[c] || (uf_q[c] && ux_q[c][AIW-1:6] != aw_a[c]);
+      ux_d[c] = exp_fire[c] ? una_q[c][AIW-1:0] : ux_q[c];
+    end
+  // the sets: at each index, the bit as this edge's writes leave it (the
+  // word's bit if valid and no clear is pending there, or the merged word's
+  // bit; a timeout clears una's, which only set 4 is chosen with)
+  // (each set's bit picked as a net of its own, kept, and the writes
+  // applied to it after)
+  logic [NS-1:0] sr_d [CH], srv_d [CH], srm_d [CH];
+  logic [NS-1:0] sr_sel_d [CH];
   for (genvar gc = 0; gc < CH; gc++) begin : g_src
     for (genvar gk = 0; gk < NS; gk++) begin : g_sset
-      for (genvar gj = 0; gj < NW; gj++) begin : g_sw
-        logic [63:0] w;
-        (* keep *) logic [15:0] l1;
-        (* keep *) logic [3:0] l2;
-        if (gk == 2) begin : g_rot
-          assign w = {acked_q[gc][64*gj], acked_q[gc][64*gj+1 +: 63]};
-        end else begin : g_id
-          assign w = acked_q[gc][64*gj +: 64];
-        end
-        assign l1 = pick4_64(w, sr_ix[gc*NS+gk][1:0]);
-        assign l2 = pick4_16(l1, sr_ix[gc*NS+gk][3:2]);
-        assign sr_raw[(gc*NS+gk)*NW+gj] = pick4_4(l2, sr_ix[gc*NS+gk][5:4]);
+      (* keep *) logic rb, vb, mb, pb;
+      (* keep *) logic [15:0] l1;
+      (* keep *) logic [3:0] l2;
+      logic [AIW-1:0] ix;
+      assign ix = sr_ix[gc*NS+gk];
+      // (the word's bit in 4-to-1 steps written as AND-OR terms: a LUT each)
+      assign l1 = pick4_64(sr_w[gc*NS+gk], ix[1:0]);
+      assign l2 = pick4_16(l1, ix[3:2]);
+      assign rb = pick4_4(l2, ix[5:4]);
+      assign vb = av_q[gc][ix[AIW-1:6]];
+      assign mb = mwc[gc] && mw_pos_q == ix[AIW-1:6] && mw_data_q[ix[5:0]];
+      assign pb = uf_q[gc] && ux_q[gc] == ix;
+      // (the word's valid bit is registered apart and and'ed in at the
+      // next edge: its pick is not on the path of the word's bit)
+      // (and so is the merged word's bit: the RAM word's bit goes through
+      // one gate, the pending clear's)
+      if (gk == 4) begin : g_una
+        assign sr_d[gc][gk] = rb && !pb && !exp_fire[gc];
+        assign srm_d[gc][gk] = mb && !exp_fire[gc];
+      end else begin : g_oth
+        assign sr_d[gc][gk] = rb && !pb;
+        assign srm_d[gc][gk] = mb;
       end
-      // the merged word's bit, picked the same way
-      (* keep *) logic [15:0] m1;
-      (* keep *) logic [3:0] m2;
-      logic [63:0] m;
-      if (gk == 2) begin : g_mrot
-        assign m = {mw_data_q[0], mw_data_q[63:1]};
-      end else begin : g_mid
-        assign m = mw_data_q;
-      end
-      assign m1 = pick4_64(m, sr_ix[gc*NS+gk][1:0]);
-      assign m2 = pick4_16(m1, sr_ix[gc*NS+gk][3:2]);
-      assign sr_mw[gc*NS+gk] = pick4_4(m2, sr_ix[gc*NS+gk][5:4]);
+      assign srv_d[gc][gk] = vb;
     end
   end
-  logic [NW-1:0] sr_d [CH*NS];
-  logic [NS-1:0] sr_sel_d [CH];
   always_comb begin
     for (int c = 0; c < CH; c++) begin
-      // (only the writes that can reach the set chosen with them: a
-      // timeout chooses set 4, una's, and a new packet never leaves as the
-      // scan moves on with its view (set 2): it waits for the scan's end)
-      for (int k = 0; k < NS; k++) begin
-        logic mb, nh, uh;
-        mb = mw_v_q && mw_c_q == 2'(c) && sr_mw[c*NS+k];
-        nh = k != 2 && en[c] && nxt_q[c][5:0] == sr_ix[c*NS+k];
-        uh = k == 4 && exp_fire[c];
-        for (int j = 0; j < NW; j++)
-          sr_d[c*NS+k][j] = (sr_raw[(c*NS+k)*NW+j] || (mb && mw_pos_q == JW'(j))) &&
-                            !(nh && nxt_q[c][IW-1:6] == JW'(j)) && !(uh && una_q[c][IW-1:6] == JW'(j));
-      end
       if (sv_d[c]) sr_sel_d[c] = adv[c] ? NS'(4) : NS'(2);
       else if (exp_fire[c]) sr_sel_d[c] = NS'(16);
       else if (apc[c]) sr_sel_d[c] = a_rptr_b[c] ? NS'(8) : NS'(1);
@@ -575,7 +625,7 @@ module transport #(
       if (mg_q.on) begin
         mg_d.left = mg_q.left >= 11'd64 ? mg_q.left - 11'd64 : 11'd0;
         mg_d.carry = mg_sh[127:64];
-        mg_d.pos = mg_q.pos + JW'(1);
+        mg_d.pos = mg_q.pos + AJW'(1);
       end
       mg_d.n = mg_q.n - 5'd1;
       mg_d.tail = mg_q.n == 5'd1 && mg_q.on && mg_q.s != 6'd0;
@@ -592,7 +642,7 @@ module transport #(
         mg_d.on = 1'b1;
         mg_d.c = kc;
         mg_d.left = bmap_bits(k_code_q) > k_lim_q ? k_lim_q : bmap_bits(k_code_q);
-        mg_d.pos = k_b_q[IW-1:6];
+        mg_d.pos = k_b_q[AIW-1:6];
         mg_d.s = k_b_q[5:0];
       end
     end
@@ -876,7 +926,11 @@ module transport #(
   logic [CH-1:0] xcb;
   for (genvar gc = 0; gc < CH; gc++) begin : g_xr
     (* keep *) logic rb, vb, cb, nb, ec, en1;
-    assign rb = rr_xr[gc][rx_psn_i[5:0]];
+    (* keep *) logic [15:0] l1;
+    (* keep *) logic [3:0] l2;
+    assign l1 = pick4_64(rr_xr[gc], rx_psn_i[1:0]);
+    assign l2 = pick4_16(l1, rx_psn_i[3:2]);
+    assign rb = pick4_4(l2, rx_psn_i[5:4]);
     assign vb = rv_q[gc][rx_psn_i[IW-1:6]];
     assign cb = rc_q[gc][rx_psn_i[5:0]];
     assign nb = rn_q[gc][rx_psn_i[5:0]];
@@ -904,7 +958,9 @@ module transport #(
         una_q[c] <= '0;
         rptr_q[c] <= '0;
         rp1_q[c] <= '0;
+        rp2_q[c] <= '0;
         una1_q[c] <= '0;
+        una2_q[c] <= '0;
         fl_q[c] <= '0;
         rpo_q[c] <= '0;
         rpo1_q[c] <= 11'd1;
@@ -915,9 +971,12 @@ module transport #(
         tz_q[c] <= 1'b1;
         rto_q[c] <= '0;
         retries_q[c] <= '0;
-        acked_q[c] <= '0;
+        av_q[c] <= '0;
+        ux_q[c] <= '0;
         sr_sel_q[c] <= '0;
-        for (int k = 0; k < NS; k++) sr_q[c*NS+k] <= '0;
+        sr_q[c] <= '0;
+        srv_q[c] <= '0;
+        srm_q[c] <= '0;
         exp_q[c] <= '0;
         exp1_q[c] <= '0;
         exp2_q[c] <= '0;
@@ -974,6 +1033,8 @@ module transport #(
       k_code_q <= '0;
       k_b_q <= '0;
       k_b1_q <= '0;
+      k_b2_q <= '0;
+      uf_q <= '0;
       k_d_q <= '0;
       k_dm1_q <= '0;
       k_lim_q <= '0;
@@ -1056,8 +1117,10 @@ module transport #(
         nxt_q[c] <= cfg_psn_init_i;
         una_q[c] <= cfg_psn_init_i;
         rptr_q[c] <= cfg_psn_init_i;
-        rp1_q[c] <= cfg_psn_init_i[IW-1:0] + IW'(1);
-        una1_q[c] <= cfg_psn_init_i[IW-1:0] + IW'(1);
+        rp1_q[c] <= cfg_psn_init_i[AIW-1:0] + AIW'(1);
+        rp2_q[c] <= cfg_psn_init_i[AIW-1:0] + AIW'(2);
+        una1_q[c] <= cfg_psn_init_i[AIW-1:0] + AIW'(1);
+        una2_q[c] <= cfg_psn_init_i[AIW-1:0] + AIW'(2);
         exp_q[c] <= cfg_psn_init_i;
         cw1_q[c] <= cfg_psn_init_i[IW-1:6] + JW'(1);
         cw2_q[c] <= cfg_psn_init_i[IW-1:6] + JW'(2);
@@ -1076,7 +1139,9 @@ module transport #(
         una_q[c] <= una_d[c];
         rptr_q[c] <= rptr_d[c];
         rp1_q[c] <= rp1_d[c];
+        rp2_q[c] <= rp2_d[c];
         una1_q[c] <= una1_d[c];
+        una2_q[c] <= una2_d[c];
         fl_q[c] <= fl_d[c];
         rpo_q[c] <= rpo_d[c];
         rpo1_q[c] <= rpo1_d[c];
@@ -1118,7 +1183,8 @@ module transport #(
         k_kind_q <= ack_kind_i;
         k_code_q <= ack_code_i;
         k_b_q <= ack_base_i;
-        k_b1_q <= ack_base_i[IW-1:0] + IW'(1);
+        k_b1_q <= ack_base_i[AIW-1:0] + AIW'(1);
+        k_b2_q <= ack_base_i[AIW-1:0] + AIW'(2);
         k_take_q <= ak_d <= {13'd0, fl_m};
         k_nz_q <= ak_d[10:0] != 11'd0;
         k_d_q <= ak_d[10:0];
@@ -1143,25 +1209,17 @@ module transport #(
       mw_pos_q <= mg_q.pos;
       mw_data_q <= mg_wdata;
       for (int c = 0; c < CH; c++) begin
-        // (each ring word by a decoded enable: no word is picked by an
-        // index and written back; a single bit by a mask with that bit
-        // set, which synthesis makes a decoder of the index, where a
-        // write to [index] becomes index arithmetic and a carry chain)
-        logic [W-1:0] a;
-        a = acked_q[c];
-        for (int j = 0; j < NW; j++)
-          if (mw_v_q && 2'(c) == mw_c_q && mw_pos_q == JW'(j))
-            a[64*j +: 64] = a[64*j +: 64] | mw_data_q;
-        if (en[c])
-          a = a & ~(W'(1) << nxt_q[c][IW-1:0]);
-        // a timeout resends una whatever its acked bit (the receiver then
-        // answers with its cumulative acknowledgement)
-        if (exp_eff[c] && !fail_d[c])
-          a = a & ~(W'(1) << una_q[c][IW-1:0]);
-        acked_q[c] <= a;
+        // the acknowledged ring's valid bits and pending clear (a timeout
+        // resends una whatever its acked bit: the receiver then answers
+        // with its cumulative acknowledgement)
+        av_q[c] <= av_d[c];
+        ux_q[c] <= ux_d[c];
         sr_sel_q[c] <= sr_sel_d[c];
-        for (int k = 0; k < NS; k++) sr_q[c*NS+k] <= sr_d[c*NS+k];
+        sr_q[c] <= sr_d[c];
+        srv_q[c] <= srv_d[c];
+        srm_q[c] <= srm_d[c];
       end
+      uf_q <= uf_d;
       if (emit_r) begin
         pkt_valid_o <= 1'b1;
         pkt_ch_o <= cs;
@@ -1304,6 +1362,69 @@ module transport #(
              $past({cfg_gbn_i, cfg_bmap_code_i, cfg_window_i, cfg_ooo_cap_i, cfg_rto_i,
                     cfg_backoff_i, cfg_retry_max_i, cfg_psn_init_i}))
 
+  // the acknowledged ring as it was, W bits a channel in registers, beside
+  // the RAM that holds it (the RAM's words for the assertions in a_ar)
+  logic [W-1:0] acked_q [CH];
+  always_ff @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) begin
+      for (int c = 0; c < CH; c++) acked_q[c] <= '0;
+    end else if (init_q) begin
+      for (int c = 0; c < CH; c++) begin
+        logic [W-1:0] a;
+        a = acked_q[c];
+        for (int j = 0; j < NW; j++)
+          if (mw_v_q && 2'(c) == mw_c_q && mw_pos_q[JW-1:0] == JW'(j))
+            a[64*j +: 64] = a[64*j +: 64] | mw_data_q;
+        if (en[c]) a = a & ~(W'(1) << nxt_q[c][IW-1:0]);
+        if (exp_fire[c]) a = a & ~(W'(1) << una_q[c][IW-1:0]);
+        acked_q[c] <= a;
+      end
+    end
+  // every bit in flight is the one the RAM, its valid bits and the pending
+  // clear make up
+  logic [CH-1:0] a_ak;
+`ifdef FORMAL
+  // every index of the 2W ring, each its own bit of the RAM: no index is
+  // computed, so that the proof sees no multiplexer
+  always_comb
+    for (int c = 0; c < CH; c++) begin
+      a_ak[c] = 1'b1;
+      for (int i = 0; i < 2 * W; i++) begin
+        logic [AIW-1:0] o;
+        o = AIW'(i) - una_q[c][AIW-1:0];
+        if (12'(o) < {1'b0, fl_q[c]} &&
+            acked_q[c][i % W] != (av_q[c][i / 64] && a_ar[c*ANW+i/64][i % 64] && !(uf_q[c] && ux_q[c] == AIW'(i))))
+          a_ak[c] = 1'b0;
+      end
+    end
+`else
+  // the same a word at a time (a simulation evaluates it at every edge):
+  // the bits of RAM word j in flight are one run, [lo, hi), of its 64
+  always_comb
+    for (int c = 0; c < CH; c++) begin
+      a_ak[c] = 1'b1;
+      for (int j = 0; j < ANW; j++) begin
+        logic [AIW-1:0] o0;
+        logic [63:0] wd, m;
+        int lo, hi;
+        o0 = AIW'(64 * j) - una_q[c][AIW-1:0];  // the word's first bit's offset
+        if (12'(o0) < {1'b0, fl_q[c]}) begin
+          lo = 0;
+          hi = int'(fl_q[c]) - int'(o0);
+        end else begin  // una inside this word or none of it in flight
+          lo = 2 * W - int'(o0);
+          hi = lo + int'(fl_q[c]);
+        end
+        if (hi > 64) hi = 64;
+        m = lo >= 64 ? 64'd0 : (hi >= 64 ? ~64'd0 : (64'd1 << hi) - 64'd1) & ~((64'd1 << lo) - 64'd1);
+        wd = av_q[c][j] ? a_ar[c*ANW+j] : 64'd0;
+        if (uf_q[c] && ux_q[c][AIW-1:6] == AJW'(j)) wd[ux_q[c][5:0]] = 1'b0;
+        if (((wd ^ acked_q[c][64*(j%NW) +: 64]) & m) != 64'd0) a_ak[c] = 1'b0;
+      end
+    end
+`endif
+  `UB_ASSERT(AckedRingIsItsWords, !init_q || &a_ak)
+
   // the receive ring as one vector a channel (registers), beside the words
   // and the RAM that hold it: every word is the one they make up
   logic [W-1:0] ring_q [CH];
@@ -1346,7 +1467,8 @@ module transport #(
       a_ofs[c] = t1_q[c] == (tmr_q[c] == 32'd1) && tz_q[c] == (tmr_q[c] == 32'd0) &&
                  (!init_q || flw_q[c] == (fl_q[c] < win_q)) && kb_q[c] == (k_v_q && k_ch_q == 2'(c)) &&
                  nxt_q[c] == una_q[c] + 24'(fl_q[c]) && rptr_q[c] == una_q[c] + 24'(rpo_q[c]) &&
-                 rp1_q[c] == rptr_q[c][IW-1:0] + IW'(1) && una1_q[c] == una_q[c][IW-1:0] + IW'(1) &&
+                 rp1_q[c] == rptr_q[c][AIW-1:0] + AIW'(1) && una1_q[c] == una_q[c][AIW-1:0] + AIW'(1) &&
+                 rp2_q[c] == rptr_q[c][AIW-1:0] + AIW'(2) && una2_q[c] == una_q[c][AIW-1:0] + AIW'(2) &&
                  rpo1_q[c] == rpo_q[c] + 11'd1;
       // the receiver holds as many packets as its ring has bits; its head
       // bit is the ring's at exp, and exp1 is exp + 1
@@ -1390,10 +1512,12 @@ module transport #(
                  (!k_take_q || !k_hbz_q || k_ssr_q[c] == (k_kind_q == KSack && a_khb_q < k_lim_q)));
   `UB_ASSERT(HeaderComparisonsHold, &a_kf)
   // the scan view's bit as read over two edges is the acknowledged ring's
+  // (at a PSN in flight: only there is it read)
   logic [CH-1:0] a_sb;
   always_comb
     for (int c = 0; c < CH; c++)
-      a_sb[c] = sbit[c] == acked_q[c][sv_q[c] ? rp1_q[c] : rptr_q[c][IW-1:0]];
+      a_sb[c] = (sv_q[c] ? rpo1_q[c] : rpo_q[c]) >= fl_q[c] ||
+                sbit[c] == acked_q[c][sv_q[c] ? rp1_q[c][IW-1:0] : rptr_q[c][IW-1:0]];
   `UB_ASSERT(ScanBitIsTheRing, !init_q || &a_sb)
   // with a view, its "a PSN due" is the scan's offsets'
   logic [CH-1:0] a_sd;
