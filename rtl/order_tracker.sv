@@ -199,8 +199,19 @@ module order_tracker #(
       // Each count, from the bank of the last edge's pick, one up and one
       // down (carry chains), and the two compares a step of the flags needs
       // (what "== 1" and "== CntMax - 1" become after a step down / up).
+      out_two  = '0;
+      out_max2 = '0;
       for (int q = 0; q < NumQueues; q++) begin
         logic [CntW-1:0] os, oi, od;
+`ifdef VERILATOR
+        // (the Verilated model steps only the counts this edge can change:
+        // the queue picked at the last edge, whose bank 0 takes bank 1's
+        // count, and the queues picked or completed at this one; any other
+        // queue's bank 0 holds, and its bank 1 is read only after a pick of
+        // it, which steps it first. Synthesis and the proofs read every
+        // queue stepped, the same values where they are read.)
+        if (picked[q] || pick_oh[q] || cmp_oh[q]) begin
+`endif
         os = picked[q] ? out_q[1][q] : out_q[0][q];
         oi = os + CntW'(1);
         od = os - CntW'(1);
@@ -208,6 +219,9 @@ module order_tracker #(
         out_max2[q] = (os == CntMax - CntW'(2));
         out_q[0][q] <= down0[q] ? od : os;
         out_q[1][q] <= up1[q] ? oi : (down1[q] ? od : os);
+`ifdef VERILATOR
+        end
+`endif
       end
       for (int pk = 0; pk < 2; pk++) begin
         logic [NumQueues-1:0] up, down;
@@ -320,12 +334,13 @@ module order_tracker #(
       // both banks hold a state the queue can be in (a FIFO filled from
       // entry 0 up, flags equal to the compares they stand for)
       a_fill_ok[q] = ((o0 & (o0 + Depth'(1))) == '0) && ((o1 & (o1 + Depth'(1))) == '0);
+      // (bank 1 where it is read: the queue picked at the last edge)
       a_flags_ok[q] = 1'b1;
       for (int pk = 0; pk < 2; pk++) begin
-        a_flags_ok[q] = a_flags_ok[q] &&
+        a_flags_ok[q] = a_flags_ok[q] && ((pk == 1 && !picked[q]) ||
             (nz_q[pk][q] == (out_q[pk][q] != '0)) && (one_q[pk][q] == (out_q[pk][q] == CntW'(1))) &&
             (max_q[pk][q] == (out_q[pk][q] == CntMax)) &&
-            (max1_q[pk][q] == (out_q[pk][q] == CntMax - CntW'(1)));
+            (max1_q[pk][q] == (out_q[pk][q] == CntMax - CntW'(1))));
       end
       // the outputs: elig is the rules table applied to the head
       a_elig_rule[q] = (elig_q[q] == (known[q] && !max_s[q] && (!ws[0] || !nz_s[q])));
