@@ -9,7 +9,10 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 extern "C" {
 #include "blocks.h"
@@ -462,6 +465,47 @@ TEST(LossCli, RefusesBadInput)
     EXPECT_EQ(testutil::run(u + "--frobnicate", &out, true), 2);
     EXPECT_EQ(testutil::run(u + "--help", &out), 0);
     EXPECT_NE(out.find("--rto-ns"), std::string::npos);
+}
+
+// --scheme takes the names the sweep prints: gbn32 (the baseline's flight)
+// and gbnW (the configured window W), each the row of that name alone.
+TEST(LossCli, SchemeTakesTheNamesTheReportPrints)
+{
+    const std::string u = testutil::ubsim() + " loss --messages 10 --loss 0,5e-2 --message 65536 --format csv --quiet ";
+    std::string all, one;
+    ASSERT_EQ(testutil::run(u + "--scheme all", &all), 0) << all;
+    auto rows = [](const std::string &csv, const std::string &scheme) {
+        std::string keep, line;
+        std::istringstream in(csv);
+        while (std::getline(in, line))
+            if (line.rfind(scheme + ",", 0) == 0)
+                keep += line + "\n";
+        return keep;
+    };
+    for (const char *s : {"gbn32", "gbn256", "sack"}) {
+        ASSERT_EQ(testutil::run(u + "--scheme " + s, &one), 0) << one;
+        ASSERT_FALSE(rows(all, s).empty()) << all;
+        EXPECT_EQ(rows(one, s), rows(all, s)) << s;
+        EXPECT_EQ(rows(one, s).size() + one.find('\n') + 1, one.size()) << "only " << s << ":\n" << one;
+    }
+    // another window: the same rows as --window with the plain gbn's
+    std::string named, windowed;
+    ASSERT_EQ(testutil::run(u + "--scheme gbn64", &named), 0) << named;
+    ASSERT_EQ(testutil::run(u + "--scheme gbn --window 64", &windowed), 0) << windowed;
+    EXPECT_EQ(rows(named, "gbn64"), rows(windowed, "gbn64"));
+    ASSERT_FALSE(rows(named, "gbn64").empty()) << named;
+    // what it refuses, and why
+    for (const auto &[args, says] : std::vector<std::pair<std::string, std::string>>{
+             {"--scheme gbn0", "expected sack, gbn, gbn32, gbnW (go-back-N with a window of W packets, 1 to 1024) or all, got 'gbn0'"},
+             {"--scheme gbn2048", "got 'gbn2048'"},
+             {"--scheme gbnx", "got 'gbnx'"},
+             {"--scheme gbn64 --window 32", "--scheme gbn64 names a window of 64 packets, --window says 32: give one"},
+             {"--scheme gbn512", "--scheme gbn512: a window of 512 packets, more than the bitmap's 256 bits (--bitmap)"},
+         }) {
+        std::string out;
+        EXPECT_EQ(testutil::run(u + args, &out, true), 2) << args;
+        EXPECT_NE(out.find(says), std::string::npos) << args << ": " << out;
+    }
 }
 
 TEST(LossCli, MixOfSizesIsDeliveredWhole)

@@ -41,7 +41,10 @@ static const char *const usage_loss =
     "  --loss LIST          loss probabilities, comma-separated (default\n"
     "                       0,1e-4,1e-3,1e-2,5e-2,1e-1)\n"
     "  --scheme S           sack, gbn (go-back-N: gbn32 and gbnW in a sweep, the\n"
-    "                       configured window in a single run) or all (default)\n"
+    "                       configured window in a single run), gbn32 (the\n"
+    "                       baseline's flight of 32 alone), gbnW (go-back-N with a\n"
+    "                       window of W packets alone: sets --window) or all\n"
+    "                       (default); the names the report prints\n"
     "  --message BYTES      bytes per message (default 65536)\n"
     "  --mix LIST           message sizes in bytes, used in turn (instead of\n"
     "                       --message)\n"
@@ -186,6 +189,16 @@ static void single_table(const char *scheme, const tpb_cfg_t *c, const tpb_resul
            (unsigned long long)r->reordered[1], (unsigned long long)r->crc_drops[1]);
 }
 
+/* The W of "gbnW" (1 to TP_W) into *w; nonzero if s is no such name. */
+static int gbn_window_of(const char *s, unsigned *w)
+{
+    long long x = 0;
+    if (strncmp(s, "gbn", 3) != 0 || s[3] < '1' || s[3] > '9' || cli_parse_int(s + 3, 1, &x) || x > TP_W)
+        return 1;
+    *w = (unsigned)x;
+    return 0;
+}
+
 int cmd_loss(int argc, char **argv)
 {
     cli_args_t A = {.argc = argc, .argv = argv, .i = 1, .cmd = "loss"};
@@ -201,6 +214,8 @@ int cmd_loss(int argc, char **argv)
     uint64_t mix[LOSS_MAX_MIX];
     int n_mix = 0, have_messages = 0, fixed_rto = 0, have_loss = 0, have_message = 0;
     const char *scheme = "all";
+    unsigned gbn_window = 0; /* the W of --scheme gbnW */
+    int have_window = 0;
     for (; A.i < argc; A.i++) {
         const char *v = NULL;
         int bad = 0;
@@ -217,8 +232,12 @@ int cmd_loss(int argc, char **argv)
             if (!bad)
                 bad = parse_list(A.cmd, "--mix", v, mixd, LOSS_MAX_MIX, 1, &n_mix);
         } else if (cli_opt_value(&A, "--scheme", &v, &bad)) {
-            if (!bad && strcmp(v, "sack") && strcmp(v, "gbn") && strcmp(v, "all"))
-                bad = cli_usage_error(A.cmd, "--scheme: expected sack, gbn or all, got '%s'", v);
+            if (!bad && strcmp(v, "sack") && strcmp(v, "gbn") && strcmp(v, "all") &&
+                gbn_window_of(v, &gbn_window))
+                bad = cli_usage_error(A.cmd,
+                                      "--scheme: expected sack, gbn, gbn32, gbnW (go-back-N with a window of W "
+                                      "packets, 1 to %d) or all, got '%s'",
+                                      TP_W, v);
             scheme = v;
         } else if (cli_opt_value(&A, "--message", &v, &bad)) {
             if (!bad && (cli_parse_int(v, 1, &x) || x > 0xFFFFFFFFll))
@@ -239,6 +258,7 @@ int cmd_loss(int argc, char **argv)
             if (!bad && (cli_parse_int(v, 1, &x) || x > TP_W))
                 bad = cli_usage_error(A.cmd, "--window: expected 1 to %d packets, got '%s'", TP_W, v);
             c.window = (unsigned)x;
+            have_window = 1;
         } else if (cli_opt_value(&A, "--bitmap", &v, &bad)) {
             int code = -1;
             if (!bad && !cli_parse_int(v, 64, &x))
@@ -299,6 +319,23 @@ int cmd_loss(int argc, char **argv)
                         "is one run with exactly its faults, loss=P among them)\n");
         return 2;
     }
+    /* --scheme gbnW names the window: gbn32 is the baseline's scheme (a
+     * flight of at most 32), any other W the configured-window scheme */
+    int gbn_named = strncmp(scheme, "gbn", 3) == 0 && scheme[3] != '\0';
+    if (gbn_named && gbn_window != 32) {
+        if (have_window && c.window != gbn_window) {
+            fprintf(stderr, "ubsim loss: --scheme %s names a window of %u packets, --window says %u: give one\n",
+                    scheme, gbn_window, c.window);
+            return 2;
+        }
+        c.window = gbn_window;
+        if (c.window > transport_bmap_bits(c.bmap_code)) {
+            fprintf(stderr, "ubsim loss: --scheme %s: a window of %u packets, more than the bitmap's %u bits "
+                            "(--bitmap)\n",
+                    scheme, c.window, transport_bmap_bits(c.bmap_code));
+            return 2;
+        }
+    }
     if (c.window > transport_bmap_bits(c.bmap_code)) {
         fprintf(stderr, "ubsim loss: --window %u: at most the bitmap's %u bits (--bitmap)\n", c.window,
                 transport_bmap_bits(c.bmap_code));
@@ -353,7 +390,9 @@ int cmd_loss(int argc, char **argv)
         c.fault = ro.fault;
         if (!have_messages)
             c.n_msgs = 1;
-        c.gbn = strcmp(scheme, "gbn") == 0;
+        c.gbn = strncmp(scheme, "gbn", 3) == 0;
+        if (gbn_named && gbn_window == 32 && c.window > 32)
+            c.window = 32; /* the baseline's flight */
         if (strcmp(scheme, "all") == 0) {
             fprintf(stderr, "ubsim loss: --fault: a single run: say --scheme sack or gbn\n");
             return 2;
@@ -400,7 +439,9 @@ int cmd_loss(int argc, char **argv)
     c.fault.seed = (uint64_t)ro.seed;
     unsigned schemes = strcmp(scheme, "sack") == 0  ? 1u << LOSS_SACK
                        : strcmp(scheme, "gbn") == 0 ? (1u << LOSS_GBN32) | (1u << LOSS_GBN_WIN)
-                                                    : 7u;
+                       : !gbn_named                 ? 7u
+                       : gbn_window == 32           ? 1u << LOSS_GBN32
+                                                    : 1u << LOSS_GBN_WIN;
     static loss_point_t pts[LOSS_MAX_POINTS * LOSS_N_SCHEMES];
     int n = loss_sweep(&c, schemes, loss, n_loss, pts, LOSS_MAX_POINTS * LOSS_N_SCHEMES,
                        ro.show_progress ? progress : NULL, NULL, err, sizeof err);
