@@ -7,10 +7,14 @@
 # every case on every backend, and on the other engines where the case says
 # so, against these files. Regenerate only when a figure is meant to change,
 # and say why in the commit.
-#   scripts/golden.sh [path/to/ubsim]     (from any folder)
+#   scripts/golden.sh [path/to/ubsim [CASE...]]     (from any folder)
+# With CASE names, only those cases are run and written (a new case, or one
+# whose figures change on purpose); the others' files stay as they are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exe=${1:-build/ubsim}
+shift || true
+only=" $* "
 [ -x "$exe" ] || { echo "golden: $exe is not built (make $exe)" >&2; exit 1; }
 out=testbench/golden
 cases=$out/cases.txt
@@ -34,6 +38,9 @@ while IFS= read -r line || [ -n "$line" ]; do
     if [ -z "$name" ] || [ -z "$args" ]; then
         echo "golden: $cases:$line_no: expected 'name|ubsim arguments[|options]', got '$line'" >&2
         exit 1
+    fi
+    if [ "$only" != "  " ] && [[ "$only" != *" $name "* ]]; then
+        continue
     fi
     quiet=--quiet
     for o in ${opts//,/ }; do
@@ -61,4 +68,7 @@ while IFS= read -r line || [ -n "$line" ]; do
     cp "$tmp/c.out" "$out/$name.out"
     n=$((n + 1))
 done < "$cases"
+for want in $only; do
+    [ -f "$out/$want.out" ] && grep -q "^$want|" "$cases" || { echo "golden: no case '$want' in $cases" >&2; exit 1; }
+done
 echo "golden: $n cases written to $out/ (each the same on c, rtl and lockstep)"

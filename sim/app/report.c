@@ -15,6 +15,13 @@ int report_format_parse(const char *s)
 }
 
 /* sums of the derived rows, as means over all ops, in ns */
+/* x as printed with three decimals, without a minus sign on a value that
+ * prints as zero (a difference of sums, -1e-13, printed "-0.000") */
+static double shown3(double x)
+{
+    return x > -0.0005 && x < 0.0005 ? 0.0 : x;
+}
+
 static void derived_ns(const latency_result_t *r, double *align, double *ser)
 {
     tick_t a = 0, s = 0;
@@ -425,7 +432,7 @@ static void print_table(FILE *f, const path_cfg_t *const *paths, const latency_r
             if (any && res[k].fx.on && res[k].completed == 0)
                 fprintf(f, " %10s", "-"); /* no read completed: nothing measured */
             else if (any)
-                fprintf(f, " %10.3f", sim - calc - align - ser);
+                fprintf(f, " %10.3f", shown3(sim - calc - align - ser));
             fprintf(f, "\n");
         }
         if (any)
