@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Sweep of the concurrency limit B_eff <= min(B_path, N*m/T0, m/delta):
 # request slots N and payload m, both stacks, printed as a Markdown table.
-#   scripts/slots_sweep.sh [build/ubsim] [burst]
+#   scripts/slots_sweep.sh [UBSIM] [BURST]     (from any folder)
+# UBSIM defaults to the project's build/ubsim; BURST to 20000 requests.
 set -euo pipefail
-UBSIM=${1:-build/ubsim}
+UBSIM=${1:-$(cd "$(dirname "$0")/.." && pwd)/build/ubsim}
 BURST=${2:-20000}
+[ -x "$UBSIM" ] || { echo "slots_sweep: $UBSIM is not built (make build/ubsim in the project folder)" >&2; exit 1; }
 ROW='
 import json, sys
 for s in json.load(sys.stdin)["stacks"]:
