@@ -57,7 +57,7 @@ def main():
     what = f"{cfg.get('message', 'mixed')} B messages" if "message" in cfg else "a mix of messages"
     fig.suptitle(
         f"ubsim loss: {what}, MTU {cfg.get('mtu')} B, window {cfg.get('window')}, "
-        f"link {cfg.get('link_gbytes')} GB/s, {cfg.get('link_ns')} ns, "
+        f"link {cfg.get('link_gbytes_per_s')} GB/s, {cfg.get('link_ns')} ns, "
         f"timeout {cfg.get('rto_ns')} ns{' doubling' if cfg.get('rto_backoff') else ''}"
     )
     fig.tight_layout()

@@ -135,7 +135,7 @@ def concurrency(out, srcs):
     for src in srcs:
         for s in field(load(src), "stacks", where=src):
             key = (s["name"], s["payload"])
-            series.setdefault(key, []).append((s["slots"], s["throughput_gbps"], s["bound"]))
+            series.setdefault(key, []).append((s["slots"], s["throughput_gbytes_per_s"], s["bound"]))
     keys = sorted(series)
     fig, axes = plt.subplots(1, len({k[1] for k in keys}), figsize=(11, 4.2), squeeze=False)
     payloads = sorted({k[1] for k in keys})
@@ -147,9 +147,9 @@ def concurrency(out, srcs):
             n = [t[0] for t in pts]
             line, = ax.plot(n, [t[1] for t in pts], marker="o", label="%s measured" % name)
             c = line.get_color()
-            ax.plot(n, [t[2]["slots_gbps"] for t in pts], ls=":", color=c, label="%s N*m/T0" % name)
-            ax.axhline(pts[-1][2]["issue_gbps"], ls="--", color=c, alpha=0.6, label="%s m/delta" % name)
-            ax.axhline(pts[-1][2]["path_gbps"], ls="-.", color=c, alpha=0.4, label="%s B_path" % name)
+            ax.plot(n, [t[2]["slots_gbytes_per_s"] for t in pts], ls=":", color=c, label="%s N*m/T0" % name)
+            ax.axhline(pts[-1][2]["issue_gbytes_per_s"], ls="--", color=c, alpha=0.6, label="%s m/delta" % name)
+            ax.axhline(pts[-1][2]["path_gbytes_per_s"], ls="-.", color=c, alpha=0.4, label="%s B_path" % name)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("request slots N")
@@ -168,7 +168,7 @@ def incast(out, srcs):
         d = load(src)
         snd = field(d, "senders", where=src)
         mean = sum(s["mean_ns"] for s in snd) / len(snd)
-        pts.append((len(snd), field(d, "goodput_gbps", where=src), mean))
+        pts.append((len(snd), field(d, "goodput_gbytes_per_s", where=src), mean))
     pts.sort()
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.2))
     a1.plot([p[0] for p in pts], [p[1] for p in pts], marker="o")

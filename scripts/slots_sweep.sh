@@ -12,8 +12,8 @@ import json, sys
 for s in json.load(sys.stdin)["stacks"]:
     b = s["bound"]
     print("| %s | %d | %d | %.1f | %.3f | %.2f | %.3f | %.2f | %s |" % (
-        s["name"], s["payload"], s["slots"], s["idle_slot_time_ns"], s["throughput_gbps"],
-        b["path_gbps"], b["slots_gbps"], b["issue_gbps"], b["binding"]))
+        s["name"], s["payload"], s["slots"], s["idle_slot_time_ns"], s["throughput_gbytes_per_s"],
+        b["path_gbytes_per_s"], b["slots_gbytes_per_s"], b["issue_gbytes_per_s"], b["binding"]))
 '
 echo "| stack | m (B) | N | T0 ns | B_eff GB/s | B_path | N*m/T0 | m/delta | binding |"
 echo "|---|---|---|---|---|---|---|---|---|"

@@ -431,7 +431,8 @@ TEST(CliDefects, HexInfAndNanAreNotNumbersInListsAndOtherCommandsEither)
         {"loss --mix 0x1000", "--mix: expected whole numbers of bytes (1 to 4294967295), comma-separated, got '0x1000'"},
         {"loss --link-ns 0x10", "--link-ns: expected 0 to 1e9 ns, got '0x10'"},
         {"loss --reread-ns inf", "--reread-ns: expected 0 to 1e9 ns, got 'inf'"},
-        {"loss --link-gbps 0x32", "--link-gbps: expected a rate above 0 GB/s, got '0x32'"},
+        {"loss --link-gbytes 0x32", "--link-gbytes: expected a rate above 0 GB/s, got '0x32'"},
+        {"loss --link-gbps 50", "--link-gbps is now --link-gbytes (the same rate, in gigabytes per second, not gigabits)"},
         {"cache --zipf 0x1", "--zipf: expected a number from 0 to 10, got '0x1'"},
         {"cache --n 0x4", "--n: expected up to 64 values from 1 to 4096, comma-separated, got '0x4'"},
         {"latency --fault loss=0x0.1", "--fault: loss=0x0.1: expected a probability from 0 to 1"},
@@ -854,7 +855,7 @@ TEST(CliDefects, RateSaysNothingOfSlotTimesWhenNoReadCompleted)
     ASSERT_EQ(ubsim("rate --quiet --burst 20 --format json --topology " + file, &out), 0) << out;
     EXPECT_TRUE(has(out, "\"slot_time_ns\":\tnull")) << out;
     EXPECT_TRUE(has(out, "\"idle_slot_time_ns\":\tnull")) << out;
-    EXPECT_TRUE(has(out, "\"min_gbps\":\tnull")) << out;
+    EXPECT_TRUE(has(out, "\"min_gbytes_per_s\":\tnull")) << out;
     EXPECT_TRUE(has(out, "\"binding\":\tnull")) << out;
     ASSERT_EQ(ubsim("rate --quiet --burst 20 --format csv --stack ub --topology " + file, &out), 0) << out;
     EXPECT_TRUE(has(out, ",0,1,,,0.000000,")) << out; // completed 0, conserved, T and T0 empty

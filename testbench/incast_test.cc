@@ -68,9 +68,9 @@ TEST(Incast, EverySenderWritesItsBytesIntoTheTargetAndTheLinkIsShared)
         for (int i = 0; i < r.n; i++) {
             EXPECT_EQ(r.s[i].completed, o.ops) << r.s[i].node;
             EXPECT_EQ(r.s[i].errors, 0);
-            sum += r.s[i].goodput_gbps;
-            lo = std::min(lo, r.s[i].goodput_gbps);
-            hi = std::max(hi, r.s[i].goodput_gbps);
+            sum += r.s[i].goodput_gbytes_per_s;
+            lo = std::min(lo, r.s[i].goodput_gbytes_per_s);
+            hi = std::max(hi, r.s[i].goodput_gbytes_per_s);
         }
         EXPECT_EQ(r.sw.dropped, 0u);
         EXPECT_EQ(r.executed, 6 * o.ops);
@@ -78,7 +78,7 @@ TEST(Incast, EverySenderWritesItsBytesIntoTheTargetAndTheLinkIsShared)
         EXPECT_EQ(r.bytes_checked, 6 * o.window * o.payload);
         // they share the target's link: together no more than its rate
         double rate = s.tf->t.link[s.n].gbytes_per_s; /* (the target's link comes last) */
-        EXPECT_LE(r.goodput_gbps, rate);
+        EXPECT_LE(r.goodput_gbytes_per_s, rate);
         EXPECT_LE(sum, rate);
         EXPECT_GT(lo, 0.8 * hi); // and fairly
         EXPECT_EQ(r.rx_target[RX_OK], (uint64_t)(6 * o.ops));
@@ -225,7 +225,7 @@ TEST(IncastCli, PrintsPerSenderAndSwitchFiguresAndRepeatsItself)
     const std::string cmd = testutil::ubsim() + " incast --quiet --senders 3 --ops 16 --format json";
     ASSERT_EQ(testutil::run(cmd, &out), 0) << out;
     for (const char *key : {"\"senders\"", "\"node\":\t\"s0\"", "\"completed\":\t16", "\"errors\":\t0",
-                            "\"goodput_gbps\"", "\"switch\"", "\"drops\":\t0", "\"peak_queue_bytes\""})
+                            "\"goodput_gbytes_per_s\"", "\"switch\"", "\"drops\":\t0", "\"peak_queue_bytes\""})
         EXPECT_NE(out.find(key), std::string::npos) << key << "\n" << out;
     ASSERT_EQ(testutil::run(cmd, &again), 0);
     EXPECT_EQ(out, again);
@@ -237,7 +237,7 @@ TEST(IncastCli, PrintsPerSenderAndSwitchFiguresAndRepeatsItself)
                             &out), 0) << out;
     EXPECT_NE(out.find("1 sender reads 64 B each from T through switch S"), std::string::npos) << out;
     ASSERT_EQ(testutil::run(testutil::ubsim() + " incast --quiet --ops 8 --format csv", &out), 0);
-    EXPECT_NE(out.find("sender,completed,errors,goodput_gbps,mean_ns"), std::string::npos) << out;
+    EXPECT_NE(out.find("sender,completed,errors,goodput_gbytes_per_s,mean_ns"), std::string::npos) << out;
     // mistakes say what was expected
     EXPECT_EQ(testutil::run(testutil::ubsim() + " incast --senders 5 --topology " + star3, &out, true), 2);
     EXPECT_NE(out.find("has 2 nodes besides the target T, not 5"), std::string::npos) << out;

@@ -102,7 +102,7 @@ TEST(Rate, SkippingIdleCyclesChangesNothing)
     rate_result_t b = run(C.ub(), 300, BACKEND_C, 16, 256, 1);
     EXPECT_DOUBLE_EQ(a.rate_per_us, b.rate_per_us);
     EXPECT_DOUBLE_EQ(a.slot_time_ns, b.slot_time_ns);
-    EXPECT_DOUBLE_EQ(a.throughput_gbps, b.throughput_gbps);
+    EXPECT_DOUBLE_EQ(a.throughput_gbytes_per_s, b.throughput_gbytes_per_s);
     EXPECT_LT(a.edges_stepped, b.edges_stepped);
 }
 
@@ -121,10 +121,10 @@ TEST(Rate, EachTermOfTheConcurrencyLimitBindsInItsRegime)
         for (auto &c : cases) {
             rate_result_t r = run(p, 6000, BACKEND_C, c.slots, c.payload);
             EXPECT_STREQ(r.binding, c.binding) << p->name << " slots " << c.slots;
-            double bound = std::min(r.path_gbps, std::min(r.slots_gbps, r.issue_gbps));
-            EXPECT_DOUBLE_EQ(r.bound_gbps, bound);
-            EXPECT_LE(r.throughput_gbps, bound * 1.001) << p->name << " " << c.binding;
-            EXPECT_GE(r.throughput_gbps, bound * 0.93) << p->name << " " << c.binding;
+            double bound = std::min(r.path_gbytes_per_s, std::min(r.slots_gbytes_per_s, r.issue_gbytes_per_s));
+            EXPECT_DOUBLE_EQ(r.bound_gbytes_per_s, bound);
+            EXPECT_LE(r.throughput_gbytes_per_s, bound * 1.001) << p->name << " " << c.binding;
+            EXPECT_GE(r.throughput_gbytes_per_s, bound * 0.93) << p->name << " " << c.binding;
             EXPECT_TRUE(r.conserved);
         }
     }

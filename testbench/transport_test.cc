@@ -228,7 +228,7 @@ TEST(Transport, LossWithoutFaultsResendsNothing)
     EXPECT_EQ(r.pkts_resent, 0u);
     EXPECT_EQ(r.timeouts, 0u);
     // the link is the limit: 4 KiB + 44 B at 50 GB/s is 82.8 ns a packet
-    EXPECT_NEAR(r.goodput_gbytes, 4096.0 / ((4096.0 + 44.0) / 50.0), 1.0);
+    EXPECT_NEAR(r.goodput_gbytes_per_s, 4096.0 / ((4096.0 + 44.0) / 50.0), 1.0);
 }
 
 // Direct tests of the block: acknowledgements that must change nothing.

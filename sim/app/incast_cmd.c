@@ -76,8 +76,8 @@ static void print_table(const incast_result_t *r, const char *path, const char *
     printf("%-12s %10s %8s %14s %12s\n", "sender", "completed", "errors", "goodput GB/s", "mean ns");
     for (int i = 0; i < r->n; i++)
         printf("%-12s %10lld %8lld %14.3f %12.1f\n", r->s[i].node, (long long)r->s[i].completed,
-               (long long)r->s[i].errors, r->s[i].goodput_gbps, r->s[i].mean_ns);
-    printf("%-12s %10s %8s %14.3f\n", "all", "", "", r->goodput_gbps);
+               (long long)r->s[i].errors, r->s[i].goodput_gbytes_per_s, r->s[i].mean_ns);
+    printf("%-12s %10s %8s %14.3f\n", "all", "", "", r->goodput_gbytes_per_s);
     printf("\nswitch %s: received %llu, forwarded %llu, dropped %llu (buffer full), unroutable %llu, "
            "peak queue %lld B\n",
            r->sw.name, (unsigned long long)r->sw.received, (unsigned long long)r->sw.forwarded,
@@ -109,11 +109,11 @@ static void print_table(const incast_result_t *r, const char *path, const char *
 
 static void print_csv(const incast_result_t *r)
 {
-    printf("sender,completed,errors,goodput_gbps,mean_ns\n");
+    printf("sender,completed,errors,goodput_gbytes_per_s,mean_ns\n");
     for (int i = 0; i < r->n; i++)
         printf("%s,%lld,%lld,%.6f,%.3f\n", r->s[i].node, (long long)r->s[i].completed,
-               (long long)r->s[i].errors, r->s[i].goodput_gbps, r->s[i].mean_ns);
-    printf("all,,,%.6f,\n", r->goodput_gbps);
+               (long long)r->s[i].errors, r->s[i].goodput_gbytes_per_s, r->s[i].mean_ns);
+    printf("all,,,%.6f,\n", r->goodput_gbytes_per_s);
     printf("switch.%s.received,%llu,,,\n", r->sw.name, (unsigned long long)r->sw.received);
     printf("switch.%s.forwarded,%llu,,,\n", r->sw.name, (unsigned long long)r->sw.forwarded);
     printf("switch.%s.drops,%llu,,,\n", r->sw.name, (unsigned long long)r->sw.dropped);
@@ -145,10 +145,10 @@ static int print_json(const incast_result_t *r, const char *path, const char *to
         cJSON_AddStringToObject(o, "node", r->s[i].node);
         cJSON_AddNumberToObject(o, "completed", (double)r->s[i].completed);
         cJSON_AddNumberToObject(o, "errors", (double)r->s[i].errors);
-        cJSON_AddNumberToObject(o, "goodput_gbps", r->s[i].goodput_gbps);
+        cJSON_AddNumberToObject(o, "goodput_gbytes_per_s", r->s[i].goodput_gbytes_per_s);
         cJSON_AddNumberToObject(o, "mean_ns", r->s[i].mean_ns);
     }
-    cJSON_AddNumberToObject(root, "goodput_gbps", r->goodput_gbps);
+    cJSON_AddNumberToObject(root, "goodput_gbytes_per_s", r->goodput_gbytes_per_s);
     cJSON *sw = cJSON_AddObjectToObject(root, "switch");
     cJSON_AddStringToObject(sw, "name", r->sw.name);
     cJSON_AddNumberToObject(sw, "received", (double)r->sw.received);

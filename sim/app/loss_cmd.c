@@ -63,7 +63,7 @@ static const char *const usage_loss =
     "  --channels N         messages go round-robin over N transport channels,\n"
     "                       1 to 4 (default 1)\n"
     "  --link-ns NS         one-way propagation delay of the link (default 100)\n"
-    "  --link-gbps G        link rate in GB/s (default 50)\n"
+    "  --link-gbytes G      link rate in gigabytes per second (default 50)\n"
     "  --reread-ns NS       what a resend costs: its payload is read from the\n"
     "                       sender's memory again, so it reaches the link NS\n"
     "                       later (default 0)\n"
@@ -131,7 +131,7 @@ static void single_json(cJSON *o, const tpb_result_t *r)
     cJSON_AddNumberToObject(o, "messages_done", (double)r->msgs_done);
     cJSON_AddNumberToObject(o, "messages_failed", (double)r->msgs_failed);
     cJSON_AddNumberToObject(o, "bytes_delivered", (double)r->bytes_delivered);
-    cJSON_AddNumberToObject(o, "goodput_gbytes", r->goodput_gbytes);
+    cJSON_AddNumberToObject(o, "goodput_gbytes_per_s", r->goodput_gbytes_per_s);
     if (r->msgs_done) {
         cJSON_AddNumberToObject(o, "mean_ns", r->mean_ns);
         cJSON_AddNumberToObject(o, "p50_ns", r->p50_ns);
@@ -164,7 +164,7 @@ static void single_table(const char *scheme, const tpb_cfg_t *c, const tpb_resul
 {
     printf("ubsim loss: %s, %llu message%s, MTU %u B, window %u, link %.1f GB/s and %.1f ns\n\n",
            scheme, (unsigned long long)c->n_msgs, c->n_msgs == 1 ? "" : "s", c->mtu, c->window,
-           c->link_gbytes, c->link_ns);
+           c->link_gbytes_per_s, c->link_ns);
     if (r->msgs_done)
         printf("deliverable at           %12.1f ns\n", r->deliverable_ns);
     else
@@ -295,11 +295,14 @@ int cmd_loss(int argc, char **argv)
             if (!bad && (text_parse_real(v, &d) || !(d >= 0) || d > 1e9))
                 bad = cli_usage_error(A.cmd, "--reread-ns: expected 0 to 1e9 ns, got '%s'", v);
             c.reread_ns = d;
-        } else if (cli_opt_value(&A, "--link-gbps", &v, &bad)) {
+        } else if (cli_opt_value(&A, "--link-gbytes", &v, &bad)) {
             double d = 0;
             if (!bad && (text_parse_real(v, &d) || !(d > 0) || d > 1e6))
-                bad = cli_usage_error(A.cmd, "--link-gbps: expected a rate above 0 GB/s, got '%s'", v);
-            c.link_gbytes = d;
+                bad = cli_usage_error(A.cmd, "--link-gbytes: expected a rate above 0 GB/s, got '%s'", v);
+            c.link_gbytes_per_s = d;
+        } else if (cli_opt_value(&A, "--link-gbps", &v, &bad)) {
+            bad = cli_usage_error(A.cmd, "--link-gbps is now --link-gbytes (the same rate, in gigabytes per "
+                                         "second, not gigabits)");
         } else if (strcmp(arg, "--step-all") == 0 || strncmp(arg, "--timeout-us", 12) == 0) {
             bad = cli_usage_error(A.cmd, "%s: not available for loss (the timeout is --rto-ns)", arg);
         } else if (cli_run_option(&A, &ro, &bad)) {
@@ -468,7 +471,7 @@ int cmd_loss(int argc, char **argv)
         cJSON_AddNumberToObject(cfg, "rto_ns", (double)c.rto_ns);
         cJSON_AddBoolToObject(cfg, "rto_backoff", c.backoff);
         cJSON_AddNumberToObject(cfg, "link_ns", c.link_ns);
-        cJSON_AddNumberToObject(cfg, "link_gbytes", c.link_gbytes);
+        cJSON_AddNumberToObject(cfg, "link_gbytes_per_s", c.link_gbytes_per_s);
         cJSON_AddNumberToObject(cfg, "reread_ns", c.reread_ns);
         cJSON_AddNumberToObject(cfg, "seed", (double)c.fault.seed);
         cJSON *arr = cJSON_AddArrayToObject(root, "points");
@@ -479,7 +482,7 @@ int cmd_loss(int argc, char **argv)
             cJSON_AddStringToObject(o, "scheme", loss_scheme_name(p->scheme, p->window, name, sizeof name));
             cJSON_AddNumberToObject(o, "loss", p->loss);
             cJSON_AddNumberToObject(o, "goodput_fraction", p->goodput_fraction);
-            cJSON_AddNumberToObject(o, "goodput_gbytes", p->r.goodput_gbytes);
+            cJSON_AddNumberToObject(o, "goodput_gbytes_per_s", p->r.goodput_gbytes_per_s);
             if (p->r.msgs_done) {
                 cJSON_AddNumberToObject(o, "mean_ns", p->r.mean_ns);
                 cJSON_AddNumberToObject(o, "p50_ns", p->r.p50_ns);
@@ -498,7 +501,7 @@ int cmd_loss(int argc, char **argv)
         return print_json(root);
     }
     if (fmt == FMT_CSV) {
-        printf("scheme,loss,goodput_fraction,goodput_gbytes,mean_ns,p50_ns,p99_ns,resent_packets,"
+        printf("scheme,loss,goodput_fraction,goodput_gbytes_per_s,mean_ns,p50_ns,p99_ns,resent_packets,"
                "resent_bytes,acks_sent,timeouts,messages_failed\n");
         for (int i = 0; i < n; i++) {
             const loss_point_t *p = &pts[i];
@@ -510,7 +513,7 @@ int cmd_loss(int argc, char **argv)
             }
             printf("%s,%g,%.6f,%.6f,%s,%s,%s,%llu,%llu,%llu,%llu,%llu\n",
                    loss_scheme_name(p->scheme, p->window, name, sizeof name), p->loss,
-                   p->goodput_fraction, p->r.goodput_gbytes, t[0], t[1], t[2],
+                   p->goodput_fraction, p->r.goodput_gbytes_per_s, t[0], t[1], t[2],
                    (unsigned long long)p->r.pkts_resent, (unsigned long long)p->r.bytes_resent,
                    (unsigned long long)p->r.acks_sent, (unsigned long long)p->r.timeouts,
                    (unsigned long long)p->r.msgs_failed);
@@ -525,7 +528,7 @@ int cmd_loss(int argc, char **argv)
     printf("ubsim loss: %llu messages of %s, MTU %u B, window %u, bitmap %u bits, link %.1f GB/s "
            "and %.1f ns, timeout %llu ns%s, loss in both directions (seed %llu)\n\n",
            (unsigned long long)c.n_msgs, what, c.mtu, c.window,
-           transport_bmap_bits(c.bmap_code), c.link_gbytes, c.link_ns, (unsigned long long)c.rto_ns,
+           transport_bmap_bits(c.bmap_code), c.link_gbytes_per_s, c.link_ns, (unsigned long long)c.rto_ns,
            c.backoff ? " doubling" : " fixed", (unsigned long long)c.fault.seed);
     printf("%-8s %8s %9s %10s %10s %10s %10s %12s %8s %6s %7s\n", "scheme", "loss", "goodput", "mean ns",
            "p50 ns", "p99 ns", "resent", "resent B", "acks", "tmo", "failed");

@@ -562,7 +562,7 @@ int incast_run(const path_cfg_t *path, const topo_file_t *tf, int target, const 
             x->completed = d->completed;
             x->errors = d->errors;
             double span = (double)(d->last_done_ps - d->first_post_ps) / 1000.0;
-            x->goodput_gbps =
+            x->goodput_gbytes_per_s =
                 d->completed && span > 0 ? (double)d->completed * (double)o->payload / span : 0;
             x->mean_ns = d->completed ? d->sum_ns / (double)d->completed : 0;
             bytes += (double)d->completed * (double)o->payload;
@@ -572,7 +572,7 @@ int incast_run(const path_cfg_t *path, const topo_file_t *tf, int target, const 
                 last = (double)d->last_done_ps;
             r->executed += urma_host_stats(s->host[i])->executed;
         }
-        r->goodput_gbps = last > first ? bytes / ((last - first) / 1000.0) : 0;
+        r->goodput_gbytes_per_s = last > first ? bytes / ((last - first) / 1000.0) : 0;
         r->end_ns = tb_to_ns(&s->k.tb, s->k.now);
         uint64_t rcv = s->sw.received, un = s->sw.unroutable, fw = 0, dr = 0;
         int64_t peak = 0;

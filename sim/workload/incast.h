@@ -45,8 +45,8 @@ typedef struct {
 typedef struct {
     char node[TOPO_NAME_LEN];
     int64_t completed, errors;
-    double goodput_gbps;       /* payload of its successful requests over the
-                                  time from its first post to its last completion */
+    double goodput_gbytes_per_s; /* payload of its successful requests over the
+                                    time from its first post to its last completion */
     double mean_ns;            /* mean time from post to completion of those */
 } incast_sender_t;
 
@@ -63,7 +63,7 @@ typedef struct {
     fault_link_t faults[2];    /* the wires' faults, forward and back, added up */
     int faulted;
     double end_ns;
-    double goodput_gbps;       /* all senders */
+    double goodput_gbytes_per_s; /* all senders */
     uint64_t lockstep_mismatches;
 } incast_result_t;
 

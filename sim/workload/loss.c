@@ -66,7 +66,8 @@ int loss_sweep(const tpb_cfg_t *base, unsigned schemes, const double *loss, int 
                     return -1;
                 }
             }
-            p->goodput_fraction = clean.goodput_gbytes > 0 ? p->r.goodput_gbytes / clean.goodput_gbytes : 0;
+            p->goodput_fraction =
+                clean.goodput_gbytes_per_s > 0 ? p->r.goodput_gbytes_per_s / clean.goodput_gbytes_per_s : 0;
             if (progress)
                 progress(ctx, ++done, total);
         }

@@ -184,8 +184,8 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     double m = (double)o->payload;
     r->slot_time_ns = lat_sim_total_ns(&lr);
     double end_ns = tb_to_ns(tb, lr.end_time);
-    r->throughput_gbps = end_ns > 0 ? (double)lr.completed * m / end_ns : 0;
-    r->path_gbps = path->wire_gbytes_per_s;
+    r->throughput_gbytes_per_s = end_ns > 0 ? (double)lr.completed * m / end_ns : 0;
+    r->path_gbytes_per_s = path->wire_gbytes_per_s;
     int first = 1; /* the slowest link that carries the data */
     for (int i = 0; i < path->n_stages; i++) {
         const stage_cfg_t *st = &path->stages[i];
@@ -195,8 +195,8 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
             double packets = path->tx_block != NIC_BLOCK_NONE ? ceil(m / mtu) : 1;
             double bytes = (double)(st->bytes - st->payload_bytes) * packets + m;
             double g = stage_gbytes_per_s(path, st) * m / bytes;
-            if (first || g < r->path_gbps)
-                r->path_gbps = g;
+            if (first || g < r->path_gbytes_per_s)
+                r->path_gbytes_per_s = g;
             first = 0;
         }
     }
@@ -212,7 +212,7 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     r->t0_known = l1.completed > 0;
     r->t_known = lr.completed > 0;
     latency_result_free(&l1);
-    r->slots_gbps = (double)r->slots * m / r->idle_time_ns;
+    r->slots_gbytes_per_s = (double)r->slots * m / r->idle_time_ns;
     /* delta: the steady interval of an unthrottled burst of the same reads */
     latency_opts_t burst = {.ops = 64, .slots = 64, .payload = o->payload, .backend = o->backend,
                             .jetties = o->jetties, .seed = o->seed, .engine = o->engine,
@@ -225,15 +225,15 @@ int rate_run(const path_cfg_t *path, const rate_opts_t *o, rate_result_t *r, cha
     }
     r->delta_ns = tb_period_ns(tb) * (double)departure_intervals(&lb, NULL);
     latency_result_free(&lb);
-    r->issue_gbps = m / r->delta_ns;
+    r->issue_gbytes_per_s = m / r->delta_ns;
     r->binding = "B_path";
-    r->bound_gbps = r->path_gbps;
-    if (r->slots_gbps < r->bound_gbps) {
-        r->bound_gbps = r->slots_gbps;
+    r->bound_gbytes_per_s = r->path_gbytes_per_s;
+    if (r->slots_gbytes_per_s < r->bound_gbytes_per_s) {
+        r->bound_gbytes_per_s = r->slots_gbytes_per_s;
         r->binding = "N*m/T0";
     }
-    if (r->issue_gbps < r->bound_gbps) {
-        r->bound_gbps = r->issue_gbps;
+    if (r->issue_gbytes_per_s < r->bound_gbytes_per_s) {
+        r->bound_gbytes_per_s = r->issue_gbytes_per_s;
         r->binding = "m/delta";
     }
     latency_result_free(&lr);
@@ -338,15 +338,15 @@ static void print_table(const rate_row_t *rows, int n, const char *backend, int6
         char t0[16] = "-", t[16] = "-", slots[16] = "-", bound[16] = "-";
         if (r->t0_known) {
             snprintf(t0, sizeof t0, "%.1f", r->idle_time_ns);
-            snprintf(slots, sizeof slots, "%.3f", r->slots_gbps);
+            snprintf(slots, sizeof slots, "%.3f", r->slots_gbytes_per_s);
         }
         if (r->t_known)
             snprintf(t, sizeof t, "%.1f", r->slot_time_ns);
         if (r->t0_known)
-            snprintf(bound, sizeof bound, "%.3f", r->bound_gbps);
+            snprintf(bound, sizeof bound, "%.3f", r->bound_gbytes_per_s);
         printf("%-5s %7lld %6lld %8s %10s %9.3f %9.3f %9s %9.3f %9s  %s\n", rows[i].stack,
-               (long long)r->burst, (long long)r->slots, t0, t, r->throughput_gbps, r->path_gbps,
-               slots, r->issue_gbps, bound, r->t0_known ? r->binding : "-");
+               (long long)r->burst, (long long)r->slots, t0, t, r->throughput_gbytes_per_s, r->path_gbytes_per_s,
+               slots, r->issue_gbytes_per_s, bound, r->t0_known ? r->binding : "-");
     }
     for (int i = 0; i < n; i++) {
         const rate_result_t *r = &rows[i].r;
@@ -399,8 +399,8 @@ static void csv_fault_fields(const lat_faults_t *x)
 static void print_csv(const rate_row_t *rows, int n)
 {
     printf("stack,burst,slots,payload,sent_per_us,executed_per_us,interval_ns,interval_cycles,"
-           "posted,sent,executed,completed,conserved,slot_time_ns,idle_slot_time_ns,throughput_gbps,path_gbps,"
-           "slots_gbps,issue_gbps,binding");
+           "posted,sent,executed,completed,conserved,slot_time_ns,idle_slot_time_ns,throughput_gbytes_per_s,path_gbytes_per_s,"
+           "slots_gbytes_per_s,issue_gbytes_per_s,binding");
     int faults = n > 0 && rows[0].r.fx.on;
     if (faults)
         csv_fault_header();
@@ -411,7 +411,7 @@ static void print_csv(const rate_row_t *rows, int n)
         char t0[32] = "", t[32] = "", slots[32] = "";
         if (r->t0_known) {
             snprintf(t0, sizeof t0, "%.6f", r->idle_time_ns);
-            snprintf(slots, sizeof slots, "%.6f", r->slots_gbps);
+            snprintf(slots, sizeof slots, "%.6f", r->slots_gbytes_per_s);
         }
         if (r->t_known)
             snprintf(t, sizeof t, "%.6f", r->slot_time_ns);
@@ -420,8 +420,8 @@ static void print_csv(const rate_row_t *rows, int n)
                rows[i].stack, (long long)r->burst, (long long)r->slots, (long long)r->payload,
                r->rate_per_us, r->executed_per_us, r->interval_ns, (long long)r->interval_cycles,
                (long long)r->posted, (long long)r->sent, (long long)r->executed,
-               (long long)r->completed, r->conserved, t, t0, r->throughput_gbps,
-               r->path_gbps, slots, r->issue_gbps, r->t0_known ? r->binding : "");
+               (long long)r->completed, r->conserved, t, t0, r->throughput_gbytes_per_s,
+               r->path_gbytes_per_s, slots, r->issue_gbytes_per_s, r->t0_known ? r->binding : "");
         if (faults)
             csv_fault_fields(&r->fx);
         printf("\n");
@@ -469,13 +469,13 @@ static int print_json(const rate_row_t *rows, int n, const char *backend)
         /* (what no completed read measured is null) */
         json_number_or_null(o, "slot_time_ns", r->t_known, r->slot_time_ns);
         json_number_or_null(o, "idle_slot_time_ns", r->t0_known, r->idle_time_ns);
-        cJSON_AddNumberToObject(o, "throughput_gbps", r->throughput_gbps);
+        cJSON_AddNumberToObject(o, "throughput_gbytes_per_s", r->throughput_gbytes_per_s);
         cJSON *b = cJSON_AddObjectToObject(o, "bound");
-        cJSON_AddNumberToObject(b, "path_gbps", r->path_gbps);
-        json_number_or_null(b, "slots_gbps", r->t0_known, r->slots_gbps);
-        cJSON_AddNumberToObject(b, "issue_gbps", r->issue_gbps);
+        cJSON_AddNumberToObject(b, "path_gbytes_per_s", r->path_gbytes_per_s);
+        json_number_or_null(b, "slots_gbytes_per_s", r->t0_known, r->slots_gbytes_per_s);
+        cJSON_AddNumberToObject(b, "issue_gbytes_per_s", r->issue_gbytes_per_s);
         cJSON_AddNumberToObject(b, "delta_ns", r->delta_ns);
-        json_number_or_null(b, "min_gbps", r->t0_known, r->bound_gbps);
+        json_number_or_null(b, "min_gbytes_per_s", r->t0_known, r->bound_gbytes_per_s);
         if (r->t0_known)
             cJSON_AddStringToObject(b, "binding", r->binding);
         else

@@ -48,14 +48,14 @@ typedef struct {
     /* concurrency limit: B_eff <= min(B_path, N*m/T, m/delta) */
     double slot_time_ns;     /* T: mean slot occupancy, post to completion */
     double idle_time_ns;     /* T0: the occupancy of one read on an idle system */
-    double throughput_gbps;  /* completed * m / time of the last completion */
-    double path_gbps;        /* B_path: payload rate of the wire carrying it */
-    double slots_gbps;       /* N*m/T0 (with the loaded T it is Little's law,
-                                which the measured B_eff always meets) */
-    double issue_gbps;       /* m/delta, delta = the departure interval measured on an
-                                unthrottled burst of 64 of the same reads */
+    double throughput_gbytes_per_s; /* completed * m / time of the last completion */
+    double path_gbytes_per_s; /* B_path: payload rate of the wire carrying it */
+    double slots_gbytes_per_s; /* N*m/T0 (with the loaded T it is Little's law,
+                                  which the measured B_eff always meets) */
+    double issue_gbytes_per_s; /* m/delta, delta = the departure interval measured on an
+                                  unthrottled burst of 64 of the same reads */
     double delta_ns;
-    double bound_gbps;       /* the smallest of the three */
+    double bound_gbytes_per_s; /* the smallest of the three */
     /* whether T (a read of the run completed) and T0 (the one read alone
      * completed: then N*m/T0 and the bound) are known; reported as '-' or
      * null if not */

@@ -123,7 +123,7 @@ void tpb_cfg_default(tpb_cfg_t *c)
     c->msg_bytes = 4096;
     c->n_msgs = 1000;
     c->channels = 1;
-    c->link_gbytes = 50;
+    c->link_gbytes_per_s = 50;
     c->link_ns = 100;
     c->clock_mhz = 322;
     fault_spec_init(&c->fault);
@@ -243,7 +243,7 @@ static int link_send(bench_t *b, int d, wpkt_t *p, uint64_t now)
     link_t *l = &b->link[d];
     tpb_result_t *r = b->res;
     uint32_t bytes = p->n;
-    uint64_t ser = ceil_units((double)bytes / b->cfg->link_gbytes * (double)b->u_ns);
+    uint64_t ser = ceil_units((double)bytes / b->cfg->link_gbytes_per_s * (double)b->u_ns);
     uint64_t start = now > l->free_at ? now : l->free_at;
     uint64_t end = start + ser;
     l->free_at = end;
@@ -309,7 +309,7 @@ static int check_cfg(const tpb_cfg_t *c, char *err, int errlen)
             return fail(err, errlen, "message sizes must be at least 1 byte");
     if (c->channels < 1 || c->channels > TP_CH)
         return fail(err, errlen, "channels %d: expected 1..%d", c->channels, TP_CH);
-    if (!(c->link_gbytes > 0) || c->link_ns < 0 || !(c->clock_mhz >= 1) ||
+    if (!(c->link_gbytes_per_s > 0) || c->link_ns < 0 || !(c->clock_mhz >= 1) ||
         c->clock_mhz != floor(c->clock_mhz))
         return fail(err, errlen, "link rate must be > 0, link delay >= 0, clock a whole number of MHz");
     if (!(c->reread_ns >= 0) || c->reread_ns > 1e9)
@@ -700,7 +700,7 @@ int tpb_run(const tpb_cfg_t *cfg, tpb_result_t *res, char *err, int errlen)
         res->ns = (double)(b->last_dlv - b->first_send) / (double)b->u_ns;
         res->deliverable_ns = (double)b->last_dlv / (double)b->u_ns;
         if (res->ns > 0)
-            res->goodput_gbytes = (double)res->bytes_delivered / res->ns;
+            res->goodput_gbytes_per_s = (double)res->bytes_delivered / res->ns;
     }
     if (res->msgs_done) {
         res->mean_ns = b->sum_ns / (double)res->msgs_done;

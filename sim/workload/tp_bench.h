@@ -38,7 +38,7 @@ typedef struct {
     int n_mix;
     uint64_t n_msgs;
     int channels;            /* messages go round-robin over 1..4 channels */
-    double link_gbytes;      /* link rate, GB/s */
+    double link_gbytes_per_s; /* link rate, GB/s */
     double link_ns;          /* propagation, each direction */
     double clock_mhz;        /* the NIC clock */
     double reread_ns;        /* a resend's payload is read from memory again:
@@ -69,7 +69,7 @@ typedef struct {
     uint64_t wrong_tpn[2];       /* a TPN that is not one of the receiver's */
     uint64_t lost[2], duplicated[2], reordered[2];
     uint64_t buffered_bytes_peak;/* payload B held beyond a gap */
-    double goodput_gbytes;       /* bytes delivered / ns */
+    double goodput_gbytes_per_s; /* bytes delivered / ns */
     double mean_ns, p50_ns, p99_ns; /* message time: first packet sent to deliverable */
     uint64_t mismatches;         /* lockstep */
 } tpb_result_t;
