@@ -1185,7 +1185,15 @@ TEST_F(TraceDiffTest, APortInOnlyOneFileIsANoteNotADifference)
     std::string out, err;
     EXPECT_EQ(Diff(a + " " + b, &out, &err), 0);
     EXPECT_EQ(out, "diff: equal: 2 cycles, 1 ports\n");
+    // one line by default, each with its scope under --verbose, and in JSON
+    // the lists (nothing on stderr)
+    EXPECT_EQ(err, "diff: not compared: 1 port only in A, 1 only in B (--verbose lists them)\n");
+    EXPECT_EQ(Diff("--verbose " + a + " " + b, &out, &err), 0);
     EXPECT_EQ(err, "diff: port extra_i only in A\ndiff: port other_o only in B\n");
+    EXPECT_EQ(Diff("--format json " + a + " " + b, &out, &err), 0);
+    EXPECT_EQ(err, "");
+    EXPECT_NE(out.find("\"only_in_a\":\t[\"extra_i\"]"), std::string::npos) << out;
+    EXPECT_NE(out.find("\"only_in_b\":\t[\"other_o\"]"), std::string::npos) << out;
 }
 
 // Two instances in A; B is a dump of the second. By default a port is the
@@ -1214,7 +1222,10 @@ TEST_F(TraceDiffTest, ScopeARestrictsTheFilesPorts)
                                  Hex(ValuesAt(0).c_o, 4));
     EXPECT_EQ(Diff("--scope-a TOP.u1 " + Path("a.vcd") + " " + Path("b.vcd"), &out, &err), 0) << out << err;
     EXPECT_EQ(out, "diff: equal: 8 cycles, 1 ports\n");
-    EXPECT_EQ(err, "diff: port a_i only in B\ndiff: port b_i only in B\ndiff: port wide_o only in B\n");
+    EXPECT_EQ(err, "diff: not compared: 0 ports only in A, 3 only in B (--verbose lists them)\n");
+    EXPECT_EQ(Diff("-v --scope-a TOP.u1 " + Path("a.vcd") + " " + Path("b.vcd"), &out, &err), 0);
+    EXPECT_EQ(err, "diff: port TOP.u1.a_i only in B\ndiff: port TOP.u1.b_i only in B\n"
+                   "diff: port TOP.u1.wide_o only in B\n");
     // the same from the other side with --scope-b, in its = form, with a
     // trailing dot
     EXPECT_EQ(Diff("--scope-b=TOP.u1. " + Path("b.vcd") + " " + Path("a.vcd"), &out, &err), 0) << out << err;

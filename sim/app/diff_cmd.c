@@ -48,8 +48,10 @@ static const char *const usage_diff =
     "Ports: the signals whose leaf name ends in _i or _o, except clk_i and rst_ni.\n"
     "In each file a port name stands for the shallowest signal with that leaf\n"
     "(the fewest scope levels; ties: the first declared). The ports both files\n"
-    "have are compared, in A's order, and must have the same width; a port only\n"
-    "one file has is noted on stderr (\"diff: port X only in A\") and not compared.\n"
+    "have are compared, in A's order, and must have the same width; the ports only\n"
+    "one file has are not compared, and counted in one line on stderr (\"diff: not\n"
+    "compared: N ports only in A, M only in B\"); --verbose lists each, with its\n"
+    "scope (\"diff: port TOP.x.y_o only in A\"), and JSON output lists them.\n"
     "Real and string signals are not read.\n"
     "\n"
     "options:\n"
@@ -58,7 +60,7 @@ static const char *const usage_diff =
     "  --scope-b S    the same for B\n"
     "  --max N        after the first difference, list up to N more (default 10;\n"
     "                 a file that runs out of cycles is always listed)\n"
-    "  --format FMT   text (default) or json\n"
+    "  --format FMT   text (default) or json\n"    "  -v, --verbose  list each port only one file has, with its scope, on stderr\n"
     "  -h, --help     this text\n"
     "\n"
     "output:\n"
@@ -74,7 +76,8 @@ static const char *const usage_diff =
     "has counts as a differing cycle. With --format json:\n"
     "  {\"equal\": bool, \"cycles\": N, \"ports\": M, \"differing_cycles\": K,\n"
     "   \"first\": {\"cycle\": N, \"port\": \"P\", \"a\": \"0x..\", \"b\": \"0x..\"} or null,\n"
-    "   \"cycles_a\": .., \"cycles_b\": .., \"differences\": [the listed ones]}\n"
+    "   \"cycles_a\": .., \"cycles_b\": .., \"differences\": [the listed ones],\n"
+    "   \"only_in_a\": [full names of the ports only A has], \"only_in_b\": [...]}\n"
     "where a difference in the number of cycles has \"port\", \"a\" and \"b\" null\n"
     "and \"ended\": \"a\" or \"b\", the file that has no more cycles.\n"
     "\n"
@@ -226,6 +229,7 @@ typedef struct {
     const char *scope[2];
     long long max;
     int json;
+    int verbose; /* list each port only one file has */
 } diff_opts_t;
 
 typedef struct {
@@ -238,6 +242,8 @@ typedef struct {
     char **unknown;     /* per common port: its width of 'x' */
     diff_rec_t *rec;
     size_t n_rec, rec_cap;
+    long *only[2];      /* signal indexes of the ports only A, only B has */
+    size_t n_only[2];
 } diff_state_t;
 
 static void state_free(diff_state_t *S)
@@ -247,6 +253,7 @@ static void state_free(diff_state_t *S)
         trace_cycles_free(&S->cyc[k]);
         ports_free(&S->ports[k]);
         free(S->cur[k]);
+        free(S->only[k]);
     }
     if (S->unknown)
         for (size_t i = 0; i < S->n_common; i++)
@@ -359,6 +366,8 @@ static int parse_args(int argc, char **argv, diff_opts_t *o)
                 bad = cli_usage_error(A.cmd, "--scope-%c: expected a scope such as TOP.transport, got "
                                       "an empty one", 'a' + k);
             o->scope[k] = v;
+        } else if (strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) {
+            o->verbose = 1;
         } else if (cli_opt_value(&A, "--max", &v, &bad)) {
             if (!bad && cli_parse_int(v, 0, &o->max))
                 bad = cli_usage_error(A.cmd, "--max: expected a whole number from 0 to 9223372036854775807, got '%s'", v);
@@ -410,10 +419,14 @@ static int prepare(diff_state_t *S, const diff_opts_t *o)
     S->common = malloc((pa->n ? pa->n : 1) * sizeof *S->common);
     if (!S->common)
         return input_error("out of memory");
+    S->only[0] = malloc((pa->n ? pa->n : 1) * sizeof *S->only[0]);
+    S->only[1] = malloc((pb->n ? pb->n : 1) * sizeof *S->only[1]);
+    if (!S->only[0] || !S->only[1])
+        return input_error("out of memory");
     for (size_t i = 0; i < pa->n; i++) {
         long j = ports_find(pb, pa->p[i].leaf);
         if (j < 0) {
-            fprintf(stderr, "diff: port %s only in A\n", pa->p[i].leaf);
+            S->only[0][S->n_only[0]++] = pa->p[i].sig;
             continue;
         }
         S->common[S->n_common][0] = pa->p[i].sig;
@@ -422,7 +435,17 @@ static int prepare(diff_state_t *S, const diff_opts_t *o)
     }
     for (size_t j = 0; j < pb->n; j++)
         if (ports_find(pa, pb->p[j].leaf) < 0)
-            fprintf(stderr, "diff: port %s only in B\n", pb->p[j].leaf);
+            S->only[1][S->n_only[1]++] = pb->p[j].sig;
+    /* the ports not compared: each with its scope under --verbose, else one
+     * line (none with --format json, whose output lists them) */
+    if (o->verbose) {
+        for (int k = 0; k < 2; k++)
+            for (size_t i = 0; i < S->n_only[k]; i++)
+                fprintf(stderr, "diff: port %s only in %c\n", S->t[k]->sig[S->only[k][i]].name, "AB"[k]);
+    } else if (!o->json && (S->n_only[0] || S->n_only[1])) {
+        fprintf(stderr, "diff: not compared: %zu port%s only in A, %zu only in B (--verbose lists them)\n",
+                S->n_only[0], S->n_only[0] == 1 ? "" : "s", S->n_only[1]);
+    }
     if (S->n_common == 0)
         return input_error("no port in common: A (%s) has %zu ports, B (%s) has %zu (a port is a "
                            "signal whose name ends in _i or _o)",
@@ -458,7 +481,7 @@ static int prepare(diff_state_t *S, const diff_opts_t *o)
 
 int cmd_diff(int argc, char **argv)
 {
-    diff_opts_t o = {{NULL, NULL}, {NULL, NULL}, 10, 0};
+    diff_opts_t o = {.path = {NULL, NULL}, .scope = {NULL, NULL}, .max = 10, .json = 0, .verbose = 0};
     int rc = parse_args(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;
@@ -520,6 +543,11 @@ int cmd_diff(int argc, char **argv)
         cJSON *arr = cJSON_AddArrayToObject(root, "differences");
         for (size_t i = 0; i < S.n_rec; i++)
             cJSON_AddItemToArray(arr, rec_json(&S, &S.rec[i]));
+        for (int k = 0; k < 2; k++) {
+            cJSON *only = cJSON_AddArrayToObject(root, k ? "only_in_b" : "only_in_a");
+            for (size_t i = 0; i < S.n_only[k]; i++)
+                cJSON_AddItemToArray(only, cJSON_CreateString(S.t[k]->sig[S.only[k][i]].name));
+        }
         if (report_json_print(stdout, root)) {
             state_free(&S);
             return input_error("out of memory");
