@@ -377,9 +377,17 @@ int64_t context_cache_quiet(const context_cache_state_t *s, const context_cache_
     const context_cache_out_t *o = &s->o;
     if (o->rsp_valid || o->mreq_valid || o->wb_valid)
         return 0;
-    for (int i = 0; s->m_used && i < CC_MSHRS; i++)
+    unsigned most = 0;
+    for (int i = 0; s->m_used && i < CC_MSHRS; i++) {
         if (s->m[i].state == CC_FILLED || (s->m[i].state == CC_WAIT && !s->m[i].sent))
             return 0;
+        if (s->m[i].state != CC_FREE && s->m[i].n > most)
+            most = s->m[i].n;
+    }
+    /* rq_ready as the next edge works it out with nothing in the lookup
+     * pipeline (it was worked out with the lookups then in it) */
+    if (o->rq_ready != (CC_MSHRS - s->m_used >= 1 && most + 1 <= CC_WAITERS))
+        return 0;
     /* a hit waiting for its answer edge: the edges before it change nothing */
     if (s->f_n)
         return (int64_t)(uint32_t)(s->fifo[s->f_head].due - s->now);

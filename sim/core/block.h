@@ -74,6 +74,7 @@ typedef struct {
     const port_desc_t *out_ports;
     int n_out;
     size_t out_size;
+    size_t c_state_size; /* sizeof the C model's state (<b>_state_t) */
     block_impl_t c;
     block_impl_t rtl;
 } block_class_t;
@@ -254,6 +255,7 @@ int port_equal(const port_desc_t *p, const void *a, const void *b);
         .out_ports = BLOCK_ID(_out_ports),                                       \
         .n_out = (int)(sizeof BLOCK_ID(_out_ports) / sizeof(port_desc_t)),       \
         .out_size = sizeof(BLOCK_ID(_out_t)),                                    \
+        .c_state_size = sizeof(BLOCK_ID(_state_t)),                              \
         .c = {BLOCK_ID(_c_create), BLOCK_ID(_c_reset), BLOCK_ID(_c_step),        \
               BLOCK_ID(_c_destroy), QUIET, ADVANCE, TAKING},                     \
         .rtl = {BLOCK_ID(_rtl_create), BLOCK_ID(_rtl_reset), BLOCK_ID(_rtl_step),\

@@ -30,3 +30,9 @@ BLOCK_CLASS_FF(TP_CHAN_PORTS);
 #define BLOCK_NAME context_cache
 BLOCK_CLASS_FF(CONTEXT_CACHE_PORTS);
 #undef BLOCK_NAME
+
+const block_class_t *const block_classes[] = {
+    &ub_send_pipeline_class, &ub_tx_class,  &rc_send_pipeline_class, &order_tracker_class,
+    &transport_class,        &tp_chan_class, &context_cache_class,
+};
+const int n_block_classes = (int)(sizeof block_classes / sizeof block_classes[0]);

@@ -25,6 +25,11 @@ extern const block_class_t transport_class;
 extern const block_class_t context_cache_class;
 extern const block_class_t tp_chan_class;
 
+/* Every class above, in one list (the tests that cover every block, such
+ * as advance(n) against n steps, walk it): a new block is listed here. */
+extern const block_class_t *const block_classes[];
+extern const int n_block_classes;
+
 BLOCK_RTL_DECL(ub_send_pipeline)
 BLOCK_RTL_DECL(ub_tx)
 BLOCK_RTL_DECL(rc_send_pipeline)
