@@ -20,7 +20,7 @@
 #   make systemc   the SystemC models of the blocks and the endpoint, their tests and example
 #   make replay-tb the replay testbench of every block (build/replay/; ubsim
 #                  --vectors, scripts/replay.py, docs/vectors.md)
-#   make waves     example waveform dumps under waves/
+#   make waves     every waveform dump a save file in waves/ opens (wave-shots: the screenshots)
 #   make clean
 #
 # Everything is built under $(BUILD) (default build/); the sanitizer builds
@@ -140,7 +140,7 @@ EXAMPLE   := $(BUILD)/verbs_example
 LINK_LIBS  = $(LIB) $(VL_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
 LINKC_LIBS = $(LIBC) $(VLC_LIBS) $(VL_RT) $(PKG_LIBS) $(LDSAN)
 
-.PHONY: all deps run test test-asan test-tsan lint timing formal bench waves clean help cmodel-alone example fuzz plots replay-tb systemc mutate
+.PHONY: all deps run test test-asan test-tsan lint timing formal bench waves wave-shots clean help cmodel-alone example fuzz plots replay-tb systemc mutate
 .DEFAULT_GOAL := all
 
 all: $(UBSIM) $(UBSIMC) $(TESTS) $(EXAMPLE) $(CMODEL_ALONE).ok
@@ -489,12 +489,25 @@ run: deps
 	@$(MAKE) --no-print-directory $(UBSIM)
 	$(UBSIM) latency
 
+# Every dump a save file in waves/ opens: each .gtkw names the command that
+# writes its dump ("[*] Made by:"), and these are those commands
+# (WaveSaves.EverySignalIsInTheDumpItsCommandWrites checks them).
 waves: $(UBSIM)
 	$(UBSIM) latency --wave waves/read_latency.fst >/dev/null
 	$(UBSIM) latency --wave waves/read_latency.vcd >/dev/null
 	$(UBSIM) rate --quiet --stack ub --burst 64 --backend lockstep --wave waves/ub_rate.fst >/dev/null
 	$(UBSIM) rate --quiet --stack roce --burst 64 --backend lockstep --wave waves/rc_rate.fst >/dev/null
+	$(UBSIM) loss --message 32768 --mtu 4096 --link-ns 1000 --fault drop=fwd:1 --rto-ns 10000 --scheme sack \
+	  --backend rtl --wave waves/transport.fst >/dev/null
+	$(UBSIM) cache --stack ub --n 64 --reads 100 --cache-bytes 8192 --sets-log2 1 --ways 8 --backend rtl \
+	  --quiet --wave waves/context_cache.fst >/dev/null
 	@ls -l waves/*.fst waves/*.vcd
+
+# The screenshots of the README and docs/rtl.md, from those dumps (GTKWave on
+# a virtual display: xvfb, imagemagick).
+wave-shots: waves
+	scripts/wave_shot.sh waves/read_latency.fst waves/read_latency.gtkw docs/img/read_latency.png
+	scripts/wave_shot.sh waves/ub_rate-rtl.fst waves/ub_send_pipeline.gtkw docs/img/ub_send_pipeline_rtl.png
 
 bench: deps
 	@$(MAKE) --no-print-directory $(UBSIM) $(BLOCK_SPEED)

@@ -53,6 +53,10 @@ static const char *const usage_cache =
     "  --backend B          the caches as c (default), rtl or lockstep (the RTL\n"
     "                       steps every cycle: slow past the cliff)\n"
     "  --format FMT         table (default), csv or json\n"
+    "  --wave FILE.fst      the first NIC's cache RTL traced into FILE.fst (its\n"
+    "                       ports and registers, at the NIC clock; open with\n"
+    "                       waves/context_cache.gtkw): one run (--stack ub or\n"
+    "                       pcie_nic, one --n value), --backend rtl or lockstep\n"
     "  --progress, --quiet  progress on stderr (default: when it is a terminal)\n"
     CLI_VECTORS_HELP
     "  -h, --help           this text\n";
@@ -117,6 +121,7 @@ int cmd_cache(int argc, char **argv)
     int stacks = 3;
     uint64_t ns_list[128]; /* 12 doublings of up to 8 steps, or a list of 64 */
     int n_list = 0;
+    const char *wave = NULL;
     for (; A.i < argc; A.i++) {
         const char *v = NULL;
         int bad = 0;
@@ -190,8 +195,12 @@ int cmd_cache(int argc, char **argv)
         } else if (cli_opt_value(&A, "--miss-ns-pcie", &v, &bad)) {
             if (!bad)
                 bad = parse_double(A.cmd, "--miss-ns-pcie", v, 0, 1e6, &miss_pcie);
-        } else if (strcmp(arg, "--wave") == 0 || strncmp(arg, "--wave=", 7) == 0 ||
-                   strncmp(arg, "--fault", 7) == 0 || strcmp(arg, "--step-all") == 0 ||
+        } else if (cli_opt_value(&A, "--wave", &v, &bad)) {
+            size_t len = bad ? 0 : strlen(v);
+            if (!bad && (len < 5 || strcmp(v + len - 4, ".fst") != 0))
+                bad = cli_usage_error(A.cmd, "--wave: expected a file name ending in .fst, got '%s'", v);
+            wave = v;
+        } else if (strncmp(arg, "--fault", 7) == 0 || strcmp(arg, "--step-all") == 0 ||
                    strncmp(arg, "--timeout-us", 12) == 0) {
             bad = cli_usage_error(A.cmd, "%s: not available for cache", arg);
         } else if (cli_run_option(&A, &ro, &bad)) {
@@ -209,6 +218,18 @@ int cmd_cache(int argc, char **argv)
                 ns_list[n_list++] = n;
         }
     }
+    if (wave) {
+        if (ro.backend == BACKEND_C) {
+            fprintf(stderr, "ubsim cache: --wave: the RTL cache traces itself: give --backend rtl or "
+                            "lockstep\n");
+            return 2;
+        }
+        if (stacks == 3 || n_list != 1) {
+            fprintf(stderr, "ubsim cache: --wave: one run: give --stack ub or pcie_nic and one --n value\n");
+            return 2;
+        }
+    }
+    base.wave = wave;
     base.seed = (uint16_t)ro.seed;
     base.backend = (backend_kind_t)ro.backend;
     base.stream_seed = (uint64_t)ro.seed;

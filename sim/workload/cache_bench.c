@@ -22,6 +22,7 @@ typedef struct {
     } q[CC_MSHRS + 2];
     int qh, qn;
     int mismatch;
+    uint64_t period_ps; /* for a trace's times: edge e at e periods */
 } nic_cache_t;
 
 static uint64_t next_rand(uint64_t *x)
@@ -80,7 +81,7 @@ static void edge(nic_cache_t *c, uint64_t e, uint64_t miss_cycles)
     c->in.mreq_ready = 1;
     int mreq = c->out.mreq_valid;
     uint8_t tag = c->out.mreq_tag;
-    if (block_step(c->blk, &c->in, &c->out, 0))
+    if (block_step(c->blk, &c->in, &c->out, e * c->period_ps))
         c->mismatch = 1;
     if (mreq) {
         int t = (c->qh + c->qn) % (CC_MSHRS + 2);
@@ -146,7 +147,11 @@ int cb_run(const cb_cfg_t *c, cb_result_t *r, char *err, int errlen)
     for (int x = 0; x < 2; x++) {
         nic_cache_t *q = &nic[x];
         memset(q, 0, sizeof *q);
-        q->blk = block_new(&context_cache_class, &bo, err, errlen);
+        block_opts_t bx = bo;
+        if (x == 0)
+            bx.rtl_fst_path = c->wave;
+        q->period_ps = bo.period_ps;
+        q->blk = block_new(&context_cache_class, &bx, err, errlen);
         if (!q->blk) {
             if (x)
                 block_free(nic[0].blk);

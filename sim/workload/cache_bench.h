@@ -42,6 +42,8 @@ typedef struct {
                                 50 x `reads` */
     double zipf;             /* 0: uniform; s > 0: endpoints drawn Zipf(s) */
     uint64_t stream_seed;
+    const char *wave;        /* the first NIC's cache RTL traced here (FST),
+                                or NULL */
 } cb_cfg_t;
 
 typedef struct {
