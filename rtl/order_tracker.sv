@@ -288,6 +288,11 @@ module order_tracker #(
   // after the pop; the count steps up on a pick unless saturated, then down
   // on a completion unless zero)
   // the state as it stands (the bank of the last edge's pick)
+`ifdef VERILATOR
+  localparam bit SkipBank1 = 1'b1;
+`else
+  localparam bit SkipBank1 = 1'b0;
+`endif
   logic [CntW-1:0]           out_s [NumQueues];
   logic [FW-1:0]             wait_s, occ_s;
   logic [NumQueues-1:0]      nz_s, max_s;
@@ -334,10 +339,12 @@ module order_tracker #(
       // both banks hold a state the queue can be in (a FIFO filled from
       // entry 0 up, flags equal to the compares they stand for)
       a_fill_ok[q] = ((o0 & (o0 + Depth'(1))) == '0) && ((o1 & (o1 + Depth'(1))) == '0);
-      // (bank 1 where it is read: the queue picked at the last edge)
+      // (the Verilated model steps a queue's bank 1 only when it can be read:
+      // there, bank 1 where it is read, the queue picked at the last edge;
+      // synthesis and the proofs check both banks of every queue)
       a_flags_ok[q] = 1'b1;
       for (int pk = 0; pk < 2; pk++) begin
-        a_flags_ok[q] = a_flags_ok[q] && ((pk == 1 && !picked[q]) ||
+        a_flags_ok[q] = a_flags_ok[q] && ((pk == 1 && !picked[q] && SkipBank1) ||
             (nz_q[pk][q] == (out_q[pk][q] != '0)) && (one_q[pk][q] == (out_q[pk][q] == CntW'(1))) &&
             (max_q[pk][q] == (out_q[pk][q] == CntMax)) &&
             (max1_q[pk][q] == (out_q[pk][q] == CntMax - CntW'(1))));

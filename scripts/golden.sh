@@ -11,15 +11,34 @@
 # With CASE names, only those cases are run and written (a new case, or one
 # whose figures change on purpose); the others' files stay as they are.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-exe=${1:-build/ubsim}
-shift || true
+exe=build/ubsim # (the project's)
+if [ $# -ge 1 ]; then
+    # a path given from another folder: made absolute before moving to the
+    # project's
+    exe=$1
+    shift
+    case "$exe" in
+        /*) ;;
+        */*) if d=$(cd "$(dirname "$exe")" 2>/dev/null && pwd); then exe=$d/$(basename "$exe"); fi ;;
+    esac
+fi
 only=" $* "
-[ -x "$exe" ] || { echo "golden: $exe is not built (make $exe)" >&2; exit 1; }
+cd "$(dirname "$0")/.."
 out=testbench/golden
 cases=$out/cases.txt
+if [ ! -x "$exe" ]; then
+    if grep -q "^$exe|" "$cases"; then
+        echo "golden: '$exe' is a case: give the ubsim first (scripts/golden.sh build/ubsim $exe)" >&2
+    else
+        echo "golden: $exe is not built (make $exe)" >&2
+    fi
+    exit 1
+fi
+for want in $only; do
+    grep -q "^$want|" "$cases" || { echo "golden: no case '$want' in $cases" >&2; exit 1; }
+done
 
-# What the comparison leaves aside (the test's testutil::as_golden does the same).
+# What the comparison leaves aside (as_golden in testbench/golden_test.cc does the same).
 as_golden() {
     sed -E -e '/nic_edges_simulated/d' \
            -e 's/(backend )(rtl|lockstep),/\1c,/' \
@@ -68,7 +87,4 @@ while IFS= read -r line || [ -n "$line" ]; do
     cp "$tmp/c.out" "$out/$name.out"
     n=$((n + 1))
 done < "$cases"
-for want in $only; do
-    [ -f "$out/$want.out" ] && grep -q "^$want|" "$cases" || { echo "golden: no case '$want' in $cases" >&2; exit 1; }
-done
 echo "golden: $n cases written to $out/ (each the same on c, rtl and lockstep)"

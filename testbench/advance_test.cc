@@ -6,10 +6,12 @@
 // where the class has quiet_taking, a step that takes the offered request
 // followed by advance(n - 1) with nothing offered equals n steps.
 //
-// The states: a run of random edges from reset, each either idle (every
-// input 0) or random (every input port a random value of its width), with a
-// share of random edges that differs from run to run, checked at every
-// edge. A new block gets this test by being listed in block_classes.
+// The states: a run of random edges from reset, each either idle (no input
+// but the configuration) or random (every other input port a random value
+// of its width), with a share of random edges that differs from run to run,
+// checked at every edge; the configuration (cfg_* ports) is the run's from
+// reset on, all zeros or random. A new block gets this test by being listed
+// in block_classes.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -40,16 +42,40 @@ struct Model {
     bool same(const Model &o) const { return std::memcmp(s, o.s, cls->c_state_size) == 0; }
 };
 
-void random_input(const block_class_t *cls, std::mt19937_64 &rng, std::vector<uint8_t> &in)
+bool is_config(const port_desc_t *p) { return std::strncmp(p->name, "cfg_", 4) == 0; }
+
+// Random values on every port but the configuration's (cfg_*), which keeps
+// the run's: a block's configuration changes only in reset.
+void random_input(const block_class_t *cls, std::mt19937_64 &rng, const std::vector<uint8_t> &config,
+                  std::vector<uint8_t> &in)
 {
-    std::fill(in.begin(), in.end(), 0);
+    in = config;
     for (int i = 0; i < cls->n_in; i++) {
         const port_desc_t *p = &cls->in_ports[i];
+        if (is_config(p))
+            continue;
         std::vector<uint64_t> w((size_t)port_words(p));
         for (auto &x : w)
             x = rng();
         port_set_words(p, in.data(), w.data());
     }
+}
+
+// A random configuration: every cfg_* port a random value of its width,
+// every other port 0 (an idle input under that configuration).
+std::vector<uint8_t> random_config(const block_class_t *cls, std::mt19937_64 &rng)
+{
+    std::vector<uint8_t> in(cls->in_size, 0);
+    for (int i = 0; i < cls->n_in; i++) {
+        const port_desc_t *p = &cls->in_ports[i];
+        if (!is_config(p))
+            continue;
+        std::vector<uint64_t> w((size_t)port_words(p));
+        for (auto &x : w)
+            x = rng();
+        port_set_words(p, in.data(), w.data());
+    }
+    return in;
 }
 
 // From the state of `m` (whose last outputs are `last`): n steps with `in`
@@ -88,11 +114,16 @@ std::string check_taking(const Model &m, const std::vector<uint8_t> &in, const s
     Model stepped(cls), jumped(cls);
     stepped.copy_from(m);
     jumped.copy_from(m);
-    std::vector<uint8_t> out(cls->out_size);
-    cls->c.step(stepped.s, in.data(), out.data(), 0);
+    std::vector<uint8_t> out(cls->out_size), first(cls->out_size);
+    cls->c.step(stepped.s, in.data(), first.data(), 0);
     cls->c.step(jumped.s, in.data(), out.data(), 0);
-    for (int64_t k = 1; k < n; k++)
+    for (int64_t k = 1; k < n; k++) {
         cls->c.step(stepped.s, idle.data(), out.data(), 0);
+        for (int i = 0; i < cls->n_out; i++)
+            if (!port_equal(&cls->out_ports[i], out.data(), first.data()))
+                return std::string("output ") + cls->out_ports[i].name + " changed at edge " + std::to_string(k + 1) +
+                       " of the " + std::to_string(n) + " after a request was taken";
+    }
     if (n > 1)
         cls->c.advance(jumped.s, idle.data(), n - 1);
     if (!stepped.same(jumped))
@@ -115,9 +146,12 @@ TEST(Advance, EqualsThatManyStepsForEveryBlockThatJumps)
         }
         jumping++;
         std::mt19937_64 rng(0x5eed0000u + (unsigned)b);
-        const std::vector<uint8_t> idle(cls->in_size, 0);
         int64_t checked = 0, quiet_seen = 0, taking_checked = 0;
         for (int run = 0; run < runs; run++) {
+            // the run's configuration (half the runs all zeros), held from
+            // reset on; idle: nothing else on the inputs
+            const std::vector<uint8_t> idle =
+                run % 2 ? random_config(cls, rng) : std::vector<uint8_t>(cls->in_size, 0);
             Model m(cls);
             std::vector<uint8_t> in(cls->in_size), out(cls->out_size, 0);
             // the share of random edges, from always idle to always random
@@ -126,7 +160,7 @@ TEST(Advance, EqualsThatManyStepsForEveryBlockThatJumps)
             for (int e = 0; e < edges; e++) {
                 // the next edge of the run (its outputs: what quiet edges keep)
                 if (u(rng) < busy)
-                    random_input(cls, rng, in);
+                    random_input(cls, rng, idle, in);
                 else
                     in = idle;
                 cls->c.step(m.s, in.data(), out.data(), 0);
@@ -135,7 +169,7 @@ TEST(Advance, EqualsThatManyStepsForEveryBlockThatJumps)
                 if (u(rng) < 0.5)
                     hold = idle;
                 else
-                    random_input(cls, rng, hold);
+                    random_input(cls, rng, idle, hold);
                 int64_t q = cls->c.quiet(m.s, hold.data());
                 ASSERT_GE(q, 0) << cls->name;
                 if (q > 0) {

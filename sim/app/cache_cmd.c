@@ -8,6 +8,7 @@
 #include "cache_bench.h"
 #include "cli.h"
 #include "context_cache.h"
+#include "wave.h"
 #include "latency.h"
 #include "report.h"
 #include "state.h"
@@ -121,7 +122,6 @@ int cmd_cache(int argc, char **argv)
     int stacks = 3;
     uint64_t ns_list[128]; /* 12 doublings of up to 8 steps, or a list of 64 */
     int n_list = 0;
-    const char *wave = NULL;
     for (; A.i < argc; A.i++) {
         const char *v = NULL;
         int bad = 0;
@@ -195,11 +195,6 @@ int cmd_cache(int argc, char **argv)
         } else if (cli_opt_value(&A, "--miss-ns-pcie", &v, &bad)) {
             if (!bad)
                 bad = parse_double(A.cmd, "--miss-ns-pcie", v, 0, 1e6, &miss_pcie);
-        } else if (cli_opt_value(&A, "--wave", &v, &bad)) {
-            size_t len = bad ? 0 : strlen(v);
-            if (!bad && (len < 5 || strcmp(v + len - 4, ".fst") != 0))
-                bad = cli_usage_error(A.cmd, "--wave: expected a file name ending in .fst, got '%s'", v);
-            wave = v;
         } else if (strncmp(arg, "--fault", 7) == 0 || strcmp(arg, "--step-all") == 0 ||
                    strncmp(arg, "--timeout-us", 12) == 0) {
             bad = cli_usage_error(A.cmd, "%s: not available for cache", arg);
@@ -218,7 +213,13 @@ int cmd_cache(int argc, char **argv)
                 ns_list[n_list++] = n;
         }
     }
+    const char *wave = ro.wave; /* (its length checked by cli_run_option) */
     if (wave) {
+        size_t len = strlen(wave);
+        if (len < 5 || strcmp(wave + len - 4, ".fst") != 0) {
+            fprintf(stderr, "ubsim cache: --wave: expected a file name ending in .fst, got '%s'\n", wave);
+            return 2;
+        }
         if (ro.backend == BACKEND_C) {
             fprintf(stderr, "ubsim cache: --wave: the RTL cache traces itself: give --backend rtl or "
                             "lockstep\n");
@@ -226,6 +227,11 @@ int cmd_cache(int argc, char **argv)
         }
         if (stacks == 3 || n_list != 1) {
             fprintf(stderr, "ubsim cache: --wave: one run: give --stack ub or pcie_nic and one --n value\n");
+            return 2;
+        }
+        char werr[600];
+        if (cli_wave_creatable(wave, werr, sizeof werr)) {
+            fprintf(stderr, "ubsim cache: --wave: %s\n", werr);
             return 2;
         }
     }
@@ -273,6 +279,12 @@ int cmd_cache(int argc, char **argv)
             p->state_bytes = s == CB_UB ? ss[1].bytes : ss[0].bytes;
             if (cb_run(&c, &p->r, err, sizeof err)) {
                 fprintf(stderr, "ubsim cache: %s\n", err);
+                return 1;
+            }
+            /* the RTL's FST is finished (cb_run freed its blocks); the FST
+             * writer does not check its writes: see that it is whole */
+            if (wave && wave_fst_verify(wave, err, sizeof err)) {
+                fprintf(stderr, "ubsim cache: --wave: could not finish writing the RTL's waveform: %s\n", err);
                 return 1;
             }
             done++;

@@ -437,8 +437,8 @@ static int prepare(diff_state_t *S, const diff_opts_t *o)
         if (ports_find(pa, pb->p[j].leaf) < 0)
             S->only[1][S->n_only[1]++] = pb->p[j].sig;
     /* the ports not compared: each with its scope under --verbose, else one
-     * line (none with --format json, whose output lists them) */
-    if (o->verbose) {
+     * line; nothing with --format json, whose output lists them */
+    if (o->verbose && !o->json) {
         for (int k = 0; k < 2; k++)
             for (size_t i = 0; i < S->n_only[k]; i++)
                 fprintf(stderr, "diff: port %s only in %c\n", S->t[k]->sig[S->only[k][i]].name, "AB"[k]);

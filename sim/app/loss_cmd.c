@@ -42,9 +42,9 @@ static const char *const usage_loss =
     "                       0,1e-4,1e-3,1e-2,5e-2,1e-1)\n"
     "  --scheme S           sack, gbn (go-back-N: gbn32 and gbnW in a sweep, the\n"
     "                       configured window in a single run), gbn32 (the\n"
-    "                       baseline's flight of 32 alone), gbnW (go-back-N with a\n"
-    "                       window of W packets alone: sets --window) or all\n"
-    "                       (default); the names the report prints\n"
+    "                       baseline's flight of 32 alone) or gbnW (go-back-N with\n"
+    "                       a window of W packets alone; both set --window), or\n"
+    "                       all (default): the names the report prints\n"
     "  --message BYTES      bytes per message (default 65536)\n"
     "  --mix LIST           message sizes in bytes, used in turn (instead of\n"
     "                       --message)\n"
@@ -189,11 +189,13 @@ static void single_table(const char *scheme, const tpb_cfg_t *c, const tpb_resul
            (unsigned long long)r->reordered[1], (unsigned long long)r->crc_drops[1]);
 }
 
-/* The W of "gbnW" (1 to TP_W) into *w; nonzero if s is no such name. */
+/* The W of "gbnW" (1 to TP_W, digits only) into *w; nonzero if s is no
+ * such name. */
 static int gbn_window_of(const char *s, unsigned *w)
 {
     long long x = 0;
-    if (strncmp(s, "gbn", 3) != 0 || s[3] < '1' || s[3] > '9' || cli_parse_int(s + 3, 1, &x) || x > TP_W)
+    if (strncmp(s, "gbn", 3) != 0 || s[3] < '1' || s[3] > '9' || strspn(s + 3, "0123456789") != strlen(s + 3) ||
+        cli_parse_int(s + 3, 1, &x) || x > TP_W)
         return 1;
     *w = (unsigned)x;
     return 0;
@@ -300,7 +302,7 @@ int cmd_loss(int argc, char **argv)
             if (!bad && (text_parse_real(v, &d) || !(d > 0) || d > 1e6))
                 bad = cli_usage_error(A.cmd, "--link-gbytes: expected a rate above 0 GB/s, got '%s'", v);
             c.link_gbytes_per_s = d;
-        } else if (cli_opt_value(&A, "--link-gbps", &v, &bad)) {
+        } else if (strcmp(arg, "--link-gbps") == 0 || strncmp(arg, "--link-gbps=", 12) == 0) {
             bad = cli_usage_error(A.cmd, "--link-gbps is now --link-gbytes (the same rate, in gigabytes per "
                                          "second, not gigabits)");
         } else if (strcmp(arg, "--step-all") == 0 || strncmp(arg, "--timeout-us", 12) == 0) {
@@ -325,7 +327,7 @@ int cmd_loss(int argc, char **argv)
     /* --scheme gbnW names the window: gbn32 is the baseline's scheme (a
      * flight of at most 32), any other W the configured-window scheme */
     int gbn_named = strncmp(scheme, "gbn", 3) == 0 && scheme[3] != '\0';
-    if (gbn_named && gbn_window != 32) {
+    if (gbn_named) {
         if (have_window && c.window != gbn_window) {
             fprintf(stderr, "ubsim loss: --scheme %s names a window of %u packets, --window says %u: give one\n",
                     scheme, gbn_window, c.window);
@@ -394,8 +396,6 @@ int cmd_loss(int argc, char **argv)
         if (!have_messages)
             c.n_msgs = 1;
         c.gbn = strncmp(scheme, "gbn", 3) == 0;
-        if (gbn_named && gbn_window == 32 && c.window > 32)
-            c.window = 32; /* the baseline's flight */
         if (strcmp(scheme, "all") == 0) {
             fprintf(stderr, "ubsim loss: --fault: a single run: say --scheme sack or gbn\n");
             return 2;

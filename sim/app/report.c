@@ -14,7 +14,6 @@ int report_format_parse(const char *s)
     return -1;
 }
 
-/* sums of the derived rows, as means over all ops, in ns */
 /* x as printed with three decimals, without a minus sign on a value that
  * prints as zero (a difference of sums, -1e-13, printed "-0.000") */
 static double shown3(double x)
@@ -22,6 +21,7 @@ static double shown3(double x)
     return x > -0.0005 && x < 0.0005 ? 0.0 : x;
 }
 
+/* sums of the derived rows, as means over all ops, in ns */
 static void derived_ns(const latency_result_t *r, double *align, double *ser)
 {
     tick_t a = 0, s = 0;

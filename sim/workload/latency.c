@@ -437,14 +437,14 @@ static void setup_rows(sim_t *s)
                 packets = p->tx_block != NIC_BLOCK_NONE ? (s->payload + mtu - 1) / mtu : 1;
                 bytes = (st->bytes - st->payload_bytes) * packets + s->payload;
             }
-            double gbps = stage_gbytes_per_s(p, st);
+            double gbytes_per_s = stage_gbytes_per_s(p, st);
             if (packets > 1)
                 snprintf(r->rows[s->align_row[i]].label, sizeof(r->rows[0].label),
                          "wire serialisation, %lld B in %lld packets at %g GB/s", (long long)bytes,
-                         (long long)packets, gbps);
+                         (long long)packets, gbytes_per_s);
             else
                 snprintf(r->rows[s->align_row[i]].label, sizeof(r->rows[0].label),
-                         "wire serialisation, %lld B at %g GB/s", (long long)bytes, gbps);
+                         "wire serialisation, %lld B at %g GB/s", (long long)bytes, gbytes_per_s);
             break;
         }
         case STAGE_NIC: {
