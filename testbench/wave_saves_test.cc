@@ -14,7 +14,6 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -48,6 +47,29 @@ std::string replace_all(std::string s, const std::string &from, const std::strin
     for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
         s.replace(at, from.size(), to);
     return s;
+}
+
+// A save file's signal line as the dump names it: without an alias
+// ("+{name} ") in front and a bit range ("[7:0]") behind.
+std::string signal_name(std::string line)
+{
+    if (line.rfind("+{", 0) == 0 && line.find("} ") != std::string::npos)
+        line = line.substr(line.find("} ") + 2);
+    size_t open = line.rfind('[');
+    if (open != std::string::npos && line.back() == ']') {
+        std::string r = line.substr(open + 1, line.size() - open - 2);
+        size_t colon = r.find(':');
+        if (colon != std::string::npos && colon > 0 && colon + 1 < r.size() &&
+            r.find_first_not_of("0123456789:") == std::string::npos && r.find(':', colon + 1) == std::string::npos)
+            line = line.substr(0, open);
+    }
+    return line;
+}
+
+std::string leaf_of(const std::string &name)
+{
+    size_t dot = name.rfind('.');
+    return dot == std::string::npos ? name : name.substr(dot + 1);
 }
 
 // The full names a VCD text declares (scope.scope.name, as GTKWave shows
@@ -147,7 +169,7 @@ TEST(WaveSaves, EverySignalIsInTheDumpItsCommandWrites)
     char tmpl[] = "/tmp/ubsim_waves_XXXXXX";
     ASSERT_NE(mkdtemp(tmpl), nullptr);
     const std::string dir = tmpl;
-    const std::regex range(R"(\[[0-9]+:[0-9]+\]$)"), alias(R"(^\+\{[^}]*\} )");
+
     for (const std::string &save : saves) {
         std::ifstream f(kRoot + "/waves/" + save);
         std::string line, made, dump;
@@ -164,7 +186,7 @@ TEST(WaveSaves, EverySignalIsInTheDumpItsCommandWrites)
             else if (line.rfind("[*] Open with: gtkwave ", 0) == 0)
                 dump = line.substr(23, line.find(' ', 23) - 23);
             else if (!line.empty() && line[0] != '[' && line[0] != '@' && line[0] != '-' && line[0] != '*')
-                signals.push_back(std::regex_replace(std::regex_replace(line, alias, ""), range, ""));
+                signals.push_back(signal_name(line));
         }
         ASSERT_NE(made, "") << save << ": no '[*] Made by: build/ubsim ...' line (the command that writes its dump)";
         ASSERT_EQ(dump.rfind("waves/", 0), 0u) << save << ": no '[*] Open with: gtkwave waves/DUMP " << save << "'";
@@ -198,7 +220,7 @@ TEST(WaveSaves, EverySignalIsInTheDumpItsCommandWrites)
         ASSERT_NE(vcd.find("$timescale\n\t1ps"), std::string::npos) << path << ": not in ps";
         std::set<std::string> shown;
         for (const std::string &x : signals)
-            if (!std::regex_search(x, std::regex(R"((^|\.)(clk_i|rst_ni)$)")))
+            if (leaf_of(x) != "clk_i" && leaf_of(x) != "rst_ni")
                 shown.insert(x);
         const uint64_t window = (uint64_t)(300000.0 * std::pow(2.0, -16.0 - zoom));
         EXPECT_GE(changes_within(vcd, shown, start, start + window, 4), 4)
