@@ -44,21 +44,23 @@ struct Model {
 
 bool is_config(const port_desc_t *p) { return std::strncmp(p->name, "cfg_", 4) == 0; }
 
+void random_port(const port_desc_t *p, std::mt19937_64 &rng, void *in)
+{
+    std::vector<uint64_t> w((size_t)port_words(p));
+    for (auto &x : w)
+        x = rng();
+    port_set_words(p, in, w.data());
+}
+
 // Random values on every port but the configuration's (cfg_*), which keeps
 // the run's: a block's configuration changes only in reset.
 void random_input(const block_class_t *cls, std::mt19937_64 &rng, const std::vector<uint8_t> &config,
                   std::vector<uint8_t> &in)
 {
     in = config;
-    for (int i = 0; i < cls->n_in; i++) {
-        const port_desc_t *p = &cls->in_ports[i];
-        if (is_config(p))
-            continue;
-        std::vector<uint64_t> w((size_t)port_words(p));
-        for (auto &x : w)
-            x = rng();
-        port_set_words(p, in.data(), w.data());
-    }
+    for (int i = 0; i < cls->n_in; i++)
+        if (!is_config(&cls->in_ports[i]))
+            random_port(&cls->in_ports[i], rng, in.data());
 }
 
 // A random configuration: every cfg_* port a random value of its width,
@@ -66,16 +68,25 @@ void random_input(const block_class_t *cls, std::mt19937_64 &rng, const std::vec
 std::vector<uint8_t> random_config(const block_class_t *cls, std::mt19937_64 &rng)
 {
     std::vector<uint8_t> in(cls->in_size, 0);
-    for (int i = 0; i < cls->n_in; i++) {
-        const port_desc_t *p = &cls->in_ports[i];
-        if (!is_config(p))
-            continue;
-        std::vector<uint64_t> w((size_t)port_words(p));
-        for (auto &x : w)
-            x = rng();
-        port_set_words(p, in.data(), w.data());
-    }
+    for (int i = 0; i < cls->n_in; i++)
+        if (is_config(&cls->in_ports[i]))
+            random_port(&cls->in_ports[i], rng, in.data());
     return in;
+}
+
+// The first output that differs between two output structs, as text ("" if
+// none).
+std::string changed_output(const block_class_t *cls, const std::vector<uint8_t> &now,
+                           const std::vector<uint8_t> &before)
+{
+    for (int i = 0; i < cls->n_out; i++) {
+        const port_desc_t *p = &cls->out_ports[i];
+        if (!port_equal(p, now.data(), before.data()))
+            return std::string("output ") + p->name + " changed (from " +
+                   std::to_string(port_get(p, before.data())) + " to " + std::to_string(port_get(p, now.data())) +
+                   ")";
+    }
+    return "";
 }
 
 // From the state of `m` (whose last outputs are `last`): n steps with `in`
@@ -91,12 +102,9 @@ std::string check_advance(const Model &m, const std::vector<uint8_t> &last, cons
     for (int64_t k = 0; k < n; k++) {
         std::fill(out.begin(), out.end(), 0);
         cls->c.step(stepped.s, in.data(), out.data(), 0);
-        for (int i = 0; i < cls->n_out; i++)
-            if (!port_equal(&cls->out_ports[i], out.data(), prev.data()))
-                return std::string("output ") + cls->out_ports[i].name + " changed at edge " + std::to_string(k + 1) +
-                       " of the " + std::to_string(n) + " quiet ones (from " +
-                       std::to_string(port_get(&cls->out_ports[i], prev.data())) + " to " +
-                       std::to_string(port_get(&cls->out_ports[i], out.data())) + ")";
+        std::string why = changed_output(cls, out, prev);
+        if (!why.empty())
+            return why + " at edge " + std::to_string(k + 1) + " of the " + std::to_string(n) + " quiet ones";
         prev = out;
     }
     cls->c.advance(jumped.s, in.data(), n);
@@ -119,10 +127,10 @@ std::string check_taking(const Model &m, const std::vector<uint8_t> &in, const s
     cls->c.step(jumped.s, in.data(), out.data(), 0);
     for (int64_t k = 1; k < n; k++) {
         cls->c.step(stepped.s, idle.data(), out.data(), 0);
-        for (int i = 0; i < cls->n_out; i++)
-            if (!port_equal(&cls->out_ports[i], out.data(), first.data()))
-                return std::string("output ") + cls->out_ports[i].name + " changed at edge " + std::to_string(k + 1) +
-                       " of the " + std::to_string(n) + " after a request was taken";
+        std::string why = changed_output(cls, out, first);
+        if (!why.empty())
+            return why + " at edge " + std::to_string(k + 1) + " of the " + std::to_string(n) +
+                   " after a request was taken";
     }
     if (n > 1)
         cls->c.advance(jumped.s, idle.data(), n - 1);
